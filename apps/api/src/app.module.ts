@@ -1,0 +1,54 @@
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
+import { GraphModule } from '@scopegraph/graph';
+import { HealthModule } from '@scopegraph/health';
+import { QueueModule } from '@scopegraph/queue';
+import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
+import { GraphiqlController } from './graphiql.controller';
+import { formatError } from './graphql/errors';
+import { HealthResolver } from './health/health.resolver';
+import { JobsResolver } from './jobs/jobs.resolver';
+
+export const GRAPHQL_PATH = '/graphql';
+
+@Module({
+  imports: [
+    ConfigModule,
+    GraphModule,
+    QueueModule,
+    HealthModule,
+    GraphQLModule.forRootAsync<ApolloDriverConfig>({
+      driver: ApolloDriver,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ApolloDriverConfig => ({
+        path: GRAPHQL_PATH,
+        autoSchemaFile: true,
+        sortSchema: true,
+        playground: false,
+        introspection: true,
+        includeStacktraceInErrorResponses: false,
+        plugins: [ApolloServerPluginLandingPageDisabled()],
+        subscriptions: {
+          'graphql-ws': {
+            path: GRAPHQL_PATH,
+            // Refuse the socket itself when the key is wrong, not just each operation.
+            onConnect: (ctx) =>
+              !config.api.apiKey || keyMatches(config.api.apiKey, presentedKey(ctx.connectionParams as Record<string, unknown>)),
+          },
+        },
+        context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown } }) => ({
+          req: ctx.req,
+          connectionParams: ctx.connectionParams ?? ctx.extra?.connectionParams,
+        }),
+        formatError,
+      }),
+    }),
+  ],
+  controllers: [GraphiqlController],
+  providers: [HealthResolver, JobsResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+})
+export class AppModule {}

@@ -1,0 +1,36 @@
+import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import { timingSafeEqual } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+
+/** Extracts the key from `x-api-key`, `Authorization: Bearer`, or graphql-ws connectionParams. */
+export function presentedKey(headers: Record<string, unknown> | undefined): string | undefined {
+  if (!headers) return undefined;
+  const direct = headers['x-api-key'] ?? headers['X-Api-Key'] ?? headers['apiKey'];
+  if (typeof direct === 'string') return direct;
+  const auth = headers['authorization'] ?? headers['Authorization'];
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length);
+  return undefined;
+}
+
+export function keyMatches(expected: string, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** When API_KEY is set every operation needs it; when unset the API is open (it binds to 127.0.0.1 by default). */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const expected = this.config.api.apiKey;
+    if (!expected) return true;
+    const ctx = GqlExecutionContext.create(context).getContext<{ req?: { headers: Record<string, unknown> }; connectionParams?: Record<string, unknown> }>();
+    const given = presentedKey(ctx.req?.headers) ?? presentedKey(ctx.connectionParams);
+    if (!keyMatches(expected, given)) throw new UnauthorizedException('missing or wrong API key (x-api-key header)');
+    return true;
+  }
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { createRedisConnection, JOB_QUEUE, JobName, QueueName } from '@scopegraph/queue';
+import { JOB_PROCESSORS, JobProcessor } from './job-processor';
+
+const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
+  [QueueName.SYSTEM]: 4,
+  [QueueName.INDEX]: 1,
+  [QueueName.RERANK]: 8,
+};
+
+/**
+ * Hosts one BullMQ Worker per queue and routes each job to the processor registered for its name.
+ * Refuses to start when a job type has no processor or two.
+ */
+@Injectable()
+export class WorkerHostService implements OnApplicationShutdown {
+  private readonly logger = new Logger(WorkerHostService.name);
+  private readonly workers: Worker[] = [];
+  private readonly byName = new Map<string, JobProcessor>();
+
+  constructor(
+    @Inject(JOB_PROCESSORS) processors: JobProcessor[],
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    for (const jobName of Object.values(JobName)) {
+      const handlers = processors.filter((p) => p.jobName === jobName);
+      if (handlers.length !== 1) {
+        throw new Error(`job "${jobName}" has ${handlers.length} processors; exactly one is required`);
+      }
+      this.byName.set(jobName, handlers[0]);
+    }
+  }
+
+  /** Called by main after migrations, so no job runs against a graph without its schema. */
+  start(): void {
+    const queues = new Set(Object.values(JOB_QUEUE));
+    for (const queue of queues) {
+      const worker = new Worker(queue, (job) => this.dispatch(job), {
+        connection: createRedisConnection(this.config.redis.url),
+        prefix: this.config.queue.prefix,
+        concurrency: DEFAULT_CONCURRENCY[queue],
+      });
+      worker.on('failed', (job, error) => this.logger.warn(`job ${job?.name}#${job?.id} failed: ${error.message}`));
+      worker.on('error', (error) => this.logger.error(`worker ${queue}: ${error.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`worker ${process.pid} consuming ${[...queues].join(', ')}`);
+  }
+
+  private async dispatch(job: Job): Promise<unknown> {
+    const processor = this.byName.get(job.name);
+    if (!processor) throw new Error(`no processor for job "${job.name}" (id ${job.id})`);
+    try {
+      return await processor.process(job);
+    } catch (error) {
+      if ((error as Error).name === 'UnrecoverableError') throw error;
+      throw new Error(`job ${job.name}#${job.id} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    // close() lets active jobs finish; a killed worker's jobs are picked up again as stalled.
+    await Promise.all(this.workers.map((w) => w.close()));
+  }
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { ConfigModule } from '@scopegraph/config';
+import { GraphModule } from '@scopegraph/graph';
+import { HealthModule } from '@scopegraph/health';
+import { QueueModule } from '@scopegraph/queue';
+import { JOB_PROCESSORS } from './job-processor';
+import { ProbeProcessor } from './probe.processor';
+import { WorkerHostService } from './worker-host.service';
+
+const PROCESSORS = [ProbeProcessor];
+
+@Module({
+  imports: [ConfigModule, GraphModule, QueueModule, HealthModule],
+  providers: [
+    ...PROCESSORS,
+    { provide: JOB_PROCESSORS, useFactory: (...p: unknown[]) => p, inject: PROCESSORS },
+    WorkerHostService,
+  ],
+})
+export class WorkerModule {}

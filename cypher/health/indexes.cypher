@@ -1,0 +1,3 @@
+SHOW INDEXES YIELD name, type, state, populationPercent, labelsOrTypes, properties
+RETURN name, type, state, populationPercent, labelsOrTypes, properties
+ORDER BY name

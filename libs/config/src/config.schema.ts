@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY'] as const;
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+/**
+ * Every environment variable scopegraph reads, with its default. process.env is read only in
+ * config.loader.ts; everything else receives the typed AppConfig.
+ */
+export const envSchema = z.object({
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/.+/, 'must be a bolt:// or neo4j:// URI')
+    .default('bolt://127.0.0.1:7687'),
+  NEO4J_USER: z.string().min(1).default('neo4j'),
+  NEO4J_PASSWORD: z.string({ required_error: 'is required (npm run services:up writes one to .env)' }).min(1, 'must not be empty'),
+  NEO4J_DATABASE: z.string().regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a Neo4j database name').default('neo4j'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may hold letters, digits, _ and - only').default('scopegraph'),
+  GEMINI_API_KEY: optionalSecret,
+  GEMINI_BASE_URL: z.string().url().optional(),
+  GEMINI_CHAT_MODEL: z.string().min(1).default('gemini-2.5-flash'),
+  EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'hash']).default('local'),
+  EMBEDDING_MODEL: z.string().min(1).default('all-MiniLM-L6-v2'),
+  EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
+  SCOPEGRAPH_MODELS_DIR: z.string().optional(),
+  API_HOST: z.string().min(1).default('127.0.0.1'),
+  API_PORT: port.default(4000),
+  API_KEY: optionalSecret,
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  neo4j: { uri: string; user: string; password: string; database: string };
+  redis: { url: string };
+  queue: { prefix: string };
+  gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
+  embedding: { provider: 'local' | 'gemini' | 'hash'; model: string; dimensions: number; modelsDir?: string };
+  api: { host: string; port: number; apiKey?: string };
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export function toAppConfig(env: Env): AppConfig {
+  return {
+    neo4j: { uri: env.NEO4J_URI, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
+    redis: { url: env.REDIS_URL },
+    queue: { prefix: env.QUEUE_PREFIX },
+    gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },
+    embedding: {
+      provider: env.EMBEDDING_PROVIDER,
+      model: env.EMBEDDING_MODEL,
+      dimensions: env.EMBEDDING_DIMENSIONS,
+      modelsDir: env.SCOPEGRAPH_MODELS_DIR,
+    },
+    api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,4 @@
+export * from './config.schema';
+export * from './config.loader';
+export * from './config.module';
+export * from './boot';

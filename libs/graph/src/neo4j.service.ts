@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import neo4j, { Driver, ManagedTransaction, RecordShape, Session } from 'neo4j-driver';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { CypherFiles } from './cypher-files';
+
+export type Params = Record<string, unknown>;
+
+/**
+ * The one place that holds the Neo4j driver. Repositories call read()/write() with the name of a
+ * file in cypher/ and $parameters; nothing builds Cypher from user text.
+ */
+@Injectable()
+export class Neo4jService implements OnModuleDestroy {
+  private readonly logger = new Logger(Neo4jService.name);
+  readonly driver: Driver;
+  readonly database: string;
+  private readonly uri: string;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    readonly cypher: CypherFiles,
+  ) {
+    this.database = config.neo4j.database;
+    this.uri = config.neo4j.uri;
+    this.driver = neo4j.driver(config.neo4j.uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password), {
+      disableLosslessIntegers: true,
+      maxConnectionPoolSize: 50,
+      connectionAcquisitionTimeout: 30_000,
+    });
+  }
+
+  /** Waits until Neo4j answers, retrying while it starts; fails with the last error after the deadline. */
+  async waitUntilReady(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.driver.verifyConnectivity({ database: this.database });
+        return;
+      } catch (error) {
+        if (isAuthError(error) || Date.now() > deadline) {
+          throw new Error(`Neo4j is not reachable at ${this.uriForLogs()}: ${(error as Error).message}`);
+        }
+        if (attempt === 1) this.logger.warn(`waiting for Neo4j at ${this.uriForLogs()} ...`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  read<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
+    return this.run<T>('READ', this.cypher.get(name), params);
+  }
+
+  write<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
+    return this.run<T>('WRITE', this.cypher.get(name), params);
+  }
+
+  /** For migrations and schema statements whose text comes from cypher/ files, never from users. */
+  async runStatement<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
+    const result = await this.driver.executeQuery(statement, params, { database: this.database });
+    return result.records.map((r) => r.toObject() as T);
+  }
+
+  /** Several named queries in one transaction (all or nothing), with automatic retry of transient errors. */
+  async writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
+    const session = this.session('WRITE');
+    try {
+      return await session.executeWrite((tx) => work(new NamedTx(tx, this.cypher)));
+    } finally {
+      await session.close();
+    }
+  }
+
+  session(mode: 'READ' | 'WRITE'): Session {
+    return this.driver.session({
+      database: this.database,
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.driver.close();
+  }
+
+  private async run<T extends RecordShape>(mode: 'READ' | 'WRITE', query: string, params: Params): Promise<T[]> {
+    const result = await this.driver.executeQuery(query, params, {
+      database: this.database,
+      routing: mode === 'READ' ? neo4j.routing.READ : neo4j.routing.WRITE,
+    });
+    return result.records.map((r) => r.toObject() as T);
+  }
+
+  private uriForLogs(): string {
+    return this.uri;
+  }
+}
+
+export class NamedTx {
+  constructor(
+    private readonly tx: ManagedTransaction,
+    private readonly cypher: CypherFiles,
+  ) {}
+
+  async run<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
+    const result = await this.tx.run(this.cypher.get(name), params);
+    return result.records.map((r) => r.toObject() as T);
+  }
+}
+
+function isAuthError(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return code.startsWith('Neo.ClientError.Security');
+}

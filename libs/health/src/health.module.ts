@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { HealthService } from './health.service';
+
+@Module({ providers: [HealthService], exports: [HealthService] })
+export class HealthModule {}

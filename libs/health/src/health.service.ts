@@ -1,0 +1,80 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Neo4jService } from '@scopegraph/graph';
+import { QueueCounts, QueueService } from '@scopegraph/queue';
+
+export interface IndexHealth {
+  name: string;
+  type: string;
+  state: string;
+  online: boolean;
+  populationPercent: number;
+  labelsOrTypes: string[];
+  properties: string[];
+}
+
+export interface HealthReport {
+  ok: boolean;
+  neo4j: { ok: boolean; version?: string; edition?: string; indexes: IndexHealth[]; error?: string };
+  redis: { ok: boolean; version?: string; error?: string };
+  queues: QueueCounts[];
+}
+
+/** One service answers "is everything up": the GraphQL health query and the worker's probe job use it. */
+@Injectable()
+export class HealthService {
+  private readonly logger = new Logger(HealthService.name);
+
+  constructor(
+    private readonly neo4j: Neo4jService,
+    private readonly queues: QueueService,
+  ) {}
+
+  async neo4jComponents(): Promise<{ version: string; edition: string }> {
+    const rows = await this.neo4j.read<{ name: string; version: string; edition: string }>('health/components');
+    const kernel = rows.find((r) => r.name === 'Neo4j Kernel') ?? rows[0];
+    return { version: kernel.version, edition: kernel.edition };
+  }
+
+  async report(): Promise<HealthReport> {
+    const [neo4j, redis, queues] = await Promise.all([this.neo4jHealth(), this.redisHealth(), this.queueCounts()]);
+    return { ok: neo4j.ok && redis.ok && neo4j.indexes.every((i) => i.online), neo4j, redis, queues };
+  }
+
+  private async neo4jHealth(): Promise<HealthReport['neo4j']> {
+    try {
+      const [components, indexes] = await Promise.all([
+        this.neo4jComponents(),
+        this.neo4j.read<Omit<IndexHealth, 'online'>>('health/indexes'),
+      ]);
+      return {
+        ok: true,
+        ...components,
+        indexes: indexes.map((i) => ({
+          ...i,
+          labelsOrTypes: i.labelsOrTypes ?? [],
+          properties: i.properties ?? [],
+          online: i.state === 'ONLINE',
+        })),
+      };
+    } catch (error) {
+      this.logger.warn(`Neo4j health check failed: ${(error as Error).message}`);
+      return { ok: false, indexes: [], error: (error as Error).message };
+    }
+  }
+
+  private async redisHealth(): Promise<HealthReport['redis']> {
+    try {
+      return { ok: true, version: await this.queues.redisVersion() };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  private async queueCounts(): Promise<QueueCounts[]> {
+    try {
+      return await this.queues.counts();
+    } catch {
+      return [];
+    }
+  }
+}

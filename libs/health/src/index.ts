@@ -1,0 +1,2 @@
+export * from './health.service';
+export * from './health.module';

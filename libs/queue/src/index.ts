@@ -1,0 +1,5 @@
+export * from './queue.constants';
+export * from './queue.service';
+export * from './queue.module';
+export * from './redis.connection';
+export * from './job-events.service';

@@ -1,0 +1,123 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { QueueEvents } from 'bullmq';
+import { QueueName } from './queue.constants';
+import { QueueService } from './queue.service';
+
+export type JobEventType = 'progress' | 'completed' | 'failed';
+
+export interface JobEvent {
+  queue: QueueName;
+  jobId: string;
+  type: JobEventType;
+  progress?: unknown;
+  result?: unknown;
+  failedReason?: string;
+}
+
+type Listener = (event: JobEvent) => void;
+
+export class UnknownJobError extends Error {
+  constructor(readonly queue: QueueName, readonly jobId: string) {
+    super(`no job "${jobId}" on queue "${queue}"`);
+    this.name = 'UnknownJobError';
+  }
+}
+
+/**
+ * Relays job events from Redis to in-process listeners. Events come from BullMQ's Redis event
+ * stream (QueueEvents), not from the process that ran the job, so every API replica sees every
+ * job's events and can serve any subscription.
+ */
+@Injectable()
+export class JobEventsService implements OnModuleDestroy {
+  private readonly logger = new Logger(JobEventsService.name);
+  private readonly events = new Map<QueueName, Promise<QueueEvents>>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  constructor(private readonly queues: QueueService) {}
+
+  /**
+   * Events of one job until it completes or fails. Subscribes before reading the job's state, so an
+   * event cannot fall between the two; a job already finished yields its final event at once.
+   */
+  async *watch(queue: QueueName, jobId: string): AsyncGenerator<JobEvent> {
+    await this.ensureListening(queue);
+    const buffer: JobEvent[] = [];
+    let wake: (() => void) | undefined;
+    const key = `${queue}:${jobId}`;
+    const listener: Listener = (event) => {
+      buffer.push(event);
+      wake?.();
+    };
+    this.addListener(key, listener);
+    try {
+      const job = await this.queues.getJob(queue, jobId);
+      if (!job) throw new UnknownJobError(queue, jobId);
+      const state = await job.getState();
+      if (state === 'completed') {
+        yield { queue, jobId, type: 'completed', result: job.returnvalue, progress: job.progress };
+        return;
+      }
+      if (state === 'failed') {
+        yield { queue, jobId, type: 'failed', failedReason: job.failedReason, progress: job.progress };
+        return;
+      }
+      for (;;) {
+        while (buffer.length > 0) {
+          const event = buffer.shift()!;
+          yield event;
+          if (event.type !== 'progress') return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    } finally {
+      this.removeListener(key, listener);
+    }
+  }
+
+  private addListener(key: string, listener: Listener): void {
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
+    set.add(listener);
+  }
+
+  private removeListener(key: string, listener: Listener): void {
+    const set = this.listeners.get(key);
+    set?.delete(listener);
+    if (set?.size === 0) this.listeners.delete(key);
+  }
+
+  private emit(event: JobEvent): void {
+    for (const listener of this.listeners.get(`${event.queue}:${event.jobId}`) ?? []) listener(event);
+  }
+
+  private ensureListening(queue: QueueName): Promise<QueueEvents> {
+    let ready = this.events.get(queue);
+    if (!ready) {
+      const events = this.queues.events(queue);
+      events.on('progress', ({ jobId, data }) => this.emit({ queue, jobId, type: 'progress', progress: data }));
+      events.on('completed', ({ jobId, returnvalue }) =>
+        this.emit({ queue, jobId, type: 'completed', result: parseMaybeJson(returnvalue) }),
+      );
+      events.on('failed', ({ jobId, failedReason }) => this.emit({ queue, jobId, type: 'failed', failedReason }));
+      events.on('error', (e) => this.logger.warn(`queue events ${queue}: ${e.message}`));
+      ready = events.waitUntilReady().then(() => events);
+      this.events.set(queue, ready);
+    }
+    return ready;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.events.values()].map(async (p) => (await p).close()));
+  }
+}
+
+function parseMaybeJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,71 @@
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { DEFAULT_JOB_OPTIONS, JOB_QUEUE, JobName, QueueName } from './queue.constants';
+import { createRedisConnection } from './redis.connection';
+
+export interface QueueCounts {
+  name: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  completed: number;
+  failed: number;
+}
+
+/** Producer side of the queues, plus Redis facts for health. The worker hosts the consumers. */
+@Injectable()
+export class QueueService implements OnModuleDestroy {
+  private readonly logger = new Logger(QueueService.name);
+  private readonly connection: Redis;
+  private readonly queues = new Map<QueueName, Queue>();
+  readonly prefix: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.prefix = config.queue.prefix;
+    this.connection = createRedisConnection(config.redis.url);
+    this.connection.on('error', (e) => this.logger.warn(`Redis: ${e.message}`));
+  }
+
+  queue(name: QueueName): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  add<T>(job: JobName, data: T, opts: JobsOptions = {}): Promise<Job<T>> {
+    return this.queue(JOB_QUEUE[job]).add(job, data, opts) as Promise<Job<T>>;
+  }
+
+  async getJob(queue: QueueName, id: string): Promise<Job | undefined> {
+    return (await this.queue(queue).getJob(id)) ?? undefined;
+  }
+
+  async counts(): Promise<QueueCounts[]> {
+    return Promise.all(
+      Object.values(QueueName).map(async (name) => {
+        const c = await this.queue(name).getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+        return { name, waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, completed: c.completed ?? 0, failed: c.failed ?? 0 };
+      }),
+    );
+  }
+
+  async redisVersion(): Promise<string> {
+    const info = await this.connection.info('server');
+    return /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown';
+  }
+
+  /** A QueueEvents listener on its own connection (it blocks on XREAD). The caller closes it. */
+  events(name: QueueName): QueueEvents {
+    return new QueueEvents(name, { connection: createRedisConnection(this.config.redis.url), prefix: this.prefix });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.connection.disconnect();
+  }
+}

@@ -1,0 +1,157 @@
+import { API_READY, freePort, runApp, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
+import { collect, gql, wsClient } from '../support/graphql-client';
+
+const HEALTH = '{ health { ok neo4j { ok version edition indexes { name type state online } } redis { ok version } queues { name waiting active failed } } }';
+const START_PROBE = 'mutation($input: ProbeInput) { startProbe(input: $input) { id queue name } }';
+const JOB_EVENTS = 'subscription($jobId: ID!) { jobEvents(queue: SYSTEM, jobId: $jobId) { jobId kind progress result failedReason } }';
+
+describe('API and worker processes (real Neo4j + Redis)', () => {
+  const prefix = runId('api');
+  let api: RunningApp;
+  let worker: RunningApp;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    // A queue prefix of its own keeps this run's jobs away from any other run or a dev server.
+    [api, worker] = await Promise.all([
+      startApp('api', { API_PORT: String(port), QUEUE_PREFIX: prefix }, API_READY),
+      startApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.stop(), worker?.stop()]);
+  });
+
+  it('answers the health query over HTTP with Neo4j and Redis versions', async () => {
+    const { status, body } = await gql(url, HEALTH);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const health = body.data.health;
+    expect(health.ok).toBe(true);
+    expect(health.neo4j.version).toMatch(/^\d{4}\.\d{2}\.\d+$|^5\.\d+\.\d+$/);
+    expect(health.neo4j.edition).toBe('community');
+    expect(health.neo4j.indexes.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(['scope_embedding', 'scope_fulltext']));
+    expect(health.neo4j.indexes.every((i: { online: boolean }) => i.online)).toBe(true);
+    expect(health.redis.version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['index', 'rerank', 'system']);
+  });
+
+  it('runs a job in the worker process and streams its progress over graphql-ws', async () => {
+    const steps = 4;
+    const started = await gql(url, START_PROBE, { input: { steps, stepDelayMs: 150 } });
+    expect(started.body.errors).toBeUndefined();
+    const jobId = started.body.data.startProbe.id;
+
+    const client = wsClient(url);
+    try {
+      const events = await collect(client, JOB_EVENTS, { jobId });
+      const payloads = events.map((e) => e.data!.jobEvents);
+      const progress = payloads.filter((p) => p.kind === 'PROGRESS').map((p) => p.progress.step);
+      const final = payloads[payloads.length - 1];
+      expect(final.kind).toBe('COMPLETED');
+      // Progress may start after the first step if the subscription attached late, but it is ordered
+      // and ends at the last step.
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      expect(progress[progress.length - 1]).toBe(steps);
+      expect(final.result.workerPid).toBe(worker.process.pid);
+      expect(final.result.workerPid).not.toBe(api.process.pid);
+      expect(final.result.neo4jVersion).toMatch(/\d/);
+    } finally {
+      await client.dispose();
+    }
+
+    const status = await gql(url, 'query($id: ID!) { job(queue: SYSTEM, id: $id) { state result attemptsMade } }', { id: jobId });
+    expect(status.body.data.job.state).toBe('completed');
+    expect(status.body.data.job.result.steps).toBe(steps);
+  });
+
+  it('delivers every progress event to a subscriber that attached before the job started', async () => {
+    // Start a slow job, subscribe immediately: with 6 steps of 300 ms we must see all of them.
+    const started = await gql(url, START_PROBE, { input: { steps: 6, stepDelayMs: 300 } });
+    const jobId = started.body.data.startProbe.id;
+    const client = wsClient(url);
+    try {
+      const events = await collect(client, JOB_EVENTS, { jobId });
+      const steps = events.map((e) => e.data!.jobEvents).filter((p) => p.kind === 'PROGRESS').map((p) => p.progress.step);
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('rejects out-of-range input with BAD_USER_INPUT naming the problem, without a stack trace', async () => {
+    const { status, body } = await gql(url, START_PROBE, { input: { steps: 0, stepDelayMs: 10 } });
+    expect(status).toBe(200);
+    expect(body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(body.errors?.[0].message).toMatch(/steps/);
+    expect(JSON.stringify(body)).not.toMatch(/stacktrace|at .*\.js:\d+/);
+  });
+
+  it('answers a type error in the query as a GraphQL validation error, not a 500', async () => {
+    const { status, body } = await gql(url, START_PROBE, { input: { steps: 'many' } });
+    expect(status).toBeLessThan(500);
+    expect(body.errors?.[0].extensions?.code).toMatch(/BAD_USER_INPUT|GRAPHQL_VALIDATION_FAILED/);
+  });
+
+  it('reports an unknown job id on subscription as NOT_FOUND', async () => {
+    const client = wsClient(url);
+    try {
+      const outcome = await collect(client, JOB_EVENTS, { jobId: 'no-such-job' }, 10_000).then(
+        (events) => JSON.stringify(events),
+        (error: Error) => error.message,
+      );
+      expect(outcome).toMatch(/no job \\?"no-such-job\\?"/);
+      expect(outcome).toMatch(/NOT_FOUND/);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('serves a self-contained GraphiQL page', async () => {
+    const res = await fetch(url.replace('/graphql', '/graphiql'));
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('GraphiQL');
+    // No script or stylesheet is loaded from another host.
+    expect(html).not.toMatch(/<script[^>]+src="https?:\/\//);
+    expect(html).not.toMatch(/<link[^>]+href="https?:\/\//);
+  });
+});
+
+describe('API key', () => {
+  let api: RunningApp;
+  let url: string;
+  const key = 'test-key-' + Math.random().toString(36).slice(2);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    api = await startApp('api', { API_PORT: String(port), API_KEY: key, QUEUE_PREFIX: runId('key') }, API_READY);
+  });
+
+  afterAll(() => api?.stop());
+
+  it('refuses requests without the key and accepts them with it', async () => {
+    const without = await gql(url, '{ health { ok } }');
+    expect(without.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    expect(without.body.data?.health ?? null).toBeNull();
+    const withKey = await gql(url, '{ health { ok } }', {}, { 'x-api-key': key });
+    expect(withKey.body.errors).toBeUndefined();
+    expect(withKey.body.data.health.ok).toBe(true);
+    expect(api.output()).not.toContain(key);
+  });
+});
+
+describe('boot-time configuration errors', () => {
+  it('exits with a message naming the bad variable', async () => {
+    const { code, output } = await runApp('api', { EMBEDDING_DIMENSIONS: 'lots', API_PORT: '99999' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/EMBEDDING_DIMENSIONS/);
+    expect(output).toMatch(/API_PORT/);
+    expect(output).not.toMatch(/at .*\.js:\d+/);
+  });
+});
