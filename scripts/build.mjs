@@ -1,11 +1,12 @@
-// Compiles apps/ and libs/ (and bench/) to dist/ with swc, rewriting @scopegraph/* path aliases.
-// Type checking is separate: npm run typecheck.
+// Compiles apps/, libs/, bench/ and the test fakes to dist/ with swc, rewriting @scopegraph/* path
+// aliases to relative requires. Type checking is separate: npm run typecheck.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
+const sources = ['apps', 'libs', 'bench', 'test/fakes'].filter((d) => existsSync(d));
 rmSync('dist', { recursive: true, force: true });
 execFileSync(
   process.execPath,
-  ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'bench', 'test/fakes', '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
+  ['node_modules/@swc/cli/bin/swc.js', ...sources, '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
   { stdio: 'inherit' },
 );

@@ -1,0 +1,42 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { CliError } from './client';
+import { healthCommand } from './commands/health.command';
+import { probeCommand } from './commands/probe.command';
+import { servicesCommand } from './commands/services.command';
+import { welcomeCommand } from './commands/welcome.command';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+async function run(action: () => Promise<number> | number): Promise<void> {
+  try {
+    process.exitCode = await action();
+  } catch (error) {
+    process.stderr.write(`scopegraph: ${error instanceof CliError ? error.message : ((error as Error).stack ?? String(error))}\n`);
+    process.exitCode = 1;
+  }
+}
+
+const program = new Command('scopegraph').description('Graph-native RAG server for source code').showHelpAfterError();
+
+program.command('health').description('Neo4j, Redis and queue status from the API').option('--json', 'print JSON').action((o) => run(() => healthCommand(o)));
+program
+  .command('probe')
+  .description('Round trip a diagnostics job through the queue and the worker')
+  .option('--steps <n>', 'steps to run', positiveInt, 3)
+  .action((o) => run(() => probeCommand(o)));
+program
+  .command('services <action>')
+  .description('Start, stop or show the local Neo4j and Redis (up | down | status)')
+  .action((action: string) =>
+    run(() => {
+      if (!['up', 'down', 'status'].includes(action)) throw new CliError(`unknown action "${action}": use up, down or status`);
+      return servicesCommand(action as 'up' | 'down' | 'status');
+    }),
+  );
+program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
+
+program.parseAsync(process.argv);

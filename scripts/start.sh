@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# npm start: set up whatever is missing, then run the API and the worker in the foreground and show a
+# working query. Ctrl-C stops both (Neo4j and Redis keep running: npm run services:down stops them).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/setup.sh
+
+env_value() { local v="${!1:-}"; [ -n "$v" ] && { echo "$v"; return; }; [ -f .env ] && { grep -E "^$1=" .env || true; } | tail -n1 | cut -d= -f2-; }
+HOST="$(env_value API_HOST)"; HOST="${HOST:-127.0.0.1}"
+PORT="$(env_value API_PORT)"; PORT="${PORT:-4000}"
+HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
+LOG_DIR="$ROOT/.services/logs"; mkdir -p "$LOG_DIR"
+
+pids=()
+cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup INT TERM EXIT
+
+node dist/apps/worker/src/main.js > >(tee "$LOG_DIR/worker.log") 2>&1 & pids+=($!)
+node dist/apps/api/src/main.js > >(tee "$LOG_DIR/api.log") 2>&1 & pids+=($!)
+
+deadline=$((SECONDS + 90))
+until curl -sf -o /dev/null -H 'content-type: application/json' -d '{"query":"{__typename}"}' "http://$HOST:$PORT/graphql"; do
+  [ $SECONDS -ge $deadline ] && { echo "[start] ERROR: the API did not come up within 90s (log: $LOG_DIR/api.log)" >&2; exit 1; }
+  for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null || { echo "[start] ERROR: a process exited during start-up (logs: $LOG_DIR)" >&2; exit 1; }; done
+  sleep 0.5
+done
+
+node bin/scopegraph welcome || true
+
+cat <<MSG
+
+  scopegraph is running.
+    GraphQL        http://$HOST:$PORT/graphql   (subscriptions: ws://$HOST:$PORT/graphql)
+    GraphiQL       http://$HOST:$PORT/graphiql
+    Neo4j Browser  http://127.0.0.1:$HTTP_PORT/browser/   (user neo4j, password NEO4J_PASSWORD in .env)
+  Ctrl-C stops the API and worker; npm run services:down stops Neo4j and Redis.
+
+MSG
+wait -n "${pids[@]}"

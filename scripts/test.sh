@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# npm test: set up what is missing (packages, model, Neo4j, Redis, build), type-check, then run the
+# unit tests and the e2e tests against the real services. Services this script started are stopped
+# at the end unless SCOPEGRAPH_KEEP_SERVICES=1.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+started_at=$SECONDS
+
+was_running="$(bash scripts/services.sh status 2>/dev/null | grep -c ': running' || true)"
+stop_services() {
+  if [ "${SCOPEGRAPH_KEEP_SERVICES:-0}" != "1" ] && [ "$was_running" = "0" ]; then bash scripts/services.sh down || true; fi
+}
+trap stop_services EXIT
+
+bash scripts/setup.sh
+
+echo "[test] type-checking ..."
+npx tsc -p tsconfig.json --noEmit
+
+mkdir -p .cache/test
+status=0
+npx jest --selectProjects unit --json --outputFile=.cache/test/unit.json || status=1
+npx jest --selectProjects e2e --runInBand --json --outputFile=.cache/test/e2e.json || status=1
+
+node -e '
+const fs = require("fs");
+let passed = 0, failed = 0, skipped = 0;
+for (const f of [".cache/test/unit.json", ".cache/test/e2e.json"]) {
+  if (!fs.existsSync(f)) { failed++; continue; }
+  const r = JSON.parse(fs.readFileSync(f, "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); skipped += r.numPendingTests + (r.numTodoTests || 0);
+}
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+'
+echo "[test] total time $((SECONDS - started_at))s"
+exit $status
