@@ -7,6 +7,9 @@ const swc = ['@swc/jest', {
     keepClassNames: true,
   },
 }];
+// onnxruntime-node checks typed arrays against the realm it was loaded in; jest gives each test file its
+// own realm, so specs (and anything they load) run in an environment that shares the host's typed arrays.
+const testEnvironment = '<rootDir>/libs/llm/src/embeddings/testing/onnx-jest-environment.ts';
 const moduleNameMapper = {
   '^@scopegraph/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };
@@ -14,7 +17,7 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
-      testEnvironment: 'node',
+      testEnvironment,
       roots: ['<rootDir>/libs', '<rootDir>/apps'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
@@ -22,7 +25,7 @@ module.exports = {
     },
     {
       displayName: 'e2e',
-      testEnvironment: 'node',
+      testEnvironment,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },

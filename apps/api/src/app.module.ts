@@ -6,12 +6,14 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
+import { IngestRepository } from '@scopegraph/ingest';
 import { QueueModule } from '@scopegraph/queue';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
+import { RepositoriesResolver } from './repositories/repositories.resolver';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -49,6 +51,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -2,15 +2,18 @@ import { Module } from '@nestjs/common';
 import { ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
+import { IngestModule } from '@scopegraph/ingest';
+import { LlmModule } from '@scopegraph/llm';
 import { QueueModule } from '@scopegraph/queue';
 import { JOB_PROCESSORS } from './job-processor';
+import { IndexRepositoryProcessor } from './index-repository.processor';
 import { ProbeProcessor } from './probe.processor';
 import { WorkerHostService } from './worker-host.service';
 
-const PROCESSORS = [ProbeProcessor];
+const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor];
 
 @Module({
-  imports: [ConfigModule, GraphModule, QueueModule, HealthModule],
+  imports: [ConfigModule, GraphModule, QueueModule, HealthModule, LlmModule, IngestModule],
   providers: [
     ...PROCESSORS,
     { provide: JOB_PROCESSORS, useFactory: (...p: unknown[]) => p, inject: PROCESSORS },

@@ -1,4 +1,14 @@
+import * as path from 'node:path';
 import { z } from 'zod';
+import { projectRoot } from './project-root';
+
+/**
+ * Without INGEST_ALLOWED_ROOTS, repositories may be indexed from the folder that holds this checkout
+ * (a developer's projects folder) and below, nothing else.
+ */
+function defaultAllowedRoot(): string {
+  return path.dirname(projectRoot());
+}
 
 /** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
 export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY'] as const;
@@ -28,9 +38,13 @@ export const envSchema = z.object({
   GEMINI_BASE_URL: z.string().url().optional(),
   GEMINI_CHAT_MODEL: z.string().min(1).default('gemini-2.5-flash'),
   EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'hash']).default('local'),
-  EMBEDDING_MODEL: z.string().min(1).default('all-MiniLM-L6-v2'),
+  EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
   SCOPEGRAPH_MODELS_DIR: z.string().optional(),
+  INGEST_ALLOWED_ROOTS: z.string().optional(),
+  INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
+  INGEST_MAX_FILES: positiveInt.default(200_000),
+  EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
   API_KEY: optionalSecret,
@@ -44,8 +58,9 @@ export interface AppConfig {
   redis: { url: string };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
-  embedding: { provider: 'local' | 'gemini' | 'hash'; model: string; dimensions: number; modelsDir?: string };
+  embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
   api: { host: string; port: number; apiKey?: string };
+  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number };
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -60,8 +75,14 @@ export function toAppConfig(env: Env): AppConfig {
       model: env.EMBEDDING_MODEL,
       dimensions: env.EMBEDDING_DIMENSIONS,
       modelsDir: env.SCOPEGRAPH_MODELS_DIR,
+      batchSize: env.EMBEDDING_BATCH_SIZE,
     },
     api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
+    ingest: {
+      allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
+      maxFileBytes: env.INGEST_MAX_FILE_BYTES,
+      maxFiles: env.INGEST_MAX_FILES,
+    },
     logLevel: env.LOG_LEVEL,
   };
 }

@@ -2,3 +2,4 @@ export * from './config.schema';
 export * from './config.loader';
 export * from './config.module';
 export * from './boot';
+export * from './project-root';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { projectRoot } from './project-root';
+import { projectRoot } from '@scopegraph/config';
 
 /**
  * Loads queries from cypher/, one file per query, by name ("health/indexes" → cypher/health/indexes.cypher).

@@ -2,5 +2,4 @@ export * from './cypher-files';
 export * from './neo4j.service';
 export * from './migration.service';
 export * from './graph.module';
-export * from './project-root';
 export * from './graph-bootstrap';

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import neo4j from 'neo4j-driver';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { splitStatements } from './cypher-files';
-import { Neo4jService } from './neo4j.service';
+import { cypherInt, Neo4jService } from './neo4j.service';
 
 export const SCOPE_VECTOR_INDEX = 'scope_embedding';
 export const SCOPE_FULLTEXT_INDEX = 'scope_fulltext';
@@ -31,8 +30,7 @@ export class MigrationService {
   ) {}
 
   async migrate(): Promise<{ applied: string[] }> {
-    // Index options need a Cypher INTEGER; a plain JS number travels as a FLOAT.
-    const params = { embeddingDimensions: neo4j.int(this.config.embedding.dimensions) };
+    const params = { embeddingDimensions: cypherInt(this.config.embedding.dimensions) };
     const recorded = new Map(
       (await this.neo4j.read<{ id: string; checksum: string }>('graph/migrations-applied')).map((m) => [m.id, m.checksum]),
     );

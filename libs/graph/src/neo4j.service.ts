@@ -5,6 +5,11 @@ import { CypherFiles } from './cypher-files';
 
 export type Params = Record<string, unknown>;
 
+/** LIMIT, SKIP and index options need Cypher INTEGERs; a plain JS number travels as a FLOAT. */
+export function cypherInt(n: number) {
+  return neo4j.int(n);
+}
+
 /**
  * The one place that holds the Neo4j driver. Repositories call read()/write() with the name of a
  * file in cypher/ and $parameters; nothing builds Cypher from user text.

@@ -10,11 +10,14 @@ export enum QueueName {
 export enum JobName {
   /** Diagnostics: the worker walks N steps, reporting progress, and returns who ran it. */
   PROBE = 'probe',
+  /** Parse, diff, write and embed one repository. */
+  INDEX_REPOSITORY = 'index-repository',
 }
 
 /** Which queue each job runs on. The worker refuses to start unless every job has exactly one handler. */
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.PROBE]: QueueName.SYSTEM,
+  [JobName.INDEX_REPOSITORY]: QueueName.INDEX,
 };
 
 /** Retry defaults live here; a processor throws UnrecoverableError for failures retrying cannot fix. */
@@ -40,4 +43,9 @@ export interface ProbeJobResult {
   workerHost: string;
   steps: number;
   neo4jVersion: string;
+}
+
+export interface IndexRepositoryJobData {
+  path: string;
+  name: string;
 }

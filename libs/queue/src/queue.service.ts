@@ -19,6 +19,10 @@ export interface QueueCounts {
 export class QueueService implements OnModuleDestroy {
   private readonly logger = new Logger(QueueService.name);
   private readonly connection: Redis;
+  /** For plain commands (caches, counters); never for blocking reads. */
+  get redis(): Redis {
+    return this.connection;
+  }
   private readonly queues = new Map<QueueName, Queue>();
   readonly prefix: string;
 

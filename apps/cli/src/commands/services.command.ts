@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { projectRoot } from '@scopegraph/graph';
+import { projectRoot } from '@scopegraph/config';
 
 export function servicesCommand(action: 'up' | 'down' | 'status'): number {
   const script = path.join(projectRoot(), 'scripts', 'services.sh');

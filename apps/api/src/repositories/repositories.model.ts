@@ -1,0 +1,55 @@
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { REPOSITORY_NAME_PATTERN } from '@scopegraph/ingest';
+import { JSONScalar } from '../graphql/json.scalar';
+
+export const MAX_PATH_LENGTH = 4096;
+
+@InputType()
+export class IndexRepositoryInput {
+  @Field({ description: 'Absolute path of the repository on the server, under INGEST_ALLOWED_ROOTS' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_PATH_LENGTH)
+  path: string;
+
+  @Field({ description: "Repository name: 1-100 of letters, digits, '.', '_', '-'" })
+  @IsString()
+  @Matches(REPOSITORY_NAME_PATTERN, { message: "name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit" })
+  name: string;
+}
+
+@ObjectType()
+export class Repository {
+  @Field(() => ID) id: string;
+  @Field() name: string;
+  @Field() rootPath: string;
+  @Field(() => Int, { nullable: true }) files?: number | null;
+  @Field(() => Int, { nullable: true }) scopes?: number | null;
+  @Field(() => Int, { nullable: true, description: 'CALLS, EXTENDS, IMPLEMENTS, REFERENCES and IMPORTS edges' }) edges?: number | null;
+  @Field(() => Int, { nullable: true }) embedded?: number | null;
+  @Field(() => String, { nullable: true }) indexedAt?: string | null;
+}
+
+@ObjectType()
+export class IngestErrorEntry {
+  @Field() path: string;
+  @Field() message: string;
+}
+
+@ObjectType()
+export class IndexProgress {
+  @Field(() => ID) jobId: string;
+  @Field({ description: 'walking | parsing | resolving | writing | embedding | done | failed' }) phase: string;
+  @Field(() => Int) filesTotal: number;
+  @Field(() => Int) filesParsed: number;
+  @Field(() => Int) filesReused: number;
+  @Field(() => Int) scopes: number;
+  @Field(() => Int) edges: number;
+  @Field(() => Int) embedded: number;
+  @Field(() => Int) toEmbed: number;
+  @Field(() => Int) errors: number;
+  @Field(() => [IngestErrorEntry]) recentErrors: IngestErrorEntry[];
+  @Field(() => JSONScalar, { nullable: true, description: 'The IngestResult, on the final event' }) result?: unknown;
+  @Field({ nullable: true }) failedReason?: string;
+}

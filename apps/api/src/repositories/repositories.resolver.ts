@@ -1,0 +1,67 @@
+import { Inject } from '@nestjs/common';
+import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { IngestInputError, IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
+import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
+import { NotFoundError, UserInputError } from '../graphql/errors';
+import { JobRef } from '../jobs/jobs.model';
+import { IndexProgress, IndexRepositoryInput, Repository } from './repositories.model';
+
+const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
+  phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, errors: 0, recentErrors: [],
+};
+
+@Resolver(() => Repository)
+export class RepositoriesResolver {
+  constructor(
+    private readonly queues: QueueService,
+    private readonly events: JobEventsService,
+    private readonly repo: IngestRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
+  async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
+    let path: string;
+    try {
+      path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
+    } catch (error) {
+      if (error instanceof IngestInputError) throw new UserInputError(error.message, error.field);
+      throw error;
+    }
+    const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name });
+    return { id: job.id!, queue: QueueName.INDEX, name: job.name };
+  }
+
+  @Query(() => [Repository])
+  repositories(): Promise<Repository[]> {
+    return this.repo.repositories();
+  }
+
+  @Query(() => Repository, { nullable: true })
+  async repository(@Args('name') name: string): Promise<Repository | null> {
+    return (await this.repo.repositories()).find((r) => r.name === name) ?? null;
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes a repository and everything indexed from it' })
+  async deleteRepository(@Args('name') name: string): Promise<boolean> {
+    if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new NotFoundError(`no repository named "${name}"`);
+    await this.repo.deleteRepository(name);
+    return true;
+  }
+
+  @Subscription(() => IndexProgress, {
+    description: 'Progress of an index job; the last event has phase done (with result) or failed',
+    resolve: (event: JobEvent): IndexProgress => {
+      const progress = (event.progress ?? {}) as Partial<IngestProgress>;
+      const base = { ...EMPTY_PROGRESS, ...progress, jobId: event.jobId };
+      if (event.type === 'completed') return { ...base, phase: 'done', result: event.result };
+      if (event.type === 'failed') return { ...base, phase: 'failed', failedReason: event.failedReason };
+      return base;
+    },
+  })
+  async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
+    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw new NotFoundError(`no index job "${jobId}"`);
+    return this.events.watch(QueueName.INDEX, jobId);
+  }
+}

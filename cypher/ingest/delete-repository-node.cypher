@@ -1,0 +1,2 @@
+MATCH (r:Repository {id: $repoId})
+DETACH DELETE r

@@ -1,0 +1,3 @@
+UNWIND $ids AS id
+MATCH (s:Scope {id: id})
+DETACH DELETE s

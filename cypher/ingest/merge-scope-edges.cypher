@@ -1,0 +1,6 @@
+// Edge type from a fixed allow-list in code; endpoints by unique id.
+UNWIND $rows AS row
+MATCH (a:Scope {id: row.from})
+MATCH (b:Scope {id: row.to})
+MERGE (a)-[r:$(row.type)]->(b)
+SET r.line = row.line

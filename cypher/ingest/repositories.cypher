@@ -1,0 +1,4 @@
+MATCH (r:Repository)
+RETURN r.id AS id, r.name AS name, r.rootPath AS rootPath, r.files AS files, r.scopes AS scopes,
+       r.edges AS edges, r.embedded AS embedded, toString(r.indexedAt) AS indexedAt
+ORDER BY r.name

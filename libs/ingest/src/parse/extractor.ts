@@ -1,0 +1,65 @@
+import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { FileBuilder } from './file-builder';
+import type { Language } from './types';
+
+export type { SyntaxNode, Tree };
+
+/**
+ * One per language family. `extract` fills the builder (scopes, references, imports) from the
+ * tree-sitter tree, or from the raw content when `usesTreeSitter` is false (SQL).
+ * Extractors must not throw on odd input; the service still catches and reports if one does.
+ */
+export interface LanguageExtractor {
+  readonly languages: readonly Language[];
+  readonly usesTreeSitter: boolean;
+  extract(builder: FileBuilder, tree: Tree | null): void;
+}
+
+/** 1-based first line of a node. */
+export function startLine(node: SyntaxNode): number {
+  return node.startPosition.row + 1;
+}
+
+/** 1-based last line of a node (a node ending at column 0 ends on the previous line). */
+export function endLine(node: SyntaxNode): number {
+  const p = node.endPosition;
+  return p.column === 0 && p.row > node.startPosition.row ? p.row : p.row + 1;
+}
+
+/**
+ * Comment siblings directly before `node` (closest last), skipping `skipTypes` (decorators...).
+ * `contiguous` requires no blank line between consecutive comments and the node.
+ */
+export function precedingComments(node: SyntaxNode, contiguous: boolean, skipTypes?: ReadonlySet<string>): SyntaxNode[] {
+  const out: SyntaxNode[] = [];
+  let nextRow = node.startPosition.row;
+  for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
+    if (skipTypes?.has(s.type)) {
+      nextRow = s.startPosition.row;
+      continue;
+    }
+    if (s.type !== 'comment') break;
+    if (contiguous && s.endPosition.row < nextRow - 1) break;
+    out.unshift(s);
+    nextRow = s.startPosition.row;
+  }
+  return out;
+}
+
+/** Collect the first `max` syntax error positions of a tree. */
+export function syntaxErrors(root: SyntaxNode, max = 5): string[] {
+  if (!root.hasError) return [];
+  const out: string[] = [];
+  const visit = (n: SyntaxNode): void => {
+    if (out.length >= max) return;
+    if (n.isError || n.isMissing) {
+      const p = n.startPosition;
+      out.push(`${n.isMissing ? `missing ${n.type}` : 'syntax error'} at line ${p.row + 1}, column ${p.column + 1}`);
+      return;
+    }
+    if (!n.hasError) return;
+    for (const c of n.children) visit(c);
+  };
+  visit(root);
+  return out;
+}

@@ -1,0 +1,6 @@
+export * from './types';
+export { identifierSubTokens, nameTokens, subTokenList } from './tokens';
+export { ParserService, languageForPath, normalisePath } from './parser.service';
+export type { ParserServiceOptions } from './parser.service';
+export type { LanguageExtractor } from './extractor';
+export { normaliseSqlName, splitSqlName, sqlRefsInString, findSqlRefs, lexSql } from './sql-lexer';

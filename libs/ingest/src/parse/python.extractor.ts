@@ -1,0 +1,369 @@
+import { cleanLineComments, cleanPythonDocstring } from './doc-comments';
+import { endLine, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import type { FileBuilder, ScopeDraft } from './file-builder';
+import type { Language, RawImport, ScopeKind } from './types';
+
+const MAX_CHAIN = 6;
+
+/**
+ * Python.
+ *
+ * Scopes: classes, functions, methods (`__init__` -> constructor), nested functions and classes
+ * (`outer.inner`), module-level `name = lambda ...` (function) and `NAME = {...}` (variable).
+ * Docstrings are the doc comment (module docstring on the file scope); otherwise a `#` block right above.
+ *
+ * References: calls (CALLS, incl. decorators and `Foo()` instantiation), base classes (EXTENDS),
+ * names in annotations (REFERENCES). Imports: `import a.b [as c]`, `from .m import f [as g]`, `*`.
+ */
+export class PythonExtractor implements LanguageExtractor {
+  readonly languages: readonly Language[] = ['python'];
+  readonly usesTreeSitter = true;
+
+  extract(builder: FileBuilder, tree: Tree | null): void {
+    if (!tree) return;
+    new PyWalker(builder).run(tree.rootNode);
+  }
+}
+
+class PyWalker {
+  private readonly content: string;
+  /** Typed parameters per function scope, to type `self.x = param`. */
+  private readonly paramTypes = new Map<ScopeDraft, Map<string, string>>();
+
+  constructor(private readonly b: FileBuilder) {
+    this.content = b.content;
+  }
+
+  run(root: SyntaxNode): void {
+    this.b.file.docComment = this.docstring(root);
+    this.walkChildren(root, this.b.file);
+  }
+
+  private walkChildren(node: SyntaxNode, scope: ScopeDraft): void {
+    for (const c of node.namedChildren) this.walk(c, scope);
+  }
+
+  private walk(node: SyntaxNode, scope: ScopeDraft): void {
+    switch (node.type) {
+      case 'comment':
+      case 'integer':
+      case 'float':
+      case 'true':
+      case 'false':
+      case 'none':
+      case 'identifier':
+        return;
+      case 'string':
+        // Only f-strings can contain code.
+        for (const c of node.namedChildren) if (c.type === 'interpolation') this.walk(c, scope);
+        return;
+      case 'import_statement':
+        this.importStatement(node);
+        return;
+      case 'import_from_statement':
+        this.importFrom(node);
+        return;
+      case 'future_import_statement':
+        return;
+      case 'decorated_definition': {
+        const def = node.childForFieldName('definition');
+        const decorators = node.namedChildren.filter((c) => c.type === 'decorator');
+        if (def?.type === 'function_definition') this.functionDef(def, node, scope, decorators);
+        else if (def?.type === 'class_definition') this.classDef(def, node, scope, decorators);
+        else this.walkChildren(node, scope);
+        return;
+      }
+      case 'function_definition':
+        this.functionDef(node, node, scope, []);
+        return;
+      case 'class_definition':
+        this.classDef(node, node, scope, []);
+        return;
+      case 'expression_statement': {
+        const a = node.namedChild(0);
+        if (a?.type === 'assignment' && this.assignment(a, node, scope)) return;
+        this.walkChildren(node, scope);
+        return;
+      }
+      case 'call': {
+        const fn = node.childForFieldName('function');
+        const name = fn ? this.chain(fn) : null;
+        if (name) this.b.ref(scope, 'CALLS', name, startLine(node));
+        else if (fn) this.walk(fn, scope);
+        for (const c of node.namedChildren) if (c.id !== fn?.id) this.walk(c, scope);
+        return;
+      }
+      case 'type':
+        this.typeRefs(node, scope);
+        return;
+      case 'keyword_argument': {
+        const v = node.childForFieldName('value');
+        if (v) this.walk(v, scope);
+        return;
+      }
+      default:
+        this.walkChildren(node, scope);
+    }
+  }
+
+  // ---------------------------------------------------------------- declarations
+
+  private functionDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
+    const name = node.childForFieldName('name')?.text ?? 'lambda';
+    const body = node.childForFieldName('body');
+    const inClass = parent.kind === 'class';
+    const kind: ScopeKind = inClass ? (name === '__init__' ? 'constructor' : 'method') : 'function';
+    const s = this.b.addScope({
+      name, kind, parent,
+      ...range(outer),
+      signature: this.content.slice(node.startIndex, body ? body.startIndex : node.endIndex).replace(/:\s*$/, ''),
+      docComment: (body && this.docstring(body)) ?? this.hashDoc(outer),
+      exported: parent === this.b.file ? !name.startsWith('_') : undefined,
+    });
+    for (const d of decorators) this.decorator(d, s);
+    const params = node.childForFieldName('parameters');
+    if (params) this.parameters(params, s);
+    const ret = node.childForFieldName('return_type');
+    if (ret) this.typeRefs(ret, s);
+    const tp = node.childForFieldName('type_parameters');
+    if (tp) this.walk(tp, s);
+    if (body) this.walkBody(body, s);
+    return s;
+  }
+
+  private classDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
+    const name = node.childForFieldName('name')?.text ?? 'class';
+    const body = node.childForFieldName('body');
+    const s = this.b.addScope({
+      name, kind: 'class', parent,
+      ...range(outer),
+      signature: this.content.slice(node.startIndex, body ? body.startIndex : node.endIndex).replace(/:\s*$/, ''),
+      docComment: (body && this.docstring(body)) ?? this.hashDoc(outer),
+      exported: parent === this.b.file ? !name.startsWith('_') : undefined,
+    });
+    for (const d of decorators) this.decorator(d, s);
+    const supers = node.childForFieldName('superclasses');
+    if (supers) {
+      for (const c of supers.namedChildren) {
+        const base = c.type === 'subscript' ? c.childForFieldName('value') : c;
+        const n = base ? this.chain(base) : null;
+        if (n && c.type !== 'keyword_argument') {
+          this.b.ref(s, 'EXTENDS', n, startLine(c));
+          if (c.type === 'subscript') for (const k of c.namedChildren.slice(1)) this.walk(k, s);
+        } else {
+          this.walk(c, s);
+        }
+      }
+    }
+    if (body) this.walkBody(body, s);
+    return s;
+  }
+
+  /** A block, skipping its docstring. */
+  private walkBody(body: SyntaxNode, s: ScopeDraft): void {
+    const children = body.namedChildren;
+    let i = 0;
+    if (children[0]?.type === 'expression_statement' && children[0].namedChild(0)?.type === 'string') i = 1;
+    for (; i < children.length; i++) this.walk(children[i], s);
+  }
+
+  private decorator(d: SyntaxNode, s: ScopeDraft): void {
+    const e = d.namedChild(0);
+    if (!e) return;
+    if (e.type === 'call') {
+      this.walk(e, s);
+      return;
+    }
+    const n = this.chain(e);
+    if (n) this.b.ref(s, 'CALLS', n, startLine(d));
+  }
+
+  private parameters(params: SyntaxNode, s: ScopeDraft): void {
+    for (const p of params.namedChildren) {
+      if (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') {
+        const nameNode = p.type === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : p.childForFieldName('name');
+        const type = p.childForFieldName('type');
+        if (type) {
+          this.typeRefs(type, s);
+          const t = this.typeName(type);
+          if (nameNode && t) {
+            this.b.binding(s, nameNode.text, t, false);
+            let m = this.paramTypes.get(s);
+            if (!m) this.paramTypes.set(s, (m = new Map()));
+            m.set(nameNode.text, t);
+          }
+        }
+        const v = p.childForFieldName('value');
+        if (v) this.walk(v, s);
+      } else if (p.type === 'default_parameter') {
+        const v = p.childForFieldName('value');
+        if (v) this.walk(v, s);
+      }
+    }
+  }
+
+  /** Module-level lambdas/dicts become scopes; `x = Foo()` / `self.x = Foo()` / `x: Foo` become bindings. */
+  private assignment(a: SyntaxNode, stmt: SyntaxNode, scope: ScopeDraft): boolean {
+    const left = a.childForFieldName('left');
+    const right = a.childForFieldName('right');
+    const type = a.childForFieldName('type');
+    if (!left) return false;
+    const moduleLevel = scope === this.b.file;
+    if (left.type === 'identifier' && right && moduleLevel && (right.type === 'lambda' || right.type === 'dictionary')) {
+      const name = left.text;
+      const kind: ScopeKind = right.type === 'lambda' ? 'function' : 'variable';
+      const s = this.b.addScope({
+        name, kind, parent: scope,
+        ...range(stmt),
+        signature: kind === 'function'
+          ? `${name} = ${this.content.slice(right.startIndex, (right.childForFieldName('body') ?? right).startIndex)}`.replace(/:\s*$/, '')
+          : (type ? `${name}: ${type.text}` : name),
+        docComment: this.hashDoc(stmt),
+        exported: !name.startsWith('_'),
+      });
+      if (type) this.typeRefs(type, s);
+      this.walk(right, s);
+      return true;
+    }
+    // Bindings.
+    let typeName = type ? this.typeName(type) : null;
+    if (!typeName && right?.type === 'call') {
+      const fn = right.childForFieldName('function');
+      const n = fn ? this.chain(fn) : null;
+      if (n && /^[A-Z]/.test(n.slice(n.lastIndexOf('.') + 1))) typeName = n;
+    }
+    if (!typeName && right?.type === 'identifier') typeName = this.paramTypes.get(scope)?.get(right.text) ?? null;
+    if (typeName) {
+      if (left.type === 'identifier') {
+        this.b.binding(scope, left.text, typeName, scope.kind === 'class');
+      } else if (left.type === 'attribute') {
+        const obj = left.childForFieldName('object');
+        const attr = left.childForFieldName('attribute');
+        const cls = scope.parent;
+        if (obj?.text === 'self' && attr && cls?.kind === 'class' && (scope.kind === 'method' || scope.kind === 'constructor')) {
+          this.b.binding(cls, attr.text, typeName, true);
+        }
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- imports
+
+  private importStatement(node: SyntaxNode): void {
+    for (const c of node.namedChildren) {
+      let spec: string | null = null;
+      let local: string | null = null;
+      if (c.type === 'dotted_name') {
+        spec = c.text;
+        local = c.text;
+      } else if (c.type === 'aliased_import') {
+        spec = c.childForFieldName('name')?.text ?? null;
+        local = c.childForFieldName('alias')?.text ?? spec;
+      }
+      if (spec && local) {
+        this.b.imports.push({
+          fromPath: this.b.path, specifier: spec, names: [{ imported: '*', local }], isNamespace: true, line: startLine(node),
+        });
+      }
+    }
+  }
+
+  private importFrom(node: SyntaxNode): void {
+    const mod = node.childForFieldName('module_name');
+    if (!mod) return;
+    const imp: RawImport = { fromPath: this.b.path, specifier: mod.text.replace(/\s+/g, ''), names: [], line: startLine(node) };
+    for (const c of node.namedChildren) {
+      if (c.id === mod.id) continue;
+      if (c.type === 'wildcard_import') imp.names.push({ imported: '*', local: '*' });
+      else if (c.type === 'dotted_name') imp.names.push({ imported: c.text, local: c.text });
+      else if (c.type === 'aliased_import') {
+        const n = c.childForFieldName('name')?.text;
+        const alias = c.childForFieldName('alias')?.text;
+        if (n) imp.names.push({ imported: n, local: alias ?? n });
+      }
+    }
+    this.b.imports.push(imp);
+  }
+
+  // ---------------------------------------------------------------- references / helpers
+
+  private typeRefs(node: SyntaxNode, scope: ScopeDraft): void {
+    switch (node.type) {
+      case 'identifier':
+        this.b.ref(scope, 'REFERENCES', node.text, startLine(node));
+        return;
+      case 'attribute': {
+        const n = this.chain(node);
+        if (n) this.b.ref(scope, 'REFERENCES', n, startLine(node));
+        return;
+      }
+      case 'string': {
+        // Forward reference: "Foo" / 'pkg.Foo'
+        const inner = node.text.replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
+        if (/^[A-Za-z_][\w.]*$/.test(inner)) this.b.ref(scope, 'REFERENCES', inner, startLine(node));
+        return;
+      }
+      case 'none':
+      case 'comment':
+        return;
+      default:
+        for (const c of node.namedChildren) this.typeRefs(c, scope);
+    }
+  }
+
+  /** Declared type's name for bindings: `Repo`, `pkg.Repo`, `Optional[Repo]` -> `Repo`. */
+  private typeName(type: SyntaxNode): string | null {
+    let t: SyntaxNode | null = type.type === 'type' ? type.namedChild(0) : type;
+    if (!t) return null;
+    if (t.type === 'generic_type' || t.type === 'subscript') {
+      const head = t.namedChild(0);
+      if (head?.text === 'Optional') {
+        const arg = t.namedChildren[1];
+        const inner = arg?.type === 'type_parameter' ? arg.namedChild(0) : arg;
+        return inner ? this.typeName(inner) : null;
+      }
+      t = head;
+    }
+    if (!t) return null;
+    if (t.type === 'identifier' || t.type === 'attribute') return this.chain(t);
+    if (t.type === 'string') {
+      const inner = t.text.replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
+      return /^[A-Za-z_][\w.]*$/.test(inner) ? inner : null;
+    }
+    return null;
+  }
+
+  private chain(node: SyntaxNode, depth = 0): string | null {
+    if (depth > MAX_CHAIN) return null;
+    if (node.type === 'identifier') return node.text;
+    if (node.type === 'attribute') {
+      const obj = node.childForFieldName('object');
+      const attr = node.childForFieldName('attribute');
+      if (!obj || !attr) return null;
+      let o: string | null;
+      if (obj.type === 'call' && obj.childForFieldName('function')?.text === 'super') o = 'super';
+      else o = this.chain(obj, depth + 1);
+      return o ? `${o}.${attr.text}` : null;
+    }
+    return null;
+  }
+
+  private docstring(block: SyntaxNode): string | null {
+    const first = block.namedChildren.find((c) => c.type !== 'comment');
+    if (first?.type !== 'expression_statement') return null;
+    const s = first.namedChild(0);
+    if (s?.type !== 'string' || first.namedChildCount !== 1) return null;
+    return cleanPythonDocstring(s.text);
+  }
+
+  private hashDoc(node: SyntaxNode): string | null {
+    const comments = precedingComments(node, true);
+    if (!comments.length || comments[comments.length - 1].endPosition.row !== node.startPosition.row - 1) return null;
+    return cleanLineComments(comments.map((c) => c.text), '#');
+  }
+}
+
+function range(node: SyntaxNode) {
+  return { startIndex: node.startIndex, endIndex: node.endIndex, startLine: startLine(node), endLine: endLine(node) };
+}

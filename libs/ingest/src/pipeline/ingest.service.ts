@@ -1,0 +1,422 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
+import { edgeKey, GraphEdgeType, GraphEdge, graphId, KIND_LABEL } from '../graph/graph-model';
+import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
+import { ParserService } from '../parse/parser.service';
+import { identifierSubTokens } from '../parse/tokens';
+import type { ParsedFile, ParsedScope } from '../parse/types';
+import { resolveRepository } from '../resolve';
+import { resolveAllowedPath } from '../walk/allowed-roots';
+import { walkRepository, WalkedFile } from '../walk/file-walker';
+import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
+import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
+import { ParseCache } from './parse-cache';
+
+export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const MAX_REPORTED_ERRORS = 200;
+const RECENT_ERRORS = 10;
+const PROGRESS_INTERVAL_MS = 250;
+/** Scopes fetched per embedding round; each round is embedded in provider-sized batches. */
+const EMBED_ROUND = 512;
+
+export class IngestInputError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+    this.name = 'IngestInputError';
+  }
+}
+
+/**
+ * Checks an index request before it is queued (the API calls this too), so bad input fails the
+ * mutation with a named field rather than the job. Returns the repository's real path.
+ */
+export async function validateIndexRequest(request: { path: string; name: string }, allowedRoots: string[]): Promise<string> {
+  if (!REPOSITORY_NAME_PATTERN.test(request.name)) {
+    throw new IngestInputError(`name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`, 'name');
+  }
+  try {
+    return await resolveAllowedPath(request.path, allowedRoots);
+  } catch (error) {
+    throw new IngestInputError((error as Error).message, 'path');
+  }
+}
+
+type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
+
+interface DesiredScope {
+  row: ScopeRow;
+  propsHash: string;
+  startLine: number;
+  endLine: number;
+}
+
+/**
+ * Indexes one repository into the graph, incrementally: only files whose bytes changed are parsed,
+ * only scopes whose properties changed are rewritten and re-embedded, code that disappeared is
+ * deleted with its edges, and the result equals a fresh index of the same tree.
+ */
+@Injectable()
+export class IngestService {
+  private readonly logger = new Logger(IngestService.name);
+
+  constructor(
+    private readonly repo: IngestRepository,
+    private readonly parser: ParserService,
+    private readonly cache: ParseCache,
+    @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  validate(request: { path: string; name: string }): Promise<string> {
+    return validateIndexRequest(request, this.config.ingest.allowedRoots);
+  }
+
+  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined): Promise<IngestResult> {
+    const timings: Record<string, number> = {};
+    const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[label] = Math.round(performance.now() - started);
+      }
+    };
+    const rootPath = await this.validate(request);
+    const repoId = request.name;
+    const errors: IngestErrorEntry[] = [];
+    const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
+    const progress: IngestProgress = {
+      phase: 'walking', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, errors: 0, recentErrors: [],
+    };
+    let lastSent = 0;
+    const report = async (force = false) => {
+      progress.errors = errors.length;
+      progress.recentErrors = errors.slice(-RECENT_ERRORS);
+      if (force || performance.now() - lastSent >= PROGRESS_INTERVAL_MS) {
+        lastSent = performance.now();
+        await onProgress({ ...progress });
+      }
+    };
+    await report(true);
+
+    await this.parser.init();
+    await this.repo.upsertRepository(repoId, request.name, rootPath);
+
+    // 1. Walk.
+    const walk = await time('walk', () =>
+      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }),
+    );
+    walk.errors.forEach(addError);
+    progress.filesTotal = walk.files.length;
+    progress.phase = 'parsing';
+    await report(true);
+
+    // 2. Parse what changed; reuse cached parses of files whose bytes did not.
+    const stored = await time('readGraph', () => this.repo.storedScopes(repoId));
+    const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, progress, addError, report));
+
+    // 3. Resolve references across all files (cheap, in memory).
+    progress.phase = 'resolving';
+    await report(true);
+    const resolved = await time('resolve', async () => resolveRepository(parsed));
+
+    // 4. Diff against the graph and write.
+    progress.phase = 'writing';
+    await report(true);
+    const desired = this.desiredScopes(repoId, parsed, walk.files, reusedPaths);
+    const storedById = new Map(stored.map((s) => [s.id, s]));
+    const scopeStats = { total: desired.size + reusedScopeCount(parsed, reusedPaths), added: 0, changed: 0, moved: 0, deleted: 0, unchanged: 0 };
+    const upserts: ScopeRow[] = [];
+    const moves: { id: string; startLine: number; endLine: number }[] = [];
+    for (const [id, d] of desired) {
+      const old = storedById.get(id);
+      if (!old) {
+        scopeStats.added++;
+        upserts.push(d.row);
+      } else if (old.contentHash !== d.propsHash) {
+        scopeStats.changed++;
+        upserts.push(d.row);
+      } else if (old.startLine !== d.startLine || old.endLine !== d.endLine) {
+        scopeStats.moved++;
+        moves.push({ id, startLine: d.startLine, endLine: d.endLine });
+      } else {
+        scopeStats.unchanged++;
+      }
+    }
+    scopeStats.unchanged += reusedScopeCount(parsed, reusedPaths);
+    const keepIds = new Set<string>(desired.keys());
+    for (const file of parsed) if (reusedPaths.has(file.path)) for (const s of file.scopes) keepIds.add(graphId(repoId, s.id));
+    const deletions = stored.filter((s) => !keepIds.has(s.id)).map((s) => s.id);
+    scopeStats.deleted = deletions.length;
+
+    const edges = this.desiredEdges(repoId, parsed, resolved);
+    const storedEdges = await this.repo.storedEdges(repoId);
+    const storedEdgeMap = new Map(storedEdges.map((e) => [edgeKey(e), e]));
+    const desiredKeys = new Set<string>();
+    const edgeWrites: GraphEdge[] = [];
+    let edgesAdded = 0;
+    let edgesUpdated = 0;
+    for (const e of edges.list) {
+      const key = edgeKey(e);
+      desiredKeys.add(key);
+      const old = storedEdgeMap.get(key);
+      if (!old) {
+        edgesAdded++;
+        edgeWrites.push(e);
+      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null)) {
+        edgesUpdated++;
+        edgeWrites.push(e);
+      }
+    }
+    const deletedScopeIds = new Set(deletions);
+    const edgeDeletes = storedEdges
+      .filter((e) => !desiredKeys.has(edgeKey(e)) && !deletedScopeIds.has(e.from))
+      .map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
+
+    await time('write', async () => {
+      await this.repo.upsertScopes(upserts);
+      await this.repo.updatePositions(moves);
+      await this.repo.linkFiles(repoId, upserts.filter((r) => r.props.kind === 'file').map((r) => r.id));
+      await this.repo.deleteEdges(edgeDeletes);
+      await this.repo.deleteScopes(deletions);
+      await this.repo.mergeEdges(repoId, edgeWrites);
+      await this.repo.deleteOrphans(repoId);
+      // Last: the hashes that mark these files as fully written.
+      await this.repo.setFileHashes(
+        walk.files.filter((f) => !reusedPaths.has(f.path)).map((f) => ({ id: graphId(repoId, fileScopeId(f.path)), fileHash: f.contentHash })),
+      );
+    });
+    progress.scopes = scopeStats.total;
+    progress.edges = edges.list.length;
+    await report(true);
+
+    // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
+    let embeddingError: string | undefined;
+    if (request.embed !== false) {
+      progress.phase = 'embedding';
+      await report(true);
+      embeddingError = await time('embed', () => this.embedPending(repoId, progress, report));
+      if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
+    }
+
+    const totals = await this.repo.finishRepository(repoId, request.jobId ?? null);
+    progress.phase = 'done';
+    progress.scopes = totals.scopes;
+    progress.edges = totals.edges;
+    progress.embedded = totals.embedded;
+    await report(true);
+
+    return {
+      repoId,
+      name: request.name,
+      rootPath,
+      files: {
+        indexed: walk.files.length,
+        parsed: walk.files.length - reusedPaths.size,
+        reused: reusedPaths.size,
+        ignored: walk.ignored,
+        skipped: walk.skipped,
+        nonUtf8: walk.files.filter((f) => f.nonUtf8).length,
+      },
+      scopes: { ...scopeStats, total: totals.scopes },
+      edges: { total: totals.edges, added: edgesAdded, updated: edgesUpdated, removed: edgeDeletes.length, unresolved: edges.unresolved, builtinSkipped: edges.builtinSkipped },
+      embedded: totals.embedded,
+      embeddingError,
+      errors,
+      timingsMs: timings,
+    };
+  }
+
+  async repositories() {
+    return this.repo.repositories();
+  }
+
+  async deleteRepository(name: string): Promise<void> {
+    await this.repo.deleteRepository(name);
+  }
+
+  private async parseChanged(
+    repoId: string,
+    files: WalkedFile[],
+    stored: StoredScope[],
+    progress: IngestProgress,
+    addError: (e: IngestErrorEntry) => void,
+    report: () => Promise<void>,
+  ): Promise<{ parsed: ParsedFile[]; reusedPaths: Set<string> }> {
+    const storedFileHash = new Map<string, string | null>();
+    const storedIdsByPath = new Map<string, Set<string>>();
+    for (const s of stored) {
+      if (s.kind === 'file') storedFileHash.set(s.path, s.fileHash);
+      let set = storedIdsByPath.get(s.path);
+      if (!set) storedIdsByPath.set(s.path, (set = new Set()));
+      set.add(s.id);
+    }
+    const unchanged = files.filter((f) => storedFileHash.get(f.path) === f.contentHash);
+    const cached = await this.cache.getMany(repoId, unchanged.map((f) => ({ path: f.path, fileHash: f.contentHash })));
+    const reused = new Map<string, ParsedFile>();
+    unchanged.forEach((f, i) => {
+      const hit = cached[i];
+      // Trust a cached parse only if the graph holds exactly its scopes (guards against partial writes).
+      const ids = storedIdsByPath.get(f.path);
+      if (hit && ids && hit.scopes.length === ids.size && hit.scopes.every((s) => ids.has(graphId(repoId, s.id)))) reused.set(f.path, hit);
+    });
+
+    const parsed: ParsedFile[] = [];
+    const fresh: { fileHash: string; parsed: ParsedFile }[] = [];
+    for (const file of files) {
+      const hit = reused.get(file.path);
+      if (hit) {
+        parsed.push(hit);
+        progress.filesReused++;
+        continue;
+      }
+      const result = this.parser.parseFile(file.path, file.content);
+      for (const message of result.errors) addError({ path: file.path, message });
+      if (file.nonUtf8) addError({ path: file.path, message: 'not valid UTF-8; read as Latin-1' });
+      parsed.push(result);
+      fresh.push({ fileHash: file.contentHash, parsed: result });
+      progress.filesParsed++;
+      await report();
+    }
+    await this.cache.setMany(repoId, fresh);
+    return { parsed, reusedPaths: new Set(reused.keys()) };
+  }
+
+  private desiredScopes(repoId: string, parsed: ParsedFile[], files: WalkedFile[], reusedPaths: Set<string>): Map<string, DesiredScope> {
+    const nonUtf8 = new Set(files.filter((f) => f.nonUtf8).map((f) => f.path));
+    const desired = new Map<string, DesiredScope>();
+    for (const file of parsed) {
+      if (reusedPaths.has(file.path)) continue;
+      for (const scope of file.scopes) {
+        const props = scopeProps(repoId, scope);
+        if (scope.kind === 'file') {
+          props.parseErrors = file.errors;
+          props.nonUtf8 = nonUtf8.has(file.path);
+          // fileHash is set last (setFileHashes): until then the file counts as not fully written.
+          props.fileHash = null;
+        }
+        const propsHash = hashProps(props);
+        props.contentHash = propsHash;
+        const id = props.id as string;
+        const labels = [KIND_LABEL[scope.kind]];
+        desired.set(id, { row: { id, labels, props }, propsHash, startLine: scope.startLine, endLine: scope.endLine });
+      }
+    }
+    return desired;
+  }
+
+  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ReturnType<typeof resolveRepository>) {
+    const list: GraphEdge[] = [];
+    const seen = new Set<string>();
+    const push = (e: GraphEdge) => {
+      const key = edgeKey(e);
+      if (seen.has(key)) return;
+      seen.add(key);
+      list.push(e);
+    };
+    const g = (id: string) => graphId(repoId, id);
+    const fileIds = new Map(parsed.map((f) => [f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path)]));
+    const kindById = new Map<string, string>();
+    for (const f of parsed) for (const s of f.scopes) kindById.set(s.id, s.kind);
+
+    for (const f of parsed) {
+      for (const s of f.scopes) {
+        if (!s.parentId) continue;
+        push({ from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
+      }
+    }
+    for (const e of resolved.edges) push({ from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null });
+    for (const imp of resolved.fileImports) {
+      const from = fileIds.get(imp.fromPath);
+      if (!from) continue;
+      if (imp.toPath && fileIds.has(imp.toPath)) {
+        push({ from: g(from), type: 'IMPORTS', to: g(fileIds.get(imp.toPath)!), target: 'scope', line: imp.line });
+      } else if (imp.external) {
+        push({ from: g(from), type: 'IMPORTS', to: `${repoId}:module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
+      } else {
+        push({ from: g(from), type: 'IMPORTS', to: `${repoId}:unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
+      }
+    }
+    let unresolved = 0;
+    let builtinSkipped = 0;
+    for (const u of resolved.unresolved) {
+      // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
+      if (u.reason === 'builtin') {
+        builtinSkipped++;
+        continue;
+      }
+      unresolved++;
+      push({ from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line, reason: u.reason });
+    }
+    return { list, unresolved, builtinSkipped };
+  }
+
+  /** Returns an error message when the provider failed; scopes stay pending for the next run. */
+  private async embedPending(repoId: string, progress: IngestProgress, report: (force?: boolean) => Promise<void>): Promise<string | undefined> {
+    const batchSize = this.config.embedding.batchSize;
+    let previousFirst: string | undefined;
+    for (;;) {
+      const pending = await this.repo.scopesToEmbed(repoId, EMBED_ROUND, EMBED_SOURCE_CHARS);
+      if (pending.length === 0) return undefined;
+      // Writes that did not stick would otherwise loop forever over the same scopes.
+      if (pending[0].id === previousFirst) return `embeddings of ${pending[0].id} were not stored`;
+      previousFirst = pending[0].id;
+      progress.toEmbed = progress.embedded + pending.length;
+      for (let i = 0; i < pending.length; i += batchSize) {
+        const batch = pending.slice(i, i + batchSize);
+        let vectors: number[][];
+        try {
+          vectors = await this.embedder.embedDocuments(batch.map((s) => embeddingText(s, identifierSubTokens)));
+        } catch (error) {
+          this.logger.warn(`embedding failed for ${repoId}: ${(error as Error).message}`);
+          return (error as Error).message;
+        }
+        await this.repo.setEmbeddings(batch.map((s, j) => ({ id: s.id, embedding: vectors[j] })), this.embedder.model);
+        progress.embedded += batch.length;
+        await report();
+      }
+    }
+  }
+}
+
+export function fileScopeId(path: string): string {
+  return `${path}#${path}|file`;
+}
+
+function scopeProps(repoId: string, scope: ParsedScope): Record<string, unknown> {
+  return {
+    id: graphId(repoId, scope.id),
+    localId: scope.id,
+    repoId,
+    name: scope.name,
+    qualifiedName: scope.qualifiedName,
+    kind: scope.kind,
+    language: scope.language,
+    path: scope.path,
+    startLine: scope.startLine,
+    endLine: scope.endLine,
+    signature: scope.signature,
+    docComment: scope.docComment,
+    source: scope.source,
+    nameTokens: scope.nameTokens,
+    exported: scope.exported ?? null,
+    parentId: scope.parentId ? graphId(repoId, scope.parentId) : null,
+  };
+}
+
+/** Hash of everything but position: a scope that only moved is updated in place, not rewritten. */
+function hashProps(props: Record<string, unknown>): string {
+  const { startLine: _s, endLine: _e, ...rest } = props;
+  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+}
+
+function reusedScopeCount(parsed: ParsedFile[], reusedPaths: Set<string>): number {
+  let n = 0;
+  for (const f of parsed) if (reusedPaths.has(f.path)) n += f.scopes.length;
+  return n;
+}

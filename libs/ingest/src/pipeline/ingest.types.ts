@@ -1,0 +1,42 @@
+export type IngestPhase = 'walking' | 'parsing' | 'resolving' | 'writing' | 'embedding' | 'done' | 'failed';
+
+export interface IngestErrorEntry {
+  path: string;
+  message: string;
+}
+
+/** Sent as job progress after each step and batch; the last one has phase 'done'. */
+export interface IngestProgress {
+  phase: IngestPhase;
+  filesTotal: number;
+  filesParsed: number;
+  filesReused: number;
+  scopes: number;
+  edges: number;
+  embedded: number;
+  toEmbed: number;
+  errors: number;
+  /** The latest errors (bounded), for display. */
+  recentErrors: IngestErrorEntry[];
+}
+
+export interface IngestResult {
+  repoId: string;
+  name: string;
+  rootPath: string;
+  files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
+  scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
+  edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
+  embedded: number;
+  embeddingError?: string;
+  errors: IngestErrorEntry[];
+  timingsMs: Record<string, number>;
+}
+
+export interface IngestRequest {
+  path: string;
+  name: string;
+  /** Skip the embedding phase (benchmarks of parse+write; scopes stay pending for a later run). */
+  embed?: boolean;
+  jobId?: string;
+}

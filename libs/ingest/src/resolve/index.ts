@@ -1,0 +1,4 @@
+export { resolveRepository } from './resolver';
+export * from './types';
+export { ModuleResolver, packageName } from './module-resolver';
+export type { ModuleTarget } from './module-resolver';

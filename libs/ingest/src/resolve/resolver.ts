@@ -1,0 +1,766 @@
+import { normaliseSqlName } from '../parse/sql-lexer';
+import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
+import { isBuiltin } from './builtins';
+import { dirname, joinPath, ModuleResolver, ModuleTarget } from './module-resolver';
+import type {
+  EdgeType, FileImportLink, ResolvedEdge, ResolveOptions, ResolveResult, UnresolvedReason, UnresolvedRef,
+} from './types';
+
+const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record']);
+const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
+const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias']);
+const SQL_OBJECT = new Set<ScopeKind>(['table', 'view', 'procedure', 'sql_function', 'trigger']);
+const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property']);
+const HERITABLE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'type_alias']);
+const REFERABLE = new Set<ScopeKind>([...TYPE_LIKE, 'namespace', 'variable']);
+
+type Family = 'js' | 'py' | 'cs' | 'sql';
+
+function family(l: Language): Family {
+  switch (l) {
+    case 'typescript':
+    case 'tsx':
+    case 'javascript':
+      return 'js';
+    case 'python':
+      return 'py';
+    case 'csharp':
+      return 'cs';
+    default:
+      return 'sql';
+  }
+}
+
+/** What a name denotes while resolving. */
+type Denotation =
+  | { scopes: ParsedScope[] }
+  | { module: string }
+  | { external: string };
+
+interface ImportedName {
+  target: ModuleTarget;
+  /** Name in the target module; '*' for the module itself. */
+  imported: string;
+}
+
+interface FileEnv {
+  file: ParsedFile;
+  fileScope: ParsedScope;
+  fam: Family;
+  /** local name -> imported binding (TS/JS named/default/namespace imports, Python imports). */
+  imported: Map<string, ImportedName>;
+  /** Python `from x import *` targets. */
+  wildcards: ModuleTarget[];
+  /** TS/JS re-exports. */
+  reexports: { target: ModuleTarget; names: RawImport['names'] }[];
+  /** C#: `using` namespaces and aliases. */
+  usings: string[];
+  aliases: Map<string, string>;
+  isScript: boolean;
+}
+
+type Outcome = { targets: ParsedScope[] } | { reason: UnresolvedReason };
+
+/**
+ * Resolve raw references of a whole repository into edges between scopes.
+ *
+ * - IMPORTS (file -> file) for relative TS/JS imports (`./x` -> x.ts/x.tsx/x.js/x/index.ts..., `.js`
+ *   specifiers mapped to `.ts`, tsconfig paths via options), Python relative/absolute imports (source roots
+ *   detected from `__init__.py`), C# `using Ns;` -> every file declaring namespace `Ns`.
+ * - CALLS / REFERENCES / EXTENDS / IMPLEMENTS: lexical scope first, then imports (following re-exports
+ *   and `__init__.py` re-imports), then same-file declarations; `this.m()` / `self.m()` / `super.m()` /
+ *   `base.M()` through the enclosing class and its resolved bases; `ns.f()` through namespace imports;
+ *   `x.m()` through statically typed fields, parameters and `new`-initialised locals. C#: locals,
+ *   members of enclosing types (with bases), then types of enclosing namespaces, `using`s and aliases.
+ *   A bare name in a script file (no import/export) may resolve to a unique script-global declaration.
+ * - C# base lists are corrected by target kind (class -> EXTENDS, interface -> IMPLEMENTS).
+ * - SQL names (from SQL files and C# string literals) match case-insensitively on `schema.name`,
+ *   default schema `dbo`, then on a unique bare name.
+ * Anything else is returned in `unresolved` with a reason. Pure and synchronous.
+ */
+export function resolveRepository(files: ParsedFile[], opts: ResolveOptions = {}): ResolveResult {
+  return new Resolver(files, opts).run();
+}
+
+class Resolver {
+  private readonly scopes = new Map<string, ParsedScope>();
+  private readonly children = new Map<string, Map<string, ParsedScope[]>>();
+  private readonly envs = new Map<string, FileEnv>();
+  private readonly modules: ModuleResolver;
+  private readonly csTypes = new Map<string, ParsedScope[]>();
+  private readonly csNamespaceFiles = new Map<string, Set<string>>();
+  private readonly sqlByKey = new Map<string, ParsedScope[]>();
+  private readonly sqlByName = new Map<string, ParsedScope[]>();
+  private readonly scriptGlobals = new Map<string, ParsedScope[]>();
+  private readonly memberBindings = new Map<string, Map<string, string>>();
+  private readonly localBindings = new Map<string, Map<string, string>>();
+  /** Resolved EXTENDS / IMPLEMENTS targets per scope id. */
+  private readonly extendsOf = new Map<string, ParsedScope[]>();
+  private readonly implementsOf = new Map<string, ParsedScope[]>();
+  private readonly exportMemo = new Map<string, Denotation | null>();
+  /** Classes with an EXTENDS that did not resolve (base from a package...): reason per class id. */
+  private readonly unresolvedBase = new Map<string, UnresolvedReason>();
+  private readonly schema: string;
+
+  private readonly edges = new Map<string, ResolvedEdge>();
+  private readonly unresolved: UnresolvedRef[] = [];
+  private readonly fileImports: FileImportLink[] = [];
+
+  constructor(private readonly files: ParsedFile[], private readonly opts: ResolveOptions) {
+    this.schema = opts.defaultSqlSchema ?? 'dbo';
+    this.modules = new ModuleResolver(new Set(files.map((f) => f.path)), opts);
+    this.index();
+  }
+
+  run(): ResolveResult {
+    this.resolveImports();
+    // Heritage first: member lookups through bases need it.
+    const rest: RawReference[] = [];
+    for (const f of this.files) {
+      for (const r of f.references) {
+        if (r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS') this.resolveHeritage(r);
+        else rest.push(r);
+      }
+    }
+    for (const r of rest) this.resolveRef(r);
+    return {
+      edges: [...this.edges.values()],
+      unresolved: this.unresolved,
+      fileImports: this.fileImports,
+    };
+  }
+
+  // ================================================================== indexing
+
+  private index(): void {
+    for (const f of this.files) {
+      const fileScope = f.scopes.find((s) => s.kind === 'file') ?? f.scopes[0];
+      for (const s of f.scopes) {
+        this.scopes.set(s.id, s);
+        if (s.parentId) {
+          let m = this.children.get(s.parentId);
+          if (!m) this.children.set(s.parentId, (m = new Map()));
+          const list = m.get(s.name);
+          if (list) list.push(s);
+          else m.set(s.name, [s]);
+        }
+        if (f.language === 'csharp') {
+          if (TYPE_LIKE.has(s.kind)) push(this.csTypes, s.qualifiedName, s);
+          if (s.kind === 'namespace') {
+            let set = this.csNamespaceFiles.get(s.qualifiedName);
+            if (!set) this.csNamespaceFiles.set(s.qualifiedName, (set = new Set()));
+            set.add(f.path);
+          }
+        }
+        if (SQL_OBJECT.has(s.kind)) {
+          push(this.sqlByKey, normaliseSqlName(s.qualifiedName, this.schema), s);
+          push(this.sqlByName, s.name.toLowerCase(), s);
+        }
+      }
+      for (const b of f.bindings ?? []) {
+        const map = b.member ? this.memberBindings : this.localBindings;
+        let m = map.get(b.scopeId);
+        if (!m) map.set(b.scopeId, (m = new Map()));
+        if (!m.has(b.name)) m.set(b.name, b.typeName);
+      }
+      const fam = family(f.language);
+      const isScript = fam === 'js' && f.imports.length === 0 && (f.exports ?? []).length === 0
+        && !f.scopes.some((s) => s.exported);
+      const env: FileEnv = {
+        file: f, fileScope, fam, imported: new Map(), wildcards: [], reexports: [], usings: [], aliases: new Map(), isScript,
+      };
+      this.envs.set(f.path, env);
+      if (isScript && fileScope) {
+        for (const list of this.children.get(fileScope.id)?.values() ?? []) for (const s of list) push(this.scriptGlobals, s.name, s);
+      }
+    }
+  }
+
+  // ================================================================== imports
+
+  private resolveImports(): void {
+    for (const env of this.envs.values()) {
+      const { file } = env;
+      for (const imp of file.imports) {
+        switch (env.fam) {
+          case 'js':
+            this.jsImport(env, imp);
+            break;
+          case 'py':
+            this.pyImport(env, imp);
+            break;
+          case 'cs':
+            this.csUsing(env, imp);
+            break;
+          default:
+        }
+      }
+    }
+  }
+
+  private link(env: FileEnv, imp: RawImport, target: ModuleTarget): void {
+    const base = { fromPath: env.file.path, specifier: imp.specifier, line: imp.line };
+    if (target.kind === 'file') {
+      this.fileImports.push({ ...base, toPath: target.path });
+      const to = this.envs.get(target.path)?.fileScope;
+      if (to && to.id !== env.fileScope.id) this.addEdge(env.fileScope.id, to.id, 'IMPORTS', imp.line);
+    } else if (target.kind === 'external') {
+      this.fileImports.push({ ...base, external: target.name });
+    } else if (target.kind === 'missing') {
+      this.fileImports.push({ ...base, missing: true });
+    }
+  }
+
+  private jsImport(env: FileEnv, imp: RawImport): void {
+    const target = this.modules.resolveTs(env.file.path, imp.specifier);
+    this.link(env, imp, target);
+    if (imp.reexport) {
+      env.reexports.push({ target, names: imp.names });
+      return;
+    }
+    for (const n of imp.names) env.imported.set(n.local, { target, imported: n.imported });
+  }
+
+  private pyImport(env: FileEnv, imp: RawImport): void {
+    const target = this.modules.resolvePy(env.file.path, imp.specifier);
+    // A namespace-package directory is not a file: link the submodules named by the import instead.
+    if (target.kind !== 'dir') this.link(env, imp, target);
+    let linkedSub = false;
+    for (const n of imp.names) {
+      if (n.imported === '*' && n.local === '*') {
+        env.wildcards.push(target);
+        continue;
+      }
+      if (imp.isNamespace) {
+        // import a.b.c -> binds "a.b.c" (used as a.b.c.f()); import a.b as c -> binds "c"
+        env.imported.set(n.local, { target, imported: '*' });
+        continue;
+      }
+      const b: ImportedName = { target, imported: n.imported };
+      env.imported.set(n.local, b);
+      // from pkg import submodule -> also link the submodule's file
+      if (target.kind === 'file' || target.kind === 'dir') {
+        const d = this.denoteImported(b, new Set());
+        if (d && 'module' in d && !(target.kind === 'file' && d.module === target.path)) {
+          this.link(env, imp, { kind: 'file', path: d.module });
+          linkedSub = true;
+        }
+      }
+    }
+    if (target.kind === 'dir' && !linkedSub) this.link(env, imp, { kind: 'missing' });
+  }
+
+  private csUsing(env: FileEnv, imp: RawImport): void {
+    const ns = imp.specifier;
+    const alias = imp.names.find((n) => n.local !== '*')?.local;
+    if (alias) env.aliases.set(alias, ns);
+    else env.usings.push(ns);
+    const nsFiles = this.csNamespaceFiles.get(ns);
+    if (nsFiles && nsFiles.size) {
+      for (const p of [...nsFiles].sort()) if (p !== env.file.path) this.link(env, imp, { kind: 'file', path: p });
+      return;
+    }
+    const types = this.csTypes.get(ns);
+    if (types?.length) {
+      if (imp.isStatic) env.usings.push(ns); // members of a static class become visible
+      for (const p of new Set(types.map((t) => t.path))) if (p !== env.file.path) this.link(env, imp, { kind: 'file', path: p });
+      return;
+    }
+    this.link(env, imp, { kind: 'external', name: ns });
+  }
+
+  /** What an imported binding denotes. */
+  private denoteImported(b: ImportedName, seen: Set<string>): Denotation | null {
+    const t = b.target;
+    if (t.kind === 'external') return { external: t.name };
+    if (t.kind === 'missing') return null;
+    if (b.imported === '*') return t.kind === 'file' ? { module: t.path } : null;
+    if (t.kind === 'file') {
+      const d = this.exportLookup(t.path, b.imported, seen);
+      if (d) return d;
+    }
+    // Python: `from pkg import mod` where mod is a submodule
+    const dir = t.kind === 'dir' ? t.path : t.path.endsWith('__init__.py') ? dirname(t.path) : null;
+    if (dir !== null) {
+      const sub = this.modules.tryPyModule(joinPath(dir, b.imported));
+      if (sub?.kind === 'file') return { module: sub.path };
+    }
+    return null;
+  }
+
+  /** The declaration(s) a module exports under `name` (following re-exports and re-imports). */
+  private exportLookup(path: string, name: string, seen: Set<string>): Denotation | null {
+    const key = `${path}\u0000${name}`;
+    if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
+    if (seen.has(key)) return null;
+    seen.add(key);
+    const env = this.envs.get(path);
+    let result: Denotation | null = null;
+    if (env) {
+      const top = this.childrenNamed(env.fileScope, name);
+      if (top.length) {
+        const exported = top.filter((s) => s.exported !== false);
+        result = { scopes: exported.length ? exported : top };
+      }
+      if (!result) {
+        for (const e of env.file.exports ?? []) {
+          if (e.exported !== name) continue;
+          const local = this.childrenNamed(env.fileScope, e.local);
+          if (local.length) {
+            result = { scopes: local };
+            break;
+          }
+          const imp = env.imported.get(e.local);
+          if (imp) {
+            result = this.denoteImported(imp, seen);
+            if (result) break;
+          }
+        }
+      }
+      if (!result) {
+        for (const r of env.reexports) {
+          for (const n of r.names) {
+            if (n.local === name && n.imported !== '*') result = this.denoteImported({ target: r.target, imported: n.imported }, seen);
+            else if (n.local === name && n.imported === '*') result = r.target.kind === 'file' ? { module: r.target.path } : null;
+            else if (n.local === '*' && name !== 'default' && r.target.kind === 'file') result = this.exportLookup(r.target.path, name, seen);
+            if (result) break;
+          }
+          if (result) break;
+        }
+      }
+      if (!result && env.fam === 'py') {
+        const imp = env.imported.get(name);
+        if (imp) result = this.denoteImported(imp, seen);
+        if (!result) {
+          for (const w of env.wildcards) {
+            if (w.kind === 'file') result = this.exportLookup(w.path, name, seen);
+            if (result) break;
+          }
+        }
+      }
+    }
+    this.exportMemo.set(key, result);
+    return result;
+  }
+
+  // ================================================================== references
+
+  private resolveHeritage(r: RawReference): void {
+    const from = this.scopes.get(r.fromId);
+    if (!from) return;
+    const env = this.envs.get(from.path)!;
+    const parts = r.targetName.split('.');
+    // Bases are resolved from the declaring scope's parent (a class cannot inherit its own members).
+    const ctx = from.parentId ? this.scopes.get(from.parentId) ?? from : from;
+    let out: Outcome;
+    if (env.fam === 'cs') out = this.csResolve(parts, ctx, env, HERITABLE, true);
+    else out = this.dynResolve(parts, ctx, env, HERITABLE);
+    if ('reason' in out) {
+      this.miss(r, out.reason);
+      if (r.kind === 'EXTENDS') this.unresolvedBase.set(from.id, out.reason === 'not-found' ? 'unknown-receiver' : out.reason);
+      return;
+    }
+    for (const t of out.targets) {
+      if (t.id === from.id) continue;
+      let type: EdgeType = r.kind;
+      if (env.fam === 'cs') {
+        if (from.kind === 'interface') type = 'EXTENDS';
+        else if (t.kind === 'interface') type = 'IMPLEMENTS';
+        else if (t.kind === 'class' || t.kind === 'record') type = 'EXTENDS';
+      }
+      push(type === 'EXTENDS' ? this.extendsOf : this.implementsOf, from.id, t);
+      this.addEdge(from.id, t.id, type, r.line);
+    }
+  }
+
+  private resolveRef(r: RawReference): void {
+    const from = this.scopes.get(r.fromId);
+    if (!from) return;
+    const env = this.envs.get(from.path)!;
+    if (r.targetLanguage === 'sql' || env.fam === 'sql') {
+      this.resolveSql(r);
+      return;
+    }
+    const parts = r.targetName.split('.');
+    const kinds = r.kind === 'CALLS' ? CALLABLE : REFERABLE;
+    const out = env.fam === 'cs'
+      ? this.csResolve(parts, from, env, kinds, r.kind !== 'CALLS')
+      : this.dynResolve(parts, from, env, kinds);
+    if ('reason' in out) {
+      this.miss(r, out.reason);
+      return;
+    }
+    let added = false;
+    for (const t of out.targets) {
+      if (t.id === from.id && r.kind !== 'CALLS') continue;
+      this.addEdge(from.id, t.id, r.kind, r.line);
+      added = true;
+    }
+    if (!added) this.miss(r, 'not-found');
+  }
+
+  private resolveSql(r: RawReference): void {
+    const key = normaliseSqlName(r.targetName, this.schema);
+    let targets = this.sqlByKey.get(key);
+    if (!targets?.length && !r.targetName.includes('.')) {
+      const byName = this.sqlByName.get(r.targetName.replace(/[[\]"]/g, '').toLowerCase());
+      if (byName?.length) {
+        const keys = new Set(byName.map((s) => normaliseSqlName(s.qualifiedName, this.schema)));
+        if (keys.size === 1) targets = byName;
+        else {
+          this.miss(r, 'ambiguous');
+          return;
+        }
+      }
+    }
+    if (!targets?.length) {
+      this.miss(r, 'not-found');
+      return;
+    }
+    for (const t of targets) if (t.id !== r.fromId) this.addEdge(r.fromId, t.id, r.kind, r.line);
+  }
+
+  // ------------------------------------------------------------------ TS/JS and Python
+
+  private dynResolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const head = parts[0];
+    const rest = parts.slice(1);
+    const py = env.fam === 'py';
+    if (head === 'this' || (py && (head === 'self' || head === 'cls'))) {
+      const cls = this.enclosingClass(from);
+      if (!cls) return { reason: 'unknown-receiver' };
+      return this.walk([cls], rest, env, kinds);
+    }
+    if (head === 'super') return this.superRef(from, rest, env, kinds);
+    // Python: `import a.b` binds the dotted prefix
+    if (py && parts.length > 1) {
+      for (let k = parts.length - 1; k >= 2; k--) {
+        const imp = env.imported.get(parts.slice(0, k).join('.'));
+        if (imp) {
+          const d = this.denoteImported(imp, new Set());
+          if (d && 'external' in d) return { reason: 'external' };
+          if (d && 'module' in d) return this.moduleWalk(d.module, parts.slice(k), env, kinds);
+        }
+      }
+    }
+    const d = this.denoteHead(head, from, env);
+    if (d) {
+      if ('external' in d) return { reason: 'external' };
+      if ('module' in d) return this.moduleWalk(d.module, rest, env, kinds);
+      return this.walk(d.scopes, rest, env, kinds);
+    }
+    // Statically typed receiver: typed parameter / local / `const x = new Foo()`.
+    if (rest.length) {
+      const typeName = this.localBinding(head, from) ?? this.fileBinding(head, env);
+      if (typeName) return this.typedWalk(typeName, from, rest, env, kinds);
+    }
+    const reason = this.reasonFor(head, env);
+    return { reason: reason === 'not-found' && rest.length ? 'unknown-receiver' : reason };
+  }
+
+  /** Lexical scopes (not class bodies), imports, same-file declarations, script globals. */
+  private denoteHead(name: string, from: ParsedScope, env: FileEnv): Denotation | null {
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
+      if (CLASS_LIKE.has(s.kind)) continue;
+      const found = this.childrenNamed(s, name);
+      if (found.length) return { scopes: found };
+    }
+    const imp = env.imported.get(name);
+    if (imp) {
+      const d = this.denoteImported(imp, new Set());
+      if (d) return d;
+    }
+    const top = this.childrenNamed(env.fileScope, name);
+    if (top.length) return { scopes: top };
+    for (const w of env.wildcards) {
+      if (w.kind === 'external') continue;
+      if (w.kind === 'file') {
+        const d = this.exportLookup(w.path, name, new Set());
+        if (d) return d;
+      }
+    }
+    if (env.isScript) {
+      const globals = (this.scriptGlobals.get(name) ?? []).filter((s) => s.path !== env.file.path);
+      if (globals.length && new Set(globals.map((g) => g.qualifiedName)).size === 1 && new Set(globals.map((g) => g.path)).size === 1) {
+        return { scopes: globals };
+      }
+    }
+    return null;
+  }
+
+  private moduleWalk(path: string, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    if (!rest.length) {
+      const fs = this.envs.get(path)?.fileScope;
+      return fs ? this.finish([fs], kinds, 'not-found') : { reason: 'not-found' };
+    }
+    const d = this.exportLookup(path, rest[0], new Set());
+    if (!d) return { reason: 'not-found' };
+    if ('external' in d) return { reason: 'external' };
+    if ('module' in d) return this.moduleWalk(d.module, rest.slice(1), env, kinds);
+    return this.walk(d.scopes, rest.slice(1), env, kinds);
+  }
+
+  // ------------------------------------------------------------------ C#
+
+  private csResolve(
+    parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean,
+  ): Outcome {
+    const head = parts[0];
+    const rest = parts.slice(1);
+    if (head === 'this') {
+      const cls = this.enclosingClass(from);
+      if (!cls) return { reason: 'unknown-receiver' };
+      return this.walk([cls], rest, env, kinds);
+    }
+    if (head === 'base') return this.superRef(from, rest, env, kinds);
+    if (!wantType || rest.length) {
+      // 1. locals / parameters (typed)
+      const local = this.localBinding(head, from);
+      if (local) return rest.length ? this.typedWalk(local, from, rest, env, kinds) : { reason: 'not-found' };
+      // 2. local functions of enclosing functions, members of enclosing types (with bases)
+      for (let s: ParsedScope | undefined = from; s && s.kind !== 'namespace' && s.kind !== 'file'; s = this.parent(s)) {
+        if (FUNCTION_LIKE.has(s.kind)) {
+          const fns = this.childrenNamed(s, head).filter((c) => c.kind === 'function');
+          if (fns.length) return this.walk(fns, rest, env, kinds);
+        } else if (CLASS_LIKE.has(s.kind)) {
+          const members = this.findMember([s], head);
+          if (members.length) return this.walk(members, rest, env, kinds);
+          const field = this.memberBinding([s], head);
+          if (field) return rest.length ? this.typedWalk(field, s, rest, env, kinds) : { reason: 'not-found' };
+        }
+      }
+    }
+    // 3. types (longest qualified prefix), then static members
+    for (let k = parts.length; k >= 1; k--) {
+      const types = this.csTypeLookup(parts.slice(0, k), from, env);
+      if (types.length) return this.walk(types, parts.slice(k), env, kinds);
+    }
+    const reason = this.reasonFor(head, env);
+    return { reason: reason === 'not-found' && rest.length ? 'unknown-receiver' : reason };
+  }
+
+  /** C# type name lookup: nested types, enclosing namespaces, usings, aliases, fully qualified. */
+  private csTypeLookup(parts: string[], from: ParsedScope, env: FileEnv): ParsedScope[] {
+    const q = parts.join('.');
+    // enclosing types (nested types, also inherited ones)
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
+      if (CLASS_LIKE.has(s.kind)) {
+        const hit = this.csTypes.get(`${s.qualifiedName}.${q}`);
+        if (hit?.length) return hit;
+      }
+    }
+    // enclosing namespaces, innermost first
+    const ns = this.enclosingNamespace(from);
+    if (ns) {
+      const segs = ns.split('.');
+      for (let i = segs.length; i >= 1; i--) {
+        const hit = this.csTypes.get(`${segs.slice(0, i).join('.')}.${q}`);
+        if (hit?.length) return hit;
+      }
+    }
+    const global = this.csTypes.get(q);
+    if (global?.length) return global;
+    // using directives
+    const found: ParsedScope[] = [];
+    const names = new Set<string>();
+    for (const u of env.usings) {
+      const hit = this.csTypes.get(`${u}.${q}`) ?? (this.csTypes.has(u) ? this.findMember(this.csTypes.get(u)!, parts[0]).filter((m) => TYPE_LIKE.has(m.kind)) : undefined);
+      if (hit?.length) {
+        for (const h of hit) {
+          found.push(h);
+          names.add(h.qualifiedName);
+        }
+      }
+    }
+    if (found.length && names.size === 1) return found;
+    // aliases: using X = A.B.C;
+    const alias = env.aliases.get(parts[0]);
+    if (alias) {
+      const hit = this.csTypes.get([alias, ...parts.slice(1)].join('.'));
+      if (hit?.length) return hit;
+    }
+    return [];
+  }
+
+  private enclosingNamespace(s: ParsedScope): string | null {
+    for (let p: ParsedScope | undefined = s; p; p = this.parent(p)) if (p.kind === 'namespace') return p.qualifiedName;
+    return null;
+  }
+
+  // ------------------------------------------------------------------ shared lookups
+
+  /**
+   * Follow `rest` member by member from `owners`: member scopes (methods, nested types, namespace and
+   * object members, inherited ones), or typed fields/properties to continue from their type.
+   */
+  private walk(owners: ParsedScope[], rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    let cur = owners;
+    for (let i = 0; i < rest.length; i++) {
+      const name = rest[i];
+      const members = this.findMember(cur, name);
+      if (members.length) {
+        cur = members;
+        continue;
+      }
+      const inheritedFromOutside = cur.some((c) => this.unresolvedBase.has(c.id));
+      if (i === rest.length - 1) return { reason: inheritedFromOutside ? 'external' : 'not-found' };
+      const field = this.memberBinding(cur, name);
+      if (!field) return { reason: inheritedFromOutside ? 'external' : 'unknown-receiver' };
+      const types = this.resolveTypeName(field, cur[0], env);
+      if (!types.length) {
+        const r = this.reasonFor(field.split('.')[0], env);
+        return { reason: r === 'not-found' ? 'unknown-receiver' : r };
+      }
+      cur = types;
+    }
+    return this.finish(cur, kinds, 'not-found');
+  }
+
+  /** `x.rest` where x has a declared type. */
+  private typedWalk(typeName: string, ctx: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const types = this.resolveTypeName(typeName, ctx, env);
+    if (!types.length) {
+      const r = this.reasonFor(typeName.split('.')[0], env);
+      return { reason: r === 'not-found' ? 'unknown-receiver' : r };
+    }
+    return this.walk(types, rest, env, kinds);
+  }
+
+  /** `super(...)`, `super.m()`, `base.M()`, C# `: base(...)`. */
+  private superRef(from: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const cls = this.enclosingClass(from);
+    if (!cls) return { reason: 'not-found' };
+    const bases = this.partsOf(cls).flatMap((p) => this.extendsOf.get(p.id) ?? []);
+    if (!bases.length) return { reason: this.unresolvedBase.get(cls.id) ?? 'not-found' };
+    if (!rest.length) return this.finish(this.constructorsOf(bases), kinds, 'not-found');
+    return this.walk(bases, rest, env, kinds);
+  }
+
+  /** Children named `name` of the owners (all partial parts in C#), then of their bases, breadth first. */
+  private findMember(owners: ParsedScope[], name: string): ParsedScope[] {
+    const seen = new Set<string>();
+    let level = owners;
+    for (let depth = 0; depth < 12 && level.length; depth++) {
+      const found: ParsedScope[] = [];
+      const next: ParsedScope[] = [];
+      for (const o of level) {
+        for (const part of this.partsOf(o)) {
+          if (seen.has(part.id)) continue;
+          seen.add(part.id);
+          found.push(...this.childrenNamed(part, name));
+          next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
+        }
+      }
+      if (found.length) return found;
+      level = next;
+    }
+    return [];
+  }
+
+  /** Declared type of a member field/property named `name` in the owners or their bases. */
+  private memberBinding(owners: ParsedScope[], name: string): string | null {
+    const seen = new Set<string>();
+    let level = owners;
+    for (let depth = 0; depth < 12 && level.length; depth++) {
+      const next: ParsedScope[] = [];
+      for (const o of level) {
+        for (const part of this.partsOf(o)) {
+          if (seen.has(part.id)) continue;
+          seen.add(part.id);
+          const t = this.memberBindings.get(part.id)?.get(name);
+          if (t) return t;
+          next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
+        }
+      }
+      level = next;
+    }
+    return null;
+  }
+
+  /** C# partial types: every scope sharing the qualified name; otherwise the scope itself. */
+  private partsOf(s: ParsedScope): ParsedScope[] {
+    if (s.language === 'csharp' && TYPE_LIKE.has(s.kind)) return this.csTypes.get(s.qualifiedName) ?? [s];
+    return [s];
+  }
+
+  /** Parameter / local binding of `name` in the enclosing function scopes. */
+  private localBinding(name: string, from: ParsedScope): string | null {
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
+      if (!FUNCTION_LIKE.has(s.kind)) continue;
+      const t = this.localBindings.get(s.id)?.get(name);
+      if (t) return t;
+    }
+    return null;
+  }
+
+  private fileBinding(name: string, env: FileEnv): string | null {
+    return this.localBindings.get(env.fileScope.id)?.get(name) ?? null;
+  }
+
+  private resolveTypeName(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
+    if (env.fam === 'cs') return this.csTypeLookup(typeName.split('.'), ctx, env);
+    const out = this.dynResolve(typeName.split('.'), ctx, env, TYPE_LIKE);
+    return 'targets' in out ? out.targets : [];
+  }
+
+  private constructorsOf(classes: ParsedScope[]): ParsedScope[] {
+    const out: ParsedScope[] = [];
+    for (const c of classes) {
+      const ctors: ParsedScope[] = [];
+      for (const part of this.partsOf(c)) {
+        for (const list of this.children.get(part.id)?.values() ?? []) for (const s of list) if (s.kind === 'constructor') ctors.push(s);
+      }
+      out.push(...(ctors.length ? ctors : [c]));
+    }
+    return out;
+  }
+
+  private enclosingClass(s: ParsedScope): ParsedScope | null {
+    for (let p: ParsedScope | undefined = s; p; p = this.parent(p)) {
+      if (CLASS_LIKE.has(p.kind)) return p;
+      // `this` inside an object literal's method is the object
+      if (p.kind === 'variable' && p !== s) return p;
+    }
+    return null;
+  }
+
+  private childrenNamed(s: ParsedScope, name: string): ParsedScope[] {
+    return this.children.get(s.id)?.get(name) ?? [];
+  }
+
+  private parent(s: ParsedScope): ParsedScope | undefined {
+    return s.parentId ? this.scopes.get(s.parentId) : undefined;
+  }
+
+  private finish(targets: ParsedScope[], kinds: ReadonlySet<ScopeKind>, reason: UnresolvedReason): Outcome {
+    const ok = targets.filter((t) => kinds.has(t.kind));
+    return ok.length ? { targets: ok } : { reason };
+  }
+
+  private reasonFor(head: string, env: FileEnv): UnresolvedReason {
+    const imp = env.imported.get(head);
+    if (imp && imp.target.kind === 'external') return 'external';
+    if (isBuiltin(env.file.language, head)) return 'builtin';
+    if (env.fam === 'cs' && env.aliases.has(head)) return 'external';
+    return 'not-found';
+  }
+
+  // ------------------------------------------------------------------ output
+
+  private addEdge(fromId: string, toId: string, type: EdgeType, line?: number): void {
+    const key = `${fromId}\u0000${toId}\u0000${type}`;
+    const e = this.edges.get(key);
+    if (!e) this.edges.set(key, line === undefined ? { fromId, toId, type } : { fromId, toId, type, line });
+    else if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+  }
+
+  private miss(r: RawReference, reason: UnresolvedReason): void {
+    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason });
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}

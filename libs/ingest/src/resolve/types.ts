@@ -1,0 +1,61 @@
+import type { RawReferenceKind } from '../parse/types';
+
+export type EdgeType = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES' | 'IMPORTS';
+
+/** A reference resolved to a scope of the repository. IMPORTS edges link file scopes. */
+export interface ResolvedEdge {
+  fromId: string;
+  toId: string;
+  type: EdgeType;
+  /** First line (1-based) in the source file where the reference occurs. */
+  line?: number;
+}
+
+/**
+ * Why a reference was not resolved:
+ * - `external`: the name comes from an import of a package outside the repository;
+ * - `builtin`: a language / standard-library name (`console.log`, `print`, `Task`, `nameof`...);
+ * - `unknown-receiver`: `x.m()` where the type of `x` is not known statically;
+ * - `ambiguous`: several unrelated declarations match and nothing decides between them;
+ * - `not-found`: nothing in the repository matches.
+ */
+export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found';
+
+export interface UnresolvedRef {
+  fromId: string;
+  type: RawReferenceKind;
+  targetName: string;
+  line: number;
+  reason: UnresolvedReason;
+}
+
+/** One import statement's target: a repository file, an external package, or neither (missing file). */
+export interface FileImportLink {
+  fromPath: string;
+  /** Repository file the import resolves to. */
+  toPath?: string;
+  /** Package (TS/JS: `lodash`, `@nestjs/common`, `node:fs`; Python: top-level module; C#: the namespace). */
+  external?: string;
+  /** As written. */
+  specifier: string;
+  line: number;
+  /** A relative import whose file is not among the parsed files (asset, JSON, deleted file...). */
+  missing?: true;
+}
+
+export interface ResolveOptions {
+  /** tsconfig `paths`, repo-relative targets: `{ '@app/*': ['src/app/*'] }`. */
+  tsPaths?: Record<string, string[]>;
+  /** tsconfig `baseUrl`-like roots (repo-relative) tried for non-relative TS/JS specifiers before treating them as packages. */
+  tsBaseUrls?: string[];
+  /** Extra repo-relative roots for absolute Python imports (the repo root and detected source roots are always tried). */
+  pythonRoots?: string[];
+  /** Default SQL schema for unqualified names (default `dbo`). */
+  defaultSqlSchema?: string;
+}
+
+export interface ResolveResult {
+  edges: ResolvedEdge[];
+  unresolved: UnresolvedRef[];
+  fileImports: FileImportLink[];
+}

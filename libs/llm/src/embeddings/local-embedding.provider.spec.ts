@@ -1,0 +1,117 @@
+/**
+ * @jest-environment ./libs/llm/src/embeddings/testing/onnx-jest-environment.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalEmbeddingProvider } from './local-embedding.provider';
+import { DEFAULT_LOCAL_EMBEDDING_MODEL, isLocalModelInstalled, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
+import { cosineSimilarity, l2Norm } from './vector-math';
+
+/**
+ * Reference numbers computed once in Python (scratch venv, never a run-time dependency):
+ * HF `tokenizers` (max_length 256, no padding) + `onnxruntime` on the same model.onnx, one text per
+ * run, mean pooling over the attention mask, L2 normalisation — sentence-transformers' pipeline.
+ * The same script also ran the original fp32 all-MiniLM-L6-v2 weights (model.safetensors, numpy):
+ * cosine(int8 model, fp32 model) was 0.9997 on these sentences, so the int8 file loses ~nothing.
+ */
+const REFERENCE = [
+  { text: 'how to parse a file', first8: [0.026066, 0.082043, -0.039489, -0.020683, -0.004221, -0.039798, 0.033058, 0.071972] },
+  {
+    text: 'export async function fetchUserById(id: string): Promise<User> { return db.users.find(id); }',
+    first8: [-0.067504, 0.055885, -0.040114, 0.055229, -0.016745, 0.013611, -0.003416, 0.051673],
+  },
+  { text: '', first8: [-0.127353, 0.040874, -0.001428, -0.015986, 0.053876, 0.008883, 0.117883, 0.004815] },
+];
+const TOLERANCE = 1e-3;
+const UNIT_NORM_TOLERANCE = 1e-5;
+const DIMS = 384;
+/** Loading the model and a few batches takes a second or two on 2 cores; leave headroom for CI. */
+const MODEL_TEST_TIMEOUT_MS = 60_000;
+
+const modelsDir = resolveModelsDir();
+const installed = isLocalModelInstalled(DEFAULT_LOCAL_EMBEDDING_MODEL, modelsDir);
+if (!installed) {
+  // eslint-disable-next-line no-console
+  console.warn(
+    `Skipping LocalEmbeddingProvider model tests: ${DEFAULT_LOCAL_EMBEDDING_MODEL} is not installed under ${modelsDir}. ` +
+      'Run `npm run models` (bash scripts/models.sh) to install it.',
+  );
+}
+
+describe('LocalEmbeddingProvider without a model', () => {
+  it('tells how to install the model when the directory is missing', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-models-'));
+    try {
+      expect(() => new LocalEmbeddingProvider({ modelsDir: empty })).toThrow(LocalModelNotInstalledError);
+      expect(() => new LocalEmbeddingProvider({ modelsDir: empty })).toThrow(/npm run models.*scripts\/models\.sh/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects unknown models and bad options before touching the disk', () => {
+    expect(() => new LocalEmbeddingProvider({ model: 'nope' })).toThrow(/Unknown local embedding model "nope"/);
+    expect(() => new LocalEmbeddingProvider({ batchSize: 0 })).toThrow(/batchSize/);
+    expect(() => new LocalEmbeddingProvider({ maxTokens: 4096 })).toThrow(/exceeds/);
+  });
+});
+
+(installed ? describe : describe.skip)('LocalEmbeddingProvider (all-MiniLM-L6-v2, real model)', () => {
+  jest.setTimeout(MODEL_TEST_TIMEOUT_MS);
+  let provider: LocalEmbeddingProvider;
+
+  beforeAll(async () => {
+    provider = new LocalEmbeddingProvider({ modelsDir, batchSize: 4 });
+    await provider.init();
+  });
+
+  afterAll(async () => {
+    await provider?.close();
+  });
+
+  it('produces 384-dimensional unit vectors', async () => {
+    const [v] = await provider.embedDocuments(['hello world']);
+    expect(provider.dimensions).toBe(DIMS);
+    expect(v).toHaveLength(DIMS);
+    expect(Math.abs(l2Norm(v) - 1)).toBeLessThan(UNIT_NORM_TOLERANCE);
+  });
+
+  it('ranks a related code description above an unrelated sentence', async () => {
+    const [q, related, unrelated] = await provider.embedDocuments([
+      'how to parse a file',
+      'function that reads and parses source files',
+      'the weather is sunny today',
+    ]);
+    expect(cosineSimilarity(q, related)).toBeGreaterThan(cosineSimilarity(q, unrelated));
+  });
+
+  it.each(REFERENCE.map((r) => [JSON.stringify(r.text).slice(0, 40), r] as const))('agrees with the Python reference for %s', async (_label, ref) => {
+    const v = await provider.embedQuery(ref.text);
+    v.slice(0, ref.first8.length).forEach((x, i) => expect(Math.abs(x - ref.first8[i])).toBeLessThan(TOLERANCE));
+  });
+
+  it('keeps input order across batches and gives the same vector batched or alone', async () => {
+    const texts = Array.from({ length: 11 }, (_, i) => `function handler${i}(req, res) { return res.send(${'x'.repeat(i * 7)}); }`);
+    const batched = await provider.embedDocuments(texts);
+    expect(batched).toHaveLength(texts.length);
+    for (const i of [0, 5, 10]) {
+      const alone = await provider.embedQuery(texts[i]);
+      expect(cosineSimilarity(alone, batched[i])).toBeGreaterThan(1 - UNIT_NORM_TOLERANCE);
+    }
+  });
+
+  it('embeds empty input and truncates very long input instead of failing', async () => {
+    const [empty, long] = await provider.embedDocuments(['', 'const x = 1;\n'.repeat(5_000)]);
+    expect(empty).toHaveLength(DIMS);
+    expect(long).toHaveLength(DIMS);
+    expect(long.every(Number.isFinite)).toBe(true);
+  });
+
+  it('returns [] for no input and fails clearly once closed', async () => {
+    const p = new LocalEmbeddingProvider({ modelsDir });
+    expect(await p.embedDocuments([])).toEqual([]);
+    await p.close();
+    await expect(p.embedQuery('x')).rejects.toThrow(/closed/);
+  });
+});

@@ -1,0 +1,234 @@
+import { Logger } from '@nestjs/common';
+import { availableParallelism } from 'node:os';
+import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { BertWordPieceTokenizer } from './bert-wordpiece-tokenizer';
+import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
+import {
+  assertLocalModelInstalled,
+  DEFAULT_LOCAL_EMBEDDING_MODEL,
+  getLocalModelSpec,
+  LOCAL_EMBEDDING_MODELS,
+  LocalModelFiles,
+  LocalModelSpec,
+} from './local-models';
+
+export const DEFAULT_LOCAL_BATCH_SIZE = 32;
+/** Keeps zero-length pooled vectors (impossible with [CLS]/[SEP], but cheap to guard) finite. */
+const MIN_NORM = 1e-12;
+const TOKEN_TYPE_IDS = 'token_type_ids';
+
+type OrtModule = typeof import('onnxruntime-node');
+
+export interface LocalEmbeddingProviderOptions {
+  /** Model id, i.e. a folder under the models dir (see LOCAL_EMBEDDING_MODELS). */
+  model?: string;
+  /** Directory holding `<model-id>/`; default SCOPEGRAPH_MODELS_DIR, else `<repo>/.cache/models`. */
+  modelsDir?: string;
+  /** Texts per ONNX run. */
+  batchSize?: number;
+  /** Threads ONNX Runtime uses inside one operator; default: the CPUs this process may use. */
+  intraOpNumThreads?: number;
+  /** Truncate inputs to this many tokens ([CLS]/[SEP] included); at most the model's own limit. */
+  maxTokens?: number;
+}
+
+interface Loaded {
+  ort: OrtModule;
+  session: InferenceSession;
+  tokenizer: BertWordPieceTokenizer;
+  wantsTokenTypes: boolean;
+  outputName: string;
+}
+
+/**
+ * Sentence embeddings computed in-process by ONNX Runtime from files that scripts/models.sh
+ * installed: WordPiece tokens → transformer → mean over real tokens → L2 normalisation, the same
+ * pipeline as sentence-transformers, so vectors match the reference implementation to ~1e-6.
+ *
+ * The ONNX session is created on first use (or by `init()`); the constructor only checks that the
+ * files exist so that misconfiguration fails at start-up, not on the first request.
+ */
+export class LocalEmbeddingProvider implements EmbeddingProvider {
+  readonly name = 'local' as const;
+  readonly model: string;
+  readonly dimensions: number;
+  readonly maxTokens: number;
+  readonly batchSize: number;
+  readonly intraOpNumThreads: number;
+
+  private readonly logger = new Logger(LocalEmbeddingProvider.name);
+  private readonly spec: LocalModelSpec;
+  private readonly files: LocalModelFiles;
+  private loading?: Promise<Loaded>;
+  /** ONNX runs are serialised: concurrent runs would only fight over the same CPU threads. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(options: LocalEmbeddingProviderOptions = {}) {
+    const modelId = options.model ?? DEFAULT_LOCAL_EMBEDDING_MODEL;
+    const spec = getLocalModelSpec(modelId);
+    if (!spec) {
+      throw new EmbeddingConfigError(
+        `Unknown local embedding model "${modelId}"; known: ${Object.keys(LOCAL_EMBEDDING_MODELS).join(', ')}`,
+      );
+    }
+    this.spec = spec;
+    this.model = spec.id;
+    this.dimensions = spec.dimensions;
+    this.maxTokens = positiveInt('maxTokens', options.maxTokens ?? spec.maxTokens);
+    if (this.maxTokens > spec.maxTokens) {
+      throw new EmbeddingConfigError(`maxTokens ${this.maxTokens} exceeds ${spec.id}'s limit of ${spec.maxTokens}`);
+    }
+    this.batchSize = positiveInt('batchSize', options.batchSize ?? DEFAULT_LOCAL_BATCH_SIZE);
+    this.intraOpNumThreads = positiveInt('intraOpNumThreads', options.intraOpNumThreads ?? availableParallelism());
+    this.files = assertLocalModelInstalled(spec, options.modelsDir);
+  }
+
+  /** Loads the tokenizer and the ONNX session now instead of on the first call. */
+  async init(): Promise<void> {
+    await this.load();
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const loaded = await this.load();
+    return this.enqueue(() => this.embedAll(loaded, texts));
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const [vector] = await this.embedDocuments([text]);
+    return vector;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const loading = this.loading;
+    this.loading = undefined;
+    if (!loading) return;
+    const loaded = await loading.catch(() => undefined);
+    await this.queue.catch(() => undefined);
+    await loaded?.session.release();
+  }
+
+  private load(): Promise<Loaded> {
+    if (this.closed) return Promise.reject(new EmbeddingError(`LocalEmbeddingProvider(${this.model}) is closed`));
+    this.loading ??= this.createSession().catch((err: unknown) => {
+      this.loading = undefined; // let a later call retry, e.g. after `npm run models`
+      throw err;
+    });
+    return this.loading;
+  }
+
+  private async createSession(): Promise<Loaded> {
+    const started = Date.now();
+    // Loaded lazily so that importing this library (e.g. for the hash or Gemini providers) never
+    // loads the native ONNX Runtime addon.
+    const ort: OrtModule = await import('onnxruntime-node');
+    const tokenizer = BertWordPieceTokenizer.fromFile(this.files.tokenizerPath);
+    let session: InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(this.files.modelPath, {
+        executionProviders: ['cpu'],
+        graphOptimizationLevel: 'all',
+        executionMode: 'sequential',
+        intraOpNumThreads: this.intraOpNumThreads,
+        interOpNumThreads: 1,
+      });
+    } catch (err) {
+      throw new EmbeddingError(
+        `Could not load ONNX model ${this.files.modelPath} for ${this.model}; reinstall it with \`npm run models\``,
+        { cause: err },
+      );
+    }
+    const outputName = session.outputNames[0];
+    this.logger.log(
+      `Loaded ${this.model} (${this.dimensions} dims, max ${this.maxTokens} tokens, ${this.intraOpNumThreads} threads) in ${Date.now() - started} ms`,
+    );
+    return { ort, session, tokenizer, wantsTokenTypes: session.inputNames.includes(TOKEN_TYPE_IDS), outputName };
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async embedAll(loaded: Loaded, texts: string[]): Promise<number[][]> {
+    const encoded = texts.map((t) => loaded.tokenizer.encode(t, this.maxTokens));
+    // Similar lengths share a batch so that little compute goes into padding; results are put back
+    // in input order. Padding is masked, so grouping does not change any vector.
+    const order = encoded.map((_, i) => i).sort((a, b) => encoded[a].length - encoded[b].length);
+    const out = new Array<number[]>(texts.length);
+    for (let start = 0; start < order.length; start += this.batchSize) {
+      const idx = order.slice(start, start + this.batchSize);
+      const vectors = await this.runBatch(loaded, idx.map((i) => encoded[i]));
+      idx.forEach((i, k) => (out[i] = vectors[k]));
+    }
+    return out;
+  }
+
+  private async runBatch(loaded: Loaded, batch: Int32Array[]): Promise<number[][]> {
+    const { ort, session } = loaded;
+    const rows = batch.length;
+    let seqLen = 0;
+    for (const ids of batch) seqLen = Math.max(seqLen, ids.length);
+    const inputIds = new BigInt64Array(rows * seqLen);
+    const mask = new BigInt64Array(rows * seqLen);
+    batch.forEach((ids, r) => {
+      const base = r * seqLen;
+      for (let j = 0; j < ids.length; j++) {
+        inputIds[base + j] = BigInt(ids[j]);
+        mask[base + j] = 1n;
+      }
+    });
+    const dims = [rows, seqLen];
+    const feeds: Record<string, Tensor> = {
+      input_ids: new ort.Tensor('int64', inputIds, dims),
+      attention_mask: new ort.Tensor('int64', mask, dims),
+    };
+    if (loaded.wantsTokenTypes) feeds[TOKEN_TYPE_IDS] = new ort.Tensor('int64', new BigInt64Array(rows * seqLen), dims);
+
+    let hidden: Tensor;
+    try {
+      hidden = (await session.run(feeds))[loaded.outputName];
+    } catch (err) {
+      throw new EmbeddingError(`ONNX inference failed for ${this.model} (batch of ${rows})`, { cause: err });
+    }
+    const width = hidden.dims[2];
+    if (hidden.dims.length !== 3 || width !== this.dimensions) {
+      throw new EmbeddingError(
+        `${this.model} returned shape [${hidden.dims.join(', ')}], expected [${rows}, ${seqLen}, ${this.dimensions}]`,
+      );
+    }
+    const data = hidden.data as Float32Array;
+    const vectors = batch.map((ids, r) => meanPoolNormalize(data, r * seqLen * width, ids.length, width));
+    hidden.dispose();
+    return vectors;
+  }
+}
+
+/**
+ * Mean over the first `tokens` rows (the real tokens; padding sits at the end) followed by L2
+ * normalisation, i.e. sentence-transformers' Pooling(mean) + Normalize.
+ */
+function meanPoolNormalize(data: Float32Array, offset: number, tokens: number, width: number): number[] {
+  const acc = new Float64Array(width);
+  for (let t = 0; t < tokens; t++) {
+    const row = offset + t * width;
+    for (let d = 0; d < width; d++) acc[d] += data[row + d];
+  }
+  let norm = 0;
+  for (let d = 0; d < width; d++) norm += acc[d] * acc[d];
+  // Dividing by the token count first would be cancelled by the normalisation anyway.
+  const scale = 1 / Math.max(Math.sqrt(norm), MIN_NORM);
+  const out = new Array<number>(width);
+  for (let d = 0; d < width; d++) out[d] = acc[d] * scale;
+  return out;
+}
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new EmbeddingConfigError(`${name} must be a positive integer, got ${value}`);
+  }
+  return value;
+}

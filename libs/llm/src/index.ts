@@ -1,0 +1,2 @@
+export * from './embeddings';
+export * from './llm.module';

@@ -1,0 +1,373 @@
+/**
+ * A fake Gemini API (Generative Language API, v1beta) for tests: plain node:http on 127.0.0.1, a
+ * random free port, no dependencies. The real clients (@google/generative-ai under LangChain's
+ * GoogleGenerativeAIEmbeddings / ChatGoogleGenerativeAI) talk to it unchanged via `baseUrl`.
+ *
+ * Start / stop
+ *   const fake = await FakeGemini.start({ apiKey: 'test-key', dimensions: 768 });
+ *   new GoogleGenerativeAIEmbeddings({ apiKey: 'test-key', baseUrl: fake.baseUrl, ... });
+ *   await fake.close();
+ *
+ * Implemented routes (POST /{v1beta|v1}/models/{model}:{action}):
+ *   embedContent        {content:{parts:[{text}]}, taskType?, title?, outputDimensionality?}
+ *                       -> {embedding:{values:number[]}}
+ *   batchEmbedContents  {requests:[{model:"models/{model}", content, taskType?, outputDimensionality?}]}
+ *                       -> {embeddings:[{values:number[]}]}   (at most 100 requests, like the real API)
+ * Vectors are deterministic per (text, dimensions), a shorter one being a prefix of a longer one (as
+ * with gemini-embedding-001 truncation), and deliberately NOT unit length (the real
+ * API only normalises its full-size output); `fake.vectorFor(text, dims)` returns the same numbers.
+ * Every request must carry the `x-goog-api-key` header: missing -> 403 PERMISSION_DENIED, wrong ->
+ * 400 INVALID_ARGUMENT with reason API_KEY_INVALID (what Google answers).
+ *
+ * Scripting (each scripted behaviour is consumed by the next matching requests, in FIFO order)
+ *   fake.failNext(n, status = 429, { action?, message?, retryDelaySeconds? })
+ *       answer the next n requests (optionally only for `action`) with a Google-style error body
+ *       {error:{code,message,status,details?}}; retryDelaySeconds adds a RetryInfo detail.
+ *   fake.corruptNext(n, kind, { action? })  kind:
+ *       'empty'           every vector is []                (the LangChain "[]" trap)
+ *       'wrongDimensions' vectors one element too short
+ *       'nonFinite'       vectors contain null instead of a number (NaN cannot travel in JSON)
+ *       'missing'         the embedding/embeddings field is absent
+ *       'invalidJson'     a 200 with a body that is not JSON
+ *   fake.setLatency(ms)  wait before every answer (0 = none)
+ *   fake.reset()         forget scripts, latency and recorded requests
+ * Inspection
+ *   fake.requests        every request received, in order: {method, path, query, model, action,
+ *                        headers, body, status, receivedAt}; status is what the fake answered
+ *   fake.calls(action?)  number of requests (optionally for one action), e.g. 'batchEmbedContents'
+ *
+ * Extending (e.g. chat): register a handler for another action; handlers get the parsed request and
+ * return {status?, json?} or {sse: chunks[]} for `:streamGenerateContent?alt=sse`. Scripted
+ * failures, latency, auth and recording apply to every route, built-in or added.
+ *   fake.route('generateContent', ({ model, body }) => ({ json: { candidates: [...] } }));
+ * To make it built in, add an entry to `builtInRoutes()` below.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface FakeGeminiOptions {
+  /** Key the fake accepts in `x-goog-api-key`. */
+  apiKey?: string;
+  /** Vector size when a request does not set outputDimensionality. */
+  dimensions?: number;
+  latencyMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  model?: string;
+  action?: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+  status: number;
+  receivedAt: number;
+}
+
+export interface RouteContext {
+  model: string;
+  action: string;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON of any route
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  fake: FakeGemini;
+  /** Set when a scripted corruptNext applies to this request; built-in routes honour it. */
+  corruption?: CorruptionKind;
+}
+
+export interface RouteResult {
+  status?: number;
+  json?: unknown;
+  /** Server-sent events: each chunk becomes one `data: <json>` event. */
+  sse?: unknown[];
+  /** Raw body, sent as is (used for invalid JSON). */
+  raw?: string;
+}
+
+export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+export type CorruptionKind = 'empty' | 'wrongDimensions' | 'nonFinite' | 'missing' | 'invalidJson';
+
+interface Script {
+  remaining: number;
+  action?: string;
+  fail?: { status: number; message?: string; retryDelaySeconds?: number };
+  corrupt?: CorruptionKind;
+}
+
+export const FAKE_GEMINI_API_KEY = 'fake-gemini-test-key';
+const DEFAULT_DIMENSIONS = 768;
+const MAX_DIMENSIONS = 3072;
+const MAX_BATCH_REQUESTS = 100;
+const LOOPBACK = '127.0.0.1';
+const ROUTE_RE = /^\/(v1beta|v1)\/models\/([^/:]+):([A-Za-z]+)$/;
+/** Scale applied to the fake's vectors so that clients must normalise them themselves. */
+const VECTOR_SCALE = 0.5;
+const BYTES_PER_UINT32 = 4;
+const UINT32_RANGE = 2 ** 32;
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly details?: unknown[],
+  ) {
+    super(message);
+  }
+}
+
+export class FakeGemini {
+  readonly requests: RecordedRequest[] = [];
+  readonly apiKey: string;
+  readonly dimensions: number;
+  private latencyMs: number;
+  private scripts: Script[] = [];
+  private readonly routes = new Map<string, RouteHandler>();
+  private server?: Server;
+  private url = '';
+
+  static async start(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
+    const fake = new FakeGemini(options);
+    await fake.listen();
+    return fake;
+  }
+
+  private constructor(options: FakeGeminiOptions) {
+    this.apiKey = options.apiKey ?? FAKE_GEMINI_API_KEY;
+    this.dimensions = options.dimensions ?? DEFAULT_DIMENSIONS;
+    this.latencyMs = options.latencyMs ?? 0;
+    for (const [action, handler] of Object.entries(this.builtInRoutes())) this.routes.set(action, handler);
+  }
+
+  /** `http://127.0.0.1:PORT`, to pass as the client's baseUrl. */
+  get baseUrl(): string {
+    return this.url;
+  }
+
+  route(action: string, handler: RouteHandler): this {
+    this.routes.set(action, handler);
+    return this;
+  }
+
+  failNext(count: number, status = 429, opts: { action?: string; message?: string; retryDelaySeconds?: number } = {}): this {
+    this.scripts.push({ remaining: count, action: opts.action, fail: { status, message: opts.message, retryDelaySeconds: opts.retryDelaySeconds } });
+    return this;
+  }
+
+  corruptNext(count: number, kind: CorruptionKind, opts: { action?: string } = {}): this {
+    this.scripts.push({ remaining: count, action: opts.action, corrupt: kind });
+    return this;
+  }
+
+  setLatency(ms: number): this {
+    this.latencyMs = ms;
+    return this;
+  }
+
+  reset(): this {
+    this.scripts = [];
+    this.latencyMs = 0;
+    this.requests.length = 0;
+    return this;
+  }
+
+  calls(action?: string): number {
+    return action ? this.requests.filter((r) => r.action === action).length : this.requests.length;
+  }
+
+  /** The vector the fake returns for `text` (before any scripted corruption). */
+  vectorFor(text: string, dimensions = this.dimensions): number[] {
+    // Keyed by text only (not model), so tests can predict vectors without knowing the model.
+    const out: number[] = [];
+    let counter = 0;
+    while (out.length < dimensions) {
+      const block = createHash('sha256').update(`${counter++}\u0000${text}`).digest();
+      for (let i = 0; i + BYTES_PER_UINT32 <= block.length && out.length < dimensions; i += BYTES_PER_UINT32) {
+        out.push((block.readUInt32LE(i) / UINT32_RANGE - 0.5) * 2 * VECTOR_SCALE);
+      }
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  private builtInRoutes(): Record<string, RouteHandler> {
+    return {
+      embedContent: ({ body, corruption }) => {
+        const dims = this.requestedDimensions(body?.outputDimensionality);
+        const text = this.textOf(body?.content, 'content');
+        if (corruption === 'missing') return { json: {} };
+        return { json: { embedding: { values: this.corrupted(this.vectorFor(text, dims), corruption) } } };
+      },
+      batchEmbedContents: ({ model, body, corruption }) => {
+        const requests = body?.requests;
+        if (!Array.isArray(requests) || requests.length === 0) throw new HttpError(400, '* BatchEmbedContentsRequest.requests: must not be empty');
+        if (requests.length > MAX_BATCH_REQUESTS) {
+          throw new HttpError(400, `* BatchEmbedContentsRequest.requests: at most ${MAX_BATCH_REQUESTS} requests can be in one batch`);
+        }
+        const embeddings = requests.map((r: { model?: string; content?: unknown; outputDimensionality?: unknown }, i: number) => {
+          if (r?.model !== `models/${model}`) {
+            throw new HttpError(400, `* BatchEmbedContentsRequest.requests[${i}].model: model "${r?.model}" does not match "models/${model}"`);
+          }
+          const dims = this.requestedDimensions(r.outputDimensionality);
+          return { values: this.corrupted(this.vectorFor(this.textOf(r.content, `requests[${i}].content`), dims), corruption) };
+        });
+        return corruption === 'missing' ? { json: {} } : { json: { embeddings } };
+      },
+    };
+  }
+
+  private requestedDimensions(value: unknown): number {
+    if (value === undefined || value === null) return this.dimensions;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DIMENSIONS) {
+      throw new HttpError(400, `* outputDimensionality: must be an integer in [1, ${MAX_DIMENSIONS}], got ${JSON.stringify(value)}`);
+    }
+    return value;
+  }
+
+  private textOf(content: unknown, field: string): string {
+    const parts = (content as { parts?: Array<{ text?: unknown }> })?.parts;
+    if (!Array.isArray(parts) || parts.length === 0) throw new HttpError(400, `* ${field}.parts: must not be empty`);
+    return parts.map((p) => (typeof p?.text === 'string' ? p.text : '')).join('');
+  }
+
+  private corrupted(v: number[], kind: CorruptionKind | undefined): Array<number | null> {
+    switch (kind) {
+      case 'empty':
+        return [];
+      case 'wrongDimensions':
+        return v.slice(0, -1);
+      case 'nonFinite':
+        return v.map((x, i) => (i === 0 ? null : x));
+      default:
+        return v;
+    }
+  }
+
+  private listen(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    return new Promise((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(0, LOOPBACK, () => {
+        const { port } = this.server!.address() as AddressInfo;
+        this.url = `http://${LOOPBACK}:${port}`;
+        resolve();
+      });
+    });
+  }
+
+  private takeScript(action: string | undefined): Script | undefined {
+    const idx = this.scripts.findIndex((s) => s.remaining > 0 && (!s.action || s.action === action));
+    if (idx < 0) return undefined;
+    const script = this.scripts[idx];
+    if (--script.remaining === 0) this.scripts.splice(idx, 1);
+    return script;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const match = ROUTE_RE.exec(url.pathname);
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path: url.pathname,
+      query: url.search,
+      model: match?.[2],
+      action: match?.[3],
+      headers: req.headers,
+      body: undefined,
+      status: 0,
+      receivedAt: Date.now(),
+    };
+    this.requests.push(record);
+    let result: RouteResult;
+    try {
+      const rawBody = await readBody(req);
+      try {
+        record.body = rawBody ? JSON.parse(rawBody) : undefined;
+      } catch {
+        throw new HttpError(400, 'Invalid JSON payload received.');
+      }
+      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      result = await this.dispatch(req, url, match, record.body);
+    } catch (err) {
+      result = errorResult(err);
+    }
+    record.status = result.status ?? 200;
+    send(res, result);
+  }
+
+  private async dispatch(req: IncomingMessage, url: URL, match: RegExpExecArray | null, body: unknown): Promise<RouteResult> {
+    const key = req.headers['x-goog-api-key'];
+    if (!key) throw new HttpError(403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
+    if (key !== this.apiKey) {
+      throw new HttpError(400, 'API key not valid. Please pass a valid API key.', [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+      ]);
+    }
+    const handler = match ? this.routes.get(match[3]) : undefined;
+    if (!match || !handler || req.method !== 'POST') {
+      throw new HttpError(404, `Requested entity was not found: ${req.method} ${url.pathname}`);
+    }
+    const script = this.takeScript(match[3]);
+    if (script?.fail) {
+      const { status, message, retryDelaySeconds } = script.fail;
+      const details = retryDelaySeconds === undefined ? undefined : [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryDelaySeconds}s` }];
+      throw new HttpError(status, message ?? defaultMessage(status), details);
+    }
+    if (script?.corrupt === 'invalidJson') return { raw: '{"embeddings": [ this is not json' };
+    return handler({ model: match[2], action: match[3], body, query: url.searchParams, headers: req.headers, fake: this, corruption: script?.corrupt });
+  }
+}
+
+function defaultMessage(status: number): string {
+  if (status === 429) return 'Resource has been exhausted (e.g. check quota).';
+  if (status >= 500) return 'An internal error has occurred. Please retry or report in the troubleshooting guide.';
+  return 'Request failed.';
+}
+
+function errorResult(err: unknown): RouteResult {
+  const status = err instanceof HttpError ? err.status : 500;
+  const message = err instanceof Error ? err.message : String(err);
+  const details = err instanceof HttpError ? err.details : undefined;
+  return { status, json: { error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } } };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, result: RouteResult): void {
+  const status = result.status ?? 200;
+  if (result.sse) {
+    res.writeHead(status, { 'content-type': 'text/event-stream' });
+    for (const chunk of result.sse) res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    res.end();
+    return;
+  }
+  const body = result.raw ?? JSON.stringify(result.json ?? {});
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
