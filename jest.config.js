@@ -14,6 +14,8 @@ const moduleNameMapper = {
   '^@scopegraph/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
+  // e2e tests talk to real services and models; per-project testTimeout is not honoured, so it is set here.
+  testTimeout: 120000,
   projects: [
     {
       displayName: 'unit',
@@ -30,7 +32,6 @@ module.exports = {
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
-      testTimeout: 120000,
     },
   ],
 };

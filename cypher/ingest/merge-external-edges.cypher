@@ -4,4 +4,4 @@ MATCH (a:Scope {id: row.from})
 MERGE (m:ExternalModule {id: row.to})
 ON CREATE SET m.repoId = $repoId, m.name = row.name
 MERGE (a)-[r:$(row.type)]->(m)
-SET r.line = row.line
+SET r.line = toInteger(row.line)

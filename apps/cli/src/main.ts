@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from './client';
 import { healthCommand } from './commands/health.command';
+import { indexCommand, reposCommand } from './commands/index.command';
 import { probeCommand } from './commands/probe.command';
 import { servicesCommand } from './commands/services.command';
 import { welcomeCommand } from './commands/welcome.command';
@@ -37,6 +38,13 @@ program
       return servicesCommand(action as 'up' | 'down' | 'status');
     }),
   );
+program
+  .command('index <path>')
+  .description('Index (or re-index, incrementally) a repository, following its progress')
+  .option('--name <name>', 'repository name (default: the folder name)')
+  .option('--json', 'print the result as JSON')
+  .action((dir: string, o) => run(() => indexCommand(dir, o)));
+program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
 
 program.parseAsync(process.argv);

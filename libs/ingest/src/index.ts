@@ -8,3 +8,4 @@ export * from './pipeline/embedding-text';
 export * from './walk/file-walker';
 export * from './walk/allowed-roots';
 export * from './ingest.module';
+export * from './pipeline/parse-cache';

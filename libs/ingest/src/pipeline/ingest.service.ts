@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { cypherInt } from '@scopegraph/graph';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId, KIND_LABEL } from '../graph/graph-model';
 import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
@@ -204,6 +205,7 @@ export class IngestService {
       if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
     }
 
+    const embeddedThisRun = progress.embedded;
     const totals = await this.repo.finishRepository(repoId, request.jobId ?? null);
     progress.phase = 'done';
     progress.scopes = totals.scopes;
@@ -226,6 +228,7 @@ export class IngestService {
       scopes: { ...scopeStats, total: totals.scopes },
       edges: { total: totals.edges, added: edgesAdded, updated: edgesUpdated, removed: edgeDeletes.length, unresolved: edges.unresolved, builtinSkipped: edges.builtinSkipped },
       embedded: totals.embedded,
+      embeddedThisRun,
       embeddingError,
       errors,
       timingsMs: timings,
@@ -302,6 +305,9 @@ export class IngestService {
         }
         const propsHash = hashProps(props);
         props.contentHash = propsHash;
+        // JS numbers travel as Cypher floats; line numbers are integers.
+        props.startLine = cypherInt(scope.startLine);
+        props.endLine = cypherInt(scope.endLine);
         const id = props.id as string;
         const labels = [KIND_LABEL[scope.kind]];
         desired.set(id, { row: { id, labels, props }, propsHash, startLine: scope.startLine, endLine: scope.endLine });
@@ -406,12 +412,16 @@ function scopeProps(repoId: string, scope: ParsedScope): Record<string, unknown>
     nameTokens: scope.nameTokens,
     exported: scope.exported ?? null,
     parentId: scope.parentId ? graphId(repoId, scope.parentId) : null,
+    localParentId: scope.parentId,
   };
 }
 
-/** Hash of everything but position: a scope that only moved is updated in place, not rewritten. */
+/**
+ * Hash of everything but position and the repository's name: a scope that only moved is updated in
+ * place, not rewritten, and the same code hashes the same in any repository.
+ */
 function hashProps(props: Record<string, unknown>): string {
-  const { startLine: _s, endLine: _e, ...rest } = props;
+  const { startLine: _s, endLine: _e, id: _i, repoId: _r, parentId: _p, ...rest } = props;
   return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
 }
 

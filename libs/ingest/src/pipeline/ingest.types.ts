@@ -27,7 +27,9 @@ export interface IngestResult {
   files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
   edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
+  /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
+  embeddedThisRun: number;
   embeddingError?: string;
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;

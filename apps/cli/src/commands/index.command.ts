@@ -1,0 +1,97 @@
+import * as path from 'node:path';
+import { SingleBar, Presets } from 'cli-progress';
+import { ApiClient, CliError } from '../client';
+
+interface Progress {
+  phase: string;
+  filesTotal: number;
+  filesParsed: number;
+  filesReused: number;
+  scopes: number;
+  edges: number;
+  embedded: number;
+  toEmbed: number;
+  errors: number;
+  recentErrors: { path: string; message: string }[];
+  result?: { files: { indexed: number; parsed: number; reused: number; skipped: Record<string, number> }; scopes: Record<string, number>; edges: Record<string, number>; embedded: number; embeddingError?: string; timingsMs: Record<string, number> };
+  failedReason?: string;
+}
+
+const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed errors recentErrors { path message } result failedReason';
+
+/** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
+export async function indexCommand(dir: string, opts: { name?: string; json?: boolean }, client = new ApiClient()): Promise<number> {
+  const root = path.resolve(dir);
+  const name = opts.name ?? path.basename(root).replace(/[^A-Za-z0-9._-]/g, '-');
+  const { indexRepository } = await client.request<{ indexRepository: { id: string } }>(
+    'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }',
+    { input: { path: root, name } },
+  );
+  const interactive = !opts.json && process.stderr.isTTY;
+  const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
+  let started = false;
+  let last: Progress | undefined;
+  let lastPhase = '';
+  await client.subscribe<{ indexProgress: Progress }>(
+    `subscription($id: ID!) { indexProgress(jobId: $id) { ${PROGRESS_FIELDS} } }`,
+    { id: indexRepository.id },
+    ({ indexProgress: p }) => {
+      last = p;
+      const embedding = p.phase === 'embedding';
+      const total = embedding ? Math.max(p.toEmbed, 1) : Math.max(p.filesTotal, 1);
+      const value = embedding ? p.embedded : p.filesParsed + p.filesReused;
+      const payload = { phase: p.phase.padEnd(9), unit: embedding ? 'embedded' : 'files', scopes: p.scopes, edges: p.edges, errors: p.errors };
+      if (interactive) {
+        if (!started) {
+          bar.start(total, value, payload);
+          started = true;
+        } else {
+          bar.setTotal(total);
+          bar.update(value, payload);
+        }
+      } else if (!opts.json && p.phase !== lastPhase) {
+        process.stderr.write(`${p.phase}...\n`);
+      }
+      lastPhase = p.phase;
+    },
+  );
+  if (started) bar.stop();
+  if (!last) throw new CliError('the index job ended without reporting');
+  if (last.phase === 'failed') throw new CliError(`indexing failed: ${last.failedReason}`);
+  const r = last.result!;
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(r, null, 2) + '\n');
+  } else {
+    const skipped = Object.entries(r.files.skipped).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+    process.stdout.write(
+      [
+        `indexed ${name} (${root})`,
+        `  files   ${r.files.indexed} (parsed ${r.files.parsed}, unchanged ${r.files.reused}; skipped: ${skipped})`,
+        `  scopes  ${r.scopes.total} (added ${r.scopes.added}, changed ${r.scopes.changed}, moved ${r.scopes.moved}, deleted ${r.scopes.deleted})`,
+        `  edges   ${r.edges.total} (added ${r.edges.added}, removed ${r.edges.removed}, unresolved ${r.edges.unresolved})`,
+        `  embedded ${r.embedded}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
+        ...(last.errors > 0 ? [`  ${last.errors} file errors, latest:`, ...last.recentErrors.map((e) => `    ${e.path}: ${e.message}`)] : []),
+      ].join('\n') + '\n',
+    );
+  }
+  return 0;
+}
+
+export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
+  const { repositories } = await client.request<{ repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string }[] }>(
+    '{ repositories { name rootPath files scopes edges embedded indexedAt } }',
+  );
+  if (opts.json) {
+    process.stdout.write(JSON.stringify(repositories, null, 2) + '\n');
+    return 0;
+  }
+  if (repositories.length === 0) {
+    process.stdout.write('no repositories indexed yet: scopegraph index <path>\n');
+    return 0;
+  }
+  const rows = repositories.map((r) => [r.name, String(r.files ?? ''), String(r.scopes ?? ''), String(r.edges ?? ''), String(r.embedded ?? ''), r.indexedAt ?? '', r.rootPath]);
+  const header = ['NAME', 'FILES', 'SCOPES', 'EDGES', 'EMBEDDED', 'INDEXED AT', 'PATH'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
+  return 0;
+}

@@ -1,0 +1,91 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AppConfig, loadConfig } from '@scopegraph/config';
+import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
+import { IngestRepository, IngestService, ParseCache, ParserService } from '@scopegraph/ingest';
+import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
+import { QueueService } from '@scopegraph/queue';
+import { ROOT } from './processes';
+
+export const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
+
+/**
+ * The real ingestion stack (Neo4j, Redis parse cache, tree-sitter, the local embedding model)
+ * without Nest, for e2e tests that drive IngestService directly. Temp folders are allowed roots.
+ */
+export class IngestHarness {
+  readonly config: AppConfig;
+  readonly neo4j: Neo4jService;
+  readonly queues: QueueService;
+  readonly repo: IngestRepository;
+  readonly parser = new ParserService();
+  embedder!: EmbeddingProvider;
+  ingest!: IngestService;
+  private readonly tempDirs: string[] = [];
+
+  constructor() {
+    const base = loadConfig();
+    this.config = { ...base, ingest: { ...base.ingest, allowedRoots: [...base.ingest.allowedRoots, fs.realpathSync(os.tmpdir())] } };
+    this.neo4j = new Neo4jService(this.config, new CypherFiles());
+    this.queues = new QueueService(this.config);
+    this.repo = new IngestRepository(this.neo4j);
+  }
+
+  async init(embedder?: EmbeddingProvider): Promise<this> {
+    await this.neo4j.waitUntilReady();
+    await new MigrationService(this.neo4j, this.config).migrate();
+    await this.parser.init();
+    this.embedder = embedder ?? createEmbeddingProvider({ provider: 'local', dimensions: this.config.embedding.dimensions, modelsDir: this.config.embedding.modelsDir });
+    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), this.embedder, this.config);
+    return this;
+  }
+
+  /** A copy of a folder in a fresh temp dir, so tests can edit it. */
+  copyOf(source: string): string {
+    const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'sg-repo-'));
+    fs.cpSync(source, dir, { recursive: true });
+    this.tempDirs.push(dir);
+    return dir;
+  }
+
+  emptyDir(): string {
+    const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'sg-repo-'));
+    this.tempDirs.push(dir);
+    return dir;
+  }
+
+  /** Everything indexed for a repository, with repo-specific parts of ids stripped, for comparisons. */
+  async snapshot(repoId: string): Promise<{ nodes: string[]; edges: string[] }> {
+    const strip = (id: string) => (id.startsWith(`${repoId}:`) ? id.slice(repoId.length + 1) : id);
+    const nodes = await this.neo4j.runStatement<{ id: string; labels: string[]; props: Record<string, unknown> }>(
+      `MATCH (n) WHERE (n:Scope OR n:ExternalModule OR n:Unresolved) AND n.repoId = $repoId
+       RETURN n.id AS id, labels(n) AS labels, properties(n) AS props`,
+      { repoId },
+    );
+    const edges = await this.neo4j.runStatement<{ from: string; type: string; to: string; props: Record<string, unknown> }>(
+      `MATCH (a {repoId: $repoId})-[r]->(b) RETURN a.id AS from, type(r) AS type, b.id AS to, properties(r) AS props`,
+      { repoId },
+    );
+    const normal = (props: Record<string, unknown>) => {
+      const { repoId: _r, embedding, id: _i, parentId, ...rest } = props;
+      return stableJson({ ...rest, parentId: typeof parentId === 'string' ? strip(parentId) : parentId, embedded: embedding !== undefined && embedding !== null });
+    };
+    return {
+      nodes: nodes.map((n) => `${strip(n.id)} ${[...n.labels].sort().join(':')} ${normal(n.props)}`).sort(),
+      edges: edges.map((e) => `${strip(e.from)} -${e.type}-> ${strip(e.to)} ${stableJson(e.props)}`).sort(),
+    };
+  }
+
+  async dispose(repoIds: string[]): Promise<void> {
+    for (const id of repoIds) await this.repo.deleteRepository(id).catch(() => undefined);
+    for (const dir of this.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+    await this.embedder?.close?.();
+    await this.queues.onModuleDestroy();
+    await this.neo4j.onModuleDestroy();
+  }
+}
+
+function stableJson(value: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))));
+}
