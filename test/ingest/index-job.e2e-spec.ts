@@ -1,0 +1,81 @@
+import { collect, gql, wsClient } from '../support/graphql-client';
+import { FIXTURE } from '../support/ingest-harness';
+import { API_READY, freePort, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
+
+const INDEX = 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id queue } }';
+const PROGRESS = 'subscription($id: ID!) { indexProgress(jobId: $id) { phase filesTotal filesParsed scopes edges embedded errors result failedReason } }';
+
+// The whole path a user takes: GraphQL mutation on the API process, the job on the worker process,
+// progress back over graphql-ws, counts in the repositories query.
+describe('indexRepository job through the API and the worker', () => {
+  const prefix = runId('idx');
+  const name = runId('job');
+  let api: RunningApp;
+  let worker: RunningApp;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    [api, worker] = await Promise.all([
+      startApp('api', { API_PORT: String(port), QUEUE_PREFIX: prefix }, API_READY),
+      startApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
+    ]);
+  });
+
+  afterAll(async () => {
+    await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }).catch(() => undefined);
+    await Promise.all([api?.stop(), worker?.stop()]);
+  });
+
+  it('indexes the fixture, streaming phases, and lists the repository with its counts', async () => {
+    const started = await gql(url, INDEX, { input: { path: FIXTURE, name } });
+    expect(started.body.errors).toBeUndefined();
+    const client = wsClient(url);
+    let events: any[];
+    try {
+      events = (await collect(client, PROGRESS, { id: started.body.data.indexRepository.id })).map((e) => e.data!.indexProgress);
+    } finally {
+      await client.dispose();
+    }
+    const phases = events.map((e) => e.phase);
+    expect(phases[phases.length - 1]).toBe('done');
+    expect(phases).toEqual(expect.arrayContaining(['embedding']));
+    const final = events[events.length - 1];
+    expect(final.result.files.indexed).toBeGreaterThan(10);
+    expect(final.result.embedded).toBe(final.result.scopes.total);
+
+    const listed = await gql(url, '{ repositories { name files scopes edges embedded } }');
+    const mine = listed.body.data.repositories.find((r: { name: string }) => r.name === name);
+    expect(mine).toMatchObject({ files: final.result.files.indexed, scopes: final.result.scopes.total, embedded: final.result.scopes.total });
+    expect(mine.edges).toBeGreaterThan(20);
+  });
+
+  it('refuses a path outside the allowed roots with BAD_USER_INPUT naming the field', async () => {
+    const { body } = await gql(url, INDEX, { input: { path: '/etc', name: 'etc' } });
+    expect(body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'path' });
+    expect(body.errors?.[0].message).toMatch(/allowed roots/);
+  });
+
+  it('refuses a malformed repository name with BAD_USER_INPUT', async () => {
+    const { body } = await gql(url, INDEX, { input: { path: FIXTURE, name: "x'}) DETACH DELETE n//" } });
+    expect(body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(body.errors?.[0].message).toMatch(/name/);
+  });
+
+  it('deletes a repository and everything indexed from it', async () => {
+    const other = runId('del');
+    const started = await gql(url, INDEX, { input: { path: FIXTURE, name: other } });
+    const client = wsClient(url);
+    try {
+      await collect(client, PROGRESS, { id: started.body.data.indexRepository.id });
+    } finally {
+      await client.dispose();
+    }
+    expect((await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other })).body.data.deleteRepository).toBe(true);
+    const after = await gql(url, 'query($n: String!) { repository(name: $n) { name } }', { n: other });
+    expect(after.body.data.repository).toBeNull();
+    const again = await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other });
+    expect(again.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  });
+});
