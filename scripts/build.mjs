@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 
-const sources = ['apps', 'libs', 'bench', 'test/fakes'].filter((d) => existsSync(d));
+const sources = ['apps', 'libs', 'bench', 'test/fakes', 'test/support'].filter((d) => existsSync(d));
 rmSync('dist', { recursive: true, force: true });
 execFileSync(
   process.execPath,

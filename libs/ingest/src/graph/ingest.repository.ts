@@ -40,6 +40,8 @@ export interface RepositoryRow {
 
 /** Rows per UNWIND write: large enough to amortise round trips, small enough to keep transactions light. */
 export const WRITE_BATCH = 1_000;
+/** Edge rows are small; fewer, larger transactions write them fastest. */
+const EDGE_BATCH = 5_000;
 const DELETE_BATCH = 5_000;
 
 function* chunks<T>(items: T[], size: number): Generator<T[]> {
@@ -91,7 +93,7 @@ export class IngestRepository {
     }
     const files = { scope: 'ingest/merge-scope-edges', external: 'ingest/merge-external-edges', unresolved: 'ingest/merge-unresolved-edges' };
     for (const target of ['scope', 'external', 'unresolved'] as const) {
-      for (const batch of chunks(byTarget[target], WRITE_BATCH)) {
+      for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
         await this.neo4j.write(files[target], {
           repoId,
           rows: batch.map((e) => ({ from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null })),

@@ -27,7 +27,7 @@ export function cleanBlockComment(text: string): string | null {
   else if (body.startsWith('/*')) body = body.slice(2);
   if (body.endsWith('*/')) body = body.slice(0, -2);
   const lines = body.split(/\r?\n/).map((l) => l.replace(/^\s*\*(?!\/) ?/, ''));
-  return tidy(dedent(lines));
+  return tidy([lines[0].trim(), ...dedent(lines.slice(1))]);
 }
 
 /** Consecutive line comments (`//`, `///`, `#`, `--`) -> text without the markers. */

@@ -5,6 +5,14 @@ import type { Language, RawImport, ScopeKind } from './types';
 
 const MAX_CHAIN = 6;
 
+/** Node types that may contain statements (and so definitions); everything else is scanned flat. */
+const CONTAINERS = new Set([
+  'module', 'block', 'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'try_statement',
+  'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'match_statement', 'case_clause',
+  'ERROR', 'decorated_definition', 'function_definition', 'class_definition', 'expression_statement',
+]);
+const FLAT_TYPES = ['call', 'type'];
+
 /**
  * Python.
  *
@@ -102,7 +110,27 @@ class PyWalker {
         return;
       }
       default:
-        this.walkChildren(node, scope);
+        if (CONTAINERS.has(node.type)) this.walkChildren(node, scope);
+        else this.flat(node, scope);
+    }
+  }
+
+  /**
+   * Expressions cannot contain definitions in Python: collect their calls and annotations with one
+   * native descendant scan instead of walking every node (data-heavy modules have huge literals).
+   */
+  private flat(node: SyntaxNode, scope: ScopeDraft): void {
+    let typeEnd = -1;
+    for (const d of node.descendantsOfType(FLAT_TYPES)) {
+      if (d.type === 'call') {
+        const fn = d.childForFieldName('function');
+        const name = fn ? this.chain(fn) : null;
+        // `super().m()` is recorded as `super.m` by the outer call
+        if (name && !(name === 'super' && d.parent?.type === 'attribute')) this.b.ref(scope, 'CALLS', name, startLine(d));
+      } else if (d.startIndex >= typeEnd) {
+        this.typeRefs(d, scope);
+        typeEnd = d.endIndex;
+      }
     }
   }
 

@@ -65,6 +65,25 @@ class TsWalker {
       case 'regex':
       case 'predefined_type':
       case 'property_identifier':
+      case 'identifier':
+      case 'shorthand_property_identifier':
+      case 'shorthand_property_identifier_pattern':
+      case 'private_property_identifier':
+      case 'statement_identifier':
+      case 'this':
+      case 'super':
+      case 'true':
+      case 'false':
+      case 'null':
+      case 'undefined':
+      case 'string_fragment':
+      case 'escape_sequence':
+      case 'accessibility_modifier':
+      case 'override_modifier':
+      case 'literal_type':
+      case 'this_type':
+      case 'jsx_text':
+      case 'hash_bang_line':
         return;
       case 'import_statement':
         this.importStatement(node);

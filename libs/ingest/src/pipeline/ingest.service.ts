@@ -14,6 +14,7 @@ import { walkRepository, WalkedFile } from '../walk/file-walker';
 import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
 import { ParseCache } from './parse-cache';
+import { ScopeSync } from './scope-sync';
 
 export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_REPORTED_ERRORS = 200;
@@ -21,6 +22,7 @@ const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
 /** Scopes fetched per embedding round; each round is embedded in provider-sized batches. */
 const EMBED_ROUND = 512;
+const YIELD_EVERY_FILES = 16;
 
 export class IngestInputError extends Error {
   constructor(
@@ -117,46 +119,23 @@ export class IngestService {
     progress.phase = 'parsing';
     await report(true);
 
-    // 2. Parse what changed; reuse cached parses of files whose bytes did not.
+    // 2. Parse what changed (reusing cached parses of files whose bytes did not) and write changed
+    //    scopes while parsing goes on.
     const stored = await time('readGraph', () => this.repo.storedScopes(repoId));
-    const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, progress, addError, report));
-
-    // 3. Resolve references across all files (cheap, in memory).
+    const sync = new ScopeSync(repoId, stored, this.repo);
+    const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, sync, progress, addError, report));
+    // 3. Resolve references across all files (in memory, while the last scope batches are written).
     progress.phase = 'resolving';
     await report(true);
     const resolved = await time('resolve', async () => resolveRepository(parsed));
+    const deletions = await time('writeScopes', () => sync.finish());
+    const scopeStats = sync.stats;
 
-    // 4. Diff against the graph and write.
+    // 4. Diff edges against the graph and write.
     progress.phase = 'writing';
     await report(true);
-    const desired = this.desiredScopes(repoId, parsed, walk.files, reusedPaths);
-    const storedById = new Map(stored.map((s) => [s.id, s]));
-    const scopeStats = { total: desired.size + reusedScopeCount(parsed, reusedPaths), added: 0, changed: 0, moved: 0, deleted: 0, unchanged: 0 };
-    const upserts: ScopeRow[] = [];
-    const moves: { id: string; startLine: number; endLine: number }[] = [];
-    for (const [id, d] of desired) {
-      const old = storedById.get(id);
-      if (!old) {
-        scopeStats.added++;
-        upserts.push(d.row);
-      } else if (old.contentHash !== d.propsHash) {
-        scopeStats.changed++;
-        upserts.push(d.row);
-      } else if (old.startLine !== d.startLine || old.endLine !== d.endLine) {
-        scopeStats.moved++;
-        moves.push({ id, startLine: d.startLine, endLine: d.endLine });
-      } else {
-        scopeStats.unchanged++;
-      }
-    }
-    scopeStats.unchanged += reusedScopeCount(parsed, reusedPaths);
-    const keepIds = new Set<string>(desired.keys());
-    for (const file of parsed) if (reusedPaths.has(file.path)) for (const s of file.scopes) keepIds.add(graphId(repoId, s.id));
-    const deletions = stored.filter((s) => !keepIds.has(s.id)).map((s) => s.id);
-    scopeStats.deleted = deletions.length;
-
     const edges = this.desiredEdges(repoId, parsed, resolved);
-    const storedEdges = await this.repo.storedEdges(repoId);
+    const storedEdges = await time('readEdges', () => this.repo.storedEdges(repoId));
     const storedEdgeMap = new Map(storedEdges.map((e) => [edgeKey(e), e]));
     const desiredKeys = new Set<string>();
     const edgeWrites: GraphEdge[] = [];
@@ -180,12 +159,9 @@ export class IngestService {
       .map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
 
     await time('write', async () => {
-      await this.repo.upsertScopes(upserts);
-      await this.repo.updatePositions(moves);
-      await this.repo.linkFiles(repoId, upserts.filter((r) => r.props.kind === 'file').map((r) => r.id));
-      await this.repo.deleteEdges(edgeDeletes);
-      await this.repo.deleteScopes(deletions);
-      await this.repo.mergeEdges(repoId, edgeWrites);
+      await time('deleteEdges', () => this.repo.deleteEdges(edgeDeletes));
+      await time('deleteScopes', () => this.repo.deleteScopes(deletions));
+      await time('writeEdges', () => this.repo.mergeEdges(repoId, edgeWrites));
       await this.repo.deleteOrphans(repoId);
       // Last: the hashes that mark these files as fully written.
       await this.repo.setFileHashes(
@@ -247,6 +223,7 @@ export class IngestService {
     repoId: string,
     files: WalkedFile[],
     stored: StoredScope[],
+    sync: ScopeSync,
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
@@ -275,6 +252,7 @@ export class IngestService {
       const hit = reused.get(file.path);
       if (hit) {
         parsed.push(hit);
+        sync.keepUnchanged(hit);
         progress.filesReused++;
         continue;
       }
@@ -282,38 +260,15 @@ export class IngestService {
       for (const message of result.errors) addError({ path: file.path, message });
       if (file.nonUtf8) addError({ path: file.path, message: 'not valid UTF-8; read as Latin-1' });
       parsed.push(result);
+      sync.add(result, file.nonUtf8);
       fresh.push({ fileHash: file.contentHash, parsed: result });
       progress.filesParsed++;
       await report();
+      // Parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
+      if (progress.filesParsed % YIELD_EVERY_FILES === 0) await new Promise((r) => setImmediate(r));
     }
     await this.cache.setMany(repoId, fresh);
     return { parsed, reusedPaths: new Set(reused.keys()) };
-  }
-
-  private desiredScopes(repoId: string, parsed: ParsedFile[], files: WalkedFile[], reusedPaths: Set<string>): Map<string, DesiredScope> {
-    const nonUtf8 = new Set(files.filter((f) => f.nonUtf8).map((f) => f.path));
-    const desired = new Map<string, DesiredScope>();
-    for (const file of parsed) {
-      if (reusedPaths.has(file.path)) continue;
-      for (const scope of file.scopes) {
-        const props = scopeProps(repoId, scope);
-        if (scope.kind === 'file') {
-          props.parseErrors = file.errors;
-          props.nonUtf8 = nonUtf8.has(file.path);
-          // fileHash is set last (setFileHashes): until then the file counts as not fully written.
-          props.fileHash = null;
-        }
-        const propsHash = hashProps(props);
-        props.contentHash = propsHash;
-        // JS numbers travel as Cypher floats; line numbers are integers.
-        props.startLine = cypherInt(scope.startLine);
-        props.endLine = cypherInt(scope.endLine);
-        const id = props.id as string;
-        const labels = [KIND_LABEL[scope.kind]];
-        desired.set(id, { row: { id, labels, props }, propsHash, startLine: scope.startLine, endLine: scope.endLine });
-      }
-    }
-    return desired;
   }
 
   private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ReturnType<typeof resolveRepository>) {
@@ -394,39 +349,3 @@ export function fileScopeId(path: string): string {
   return `${path}#${path}|file`;
 }
 
-function scopeProps(repoId: string, scope: ParsedScope): Record<string, unknown> {
-  return {
-    id: graphId(repoId, scope.id),
-    localId: scope.id,
-    repoId,
-    name: scope.name,
-    qualifiedName: scope.qualifiedName,
-    kind: scope.kind,
-    language: scope.language,
-    path: scope.path,
-    startLine: scope.startLine,
-    endLine: scope.endLine,
-    signature: scope.signature,
-    docComment: scope.docComment,
-    source: scope.source,
-    nameTokens: scope.nameTokens,
-    exported: scope.exported ?? null,
-    parentId: scope.parentId ? graphId(repoId, scope.parentId) : null,
-    localParentId: scope.parentId,
-  };
-}
-
-/**
- * Hash of everything but position and the repository's name: a scope that only moved is updated in
- * place, not rewritten, and the same code hashes the same in any repository.
- */
-function hashProps(props: Record<string, unknown>): string {
-  const { startLine: _s, endLine: _e, id: _i, repoId: _r, parentId: _p, ...rest } = props;
-  return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
-}
-
-function reusedScopeCount(parsed: ParsedFile[], reusedPaths: Set<string>): number {
-  let n = 0;
-  for (const f of parsed) if (reusedPaths.has(f.path)) n += f.scopes.length;
-  return n;
-}

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { projectRoot } from '@scopegraph/config';
+
+export function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i !== -1 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+/** Prints rows as an aligned table (first row is the header). */
+export function printTable(rows: (string | number)[][]): void {
+  const cells = rows.map((r) => r.map((c) => (typeof c === 'number' ? formatNumber(c) : c)));
+  const widths = cells[0].map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  for (const [n, r] of cells.entries()) {
+    process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ') + '\n');
+    if (n === 0) process.stdout.write(widths.map((w) => '-'.repeat(w)).join('  ') + '\n');
+  }
+}
+
+function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  return Number.isInteger(n) ? String(n) : n.toFixed(n >= 100 ? 0 : n >= 10 ? 1 : 3);
+}
+
+/**
+ * The TypeScript sources shipped in an npm package, unpacked once into .cache/bench (npm pack uses
+ * the registry the machine is configured for; nothing else is downloaded).
+ */
+export function npmPackageSources(spec: string): string {
+  const dir = path.join(projectRoot(), '.cache', 'bench', spec.replace(/[^A-Za-z0-9.@-]/g, '_'));
+  const done = path.join(dir, '.complete');
+  if (!fs.existsSync(done)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const out = execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    execFileSync('tar', ['xzf', path.join(dir, out), '-C', dir]);
+    fs.writeFileSync(done, '');
+  }
+  return path.join(dir, 'package');
+}

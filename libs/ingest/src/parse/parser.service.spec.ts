@@ -1,0 +1,84 @@
+import { languageForPath, ParserService } from './parser.service';
+
+const parser = new ParserService();
+beforeAll(() => parser.init());
+
+const ids = (path: string, src: string) => parser.parseFile(path, src).scopes.map((s) => s.id);
+
+describe('languageForPath', () => {
+  it.each([
+    ['a/b.ts', 'typescript'], ['a.mts', 'typescript'], ['a.cts', 'typescript'], ['a.d.ts', 'typescript'],
+    ['a.tsx', 'tsx'], ['a.js', 'javascript'], ['a.mjs', 'javascript'], ['a.cjs', 'javascript'], ['a.jsx', 'javascript'],
+    ['a.py', 'python'], ['A.CS', 'csharp'], ['db/x.sql', 'sql'], ['README.md', null], ['Makefile', null],
+    ['.eslintrc', null], ['dir.ts/file', null],
+  ])('%s -> %s', (path, lang) => {
+    expect(languageForPath(path)).toBe(lang);
+  });
+});
+
+describe('ParserService', () => {
+  it('keeps ids stable when code is added above (ids never contain lines)', () => {
+    const before = ids('src/a.ts', 'export function b() {}\nexport class C { m() {} }\n');
+    const after = ids('src/a.ts', '// new\nexport function a() {}\n\nexport function b() {}\nexport class C { m() {} }\n');
+    expect(after).toEqual(expect.arrayContaining(before));
+    expect(after).toContain('src/a.ts#a|function');
+  });
+
+  it('gives overloads distinct ids ordered by signature, not by position', () => {
+    const v1 = 'class K {\n  void Run(int a) {}\n  void Run(string s) {}\n}';
+    const v2 = 'class K {\n  void Run(string s) {}\n\n  void Run(int a) {}\n}';
+    const a = parser.parseFile('K.cs', v1).scopes.filter((s) => s.name === 'Run').map((s) => [s.signature, s.id]);
+    const b = parser.parseFile('K.cs', v2).scopes.filter((s) => s.name === 'Run').map((s) => [s.signature, s.id]);
+    expect(new Set(a.map((x) => x[1])).size).toBe(2);
+    expect(Object.fromEntries(b)).toEqual(Object.fromEntries(a));
+    expect(Object.fromEntries(a)).toEqual({
+      'void Run(int a)': 'K.cs#K.Run|method',
+      'void Run(string s)': 'K.cs#K.Run|method~1',
+    });
+  });
+
+  it('changes only the edited scope\'s contentHash', () => {
+    const a = parser.parseFile('m.py', 'def f():\n    return 1\n\ndef g():\n    return 2\n');
+    const b = parser.parseFile('m.py', 'def f():\n    return 1\n\ndef g():\n    return 3\n');
+    const hash = (f: typeof a, id: string) => f.scopes.find((s) => s.id === id)!.contentHash;
+    expect(hash(a, 'm.py#f|function')).toBe(hash(b, 'm.py#f|function'));
+    expect(hash(a, 'm.py#g|function')).not.toBe(hash(b, 'm.py#g|function'));
+    expect(a.contentHash).not.toBe(b.contentHash);
+  });
+
+  it('reports syntax errors without throwing and keeps what it could parse', () => {
+    const f = parser.parseFile('broken.ts', 'export function ok() {}\nclass {{{ = ;\nfunction alsoOk() { return 1 }');
+    expect(f.errors.length).toBeGreaterThan(0);
+    expect(f.errors[0]).toMatch(/line \d+/);
+    expect(f.scopes[0].kind).toBe('file');
+    expect(f.scopes.map((s) => s.name)).toContain('ok');
+  });
+
+  it('survives binary-ish and empty content', () => {
+    expect(parser.parseFile('e.py', '').scopes.map((s) => s.id)).toEqual(['e.py#e.py|file']);
+    const junk = parser.parseFile('j.cs', '\u0000\u0001\u0002 class { ] } \uFFFD\uFFFD');
+    expect(junk.scopes[0].kind).toBe('file');
+  });
+
+  it('normalises paths, strips a BOM and reports the file hash', () => {
+    const f = parser.parseFile('.\\src\\win\\x.ts', '\uFEFFexport const y = () => 1;');
+    expect(f.path).toBe('src/win/x.ts');
+    expect(f.scopes.map((s) => s.id)).toEqual(['src/win/x.ts#src/win/x.ts|file', 'src/win/x.ts#y|function']);
+    expect(f.contentHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('caps huge files to the file scope', () => {
+    const small = new ParserService({ languages: ['sql'], maxContentLength: 10 });
+    const f = small.parseFile('big.sql', 'CREATE TABLE t (id int)');
+    expect(f.scopes).toHaveLength(1);
+    expect(f.errors[0]).toMatch(/too large/);
+  });
+
+  it('throws for unsupported paths and when init() was not awaited', async () => {
+    expect(() => parser.parseFile('README.md', '# hi')).toThrow(/Unsupported/);
+    const fresh = new ParserService({ languages: ['python'] });
+    expect(() => fresh.parseFile('a.py', 'x = 1')).toThrow(/init/);
+    await fresh.init();
+    expect(fresh.parseFile('a.py', 'x = 1').scopes).toHaveLength(1);
+  });
+});

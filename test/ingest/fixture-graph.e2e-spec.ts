@@ -1,0 +1,230 @@
+import { FIXTURE, IngestHarness } from '../support/ingest-harness';
+import { runId } from '../support/processes';
+
+// The fixture mixes TypeScript, Python, C# and T-SQL (test/fixtures/polyglot-repo/README.md). These
+// lists are the whole expected graph: every scope, and every edge that crosses a file boundary.
+const EXPECTED_SCOPES = [
+    'cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository.Create|method',
+    'cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository.GetOpenTotal|method',
+    'cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository|interface',
+    'cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data|namespace',
+    'cs/MyApp.Data/IInvoiceRepository.cs#cs/MyApp.Data/IInvoiceRepository.cs|file',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.ConnectionString|property',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.Create|method',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.GetOpenTotal|method',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.SqlInvoiceRepository|constructor',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository|class',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data|namespace',
+    'cs/MyApp.Data/SqlInvoiceRepository.cs#cs/MyApp.Data/SqlInvoiceRepository.cs|file',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.AuditEntry.Describe|method',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.AuditEntry|class',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.CreateInvoice|method',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.Describe|method',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.InvoiceService|constructor',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.MinimumTotal|property',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.Validate|method',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService|class',
+    'cs/MyApp/Services/InvoiceService.cs#MyApp.Services|namespace',
+    'cs/MyApp/Services/InvoiceService.cs#cs/MyApp/Services/InvoiceService.cs|file',
+    'cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable.Describe|method',
+    'cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable|interface',
+    'cs/MyApp/Services/ServiceBase.cs#MyApp.Services.ServiceBase.Log|method',
+    'cs/MyApp/Services/ServiceBase.cs#MyApp.Services.ServiceBase|class',
+    'cs/MyApp/Services/ServiceBase.cs#MyApp.Services|namespace',
+    'cs/MyApp/Services/ServiceBase.cs#cs/MyApp/Services/ServiceBase.cs|file',
+    'py/billing/__init__.py#py/billing/__init__.py|file',
+    'py/billing/base.py#Document.__init__|constructor',
+    'py/billing/base.py#Document.render|method',
+    'py/billing/base.py#Document|class',
+    'py/billing/base.py#py/billing/base.py|file',
+    'py/billing/invoice.py#Invoice.__init__|constructor',
+    'py/billing/invoice.py#Invoice.render|method',
+    'py/billing/invoice.py#Invoice.total|method',
+    'py/billing/invoice.py#Invoice|class',
+    'py/billing/invoice.py#py/billing/invoice.py|file',
+    'py/billing/tax.py#compute_tax._round|function',
+    'py/billing/tax.py#compute_tax|function',
+    'py/billing/tax.py#py/billing/tax.py|file',
+    'py/report.py#main|function',
+    'py/report.py#py/report.py|file',
+    'sql/procedures.sql#dbo.fn_InvoiceTax|sql_function',
+    'sql/procedures.sql#dbo.usp_CreateInvoice|procedure',
+    'sql/procedures.sql#dbo.usp_LogAction|procedure',
+    'sql/procedures.sql#dbo.vw_OpenInvoices|view',
+    'sql/procedures.sql#sql/procedures.sql|file',
+    'sql/tables.sql#dbo.AuditLog|table',
+    'sql/tables.sql#dbo.Customer|table',
+    'sql/tables.sql#dbo.Invoice|table',
+    'sql/tables.sql#sql/tables.sql|file',
+    'ts/src/index.ts#ts/src/index.ts|file',
+    'ts/src/main.ts#main|function',
+    'ts/src/main.ts#ts/src/main.ts|file',
+    'ts/src/models/auditable.ts#AuditLevel|type_alias',
+    'ts/src/models/auditable.ts#Auditable.audit|method',
+    'ts/src/models/auditable.ts#Auditable|interface',
+    'ts/src/models/auditable.ts#ts/src/models/auditable.ts|file',
+    'ts/src/models/base-entity.ts#BaseEntity.constructor|constructor',
+    'ts/src/models/base-entity.ts#BaseEntity.describe|method',
+    'ts/src/models/base-entity.ts#BaseEntity.touch|method',
+    'ts/src/models/base-entity.ts#BaseEntity|class',
+    'ts/src/models/base-entity.ts#ts/src/models/base-entity.ts|file',
+    'ts/src/models/base-entity.ts#validateId|function',
+    'ts/src/models/invoice.ts#Invoice.audit|method',
+    'ts/src/models/invoice.ts#Invoice.constructor|constructor',
+    'ts/src/models/invoice.ts#Invoice.describe|method',
+    'ts/src/models/invoice.ts#Invoice|class',
+    'ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
+    'ts/src/services/invoice-repository.ts#InvoiceRepository.find|method',
+    'ts/src/services/invoice-repository.ts#InvoiceRepository.save|method',
+    'ts/src/services/invoice-repository.ts#InvoiceRepository|class',
+    'ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file',
+    'ts/src/services/invoice-service.ts#InvoiceService.constructor|constructor',
+    'ts/src/services/invoice-service.ts#InvoiceService.create|method',
+    'ts/src/services/invoice-service.ts#InvoiceService.importLegacy|method',
+    'ts/src/services/invoice-service.ts#InvoiceService|class',
+    'ts/src/services/invoice-service.ts#summarize.line|function',
+    'ts/src/services/invoice-service.ts#summarize|function',
+    'ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file',
+    'ts/src/utils/format.ts#formatAudit|function',
+    'ts/src/utils/format.ts#formatMoney|function',
+    'ts/src/utils/format.ts#parse|function',
+    'ts/src/utils/format.ts#ts/src/utils/format.ts|file',
+    'ts/src/utils/legacy.ts#legacyTotal|function',
+    'ts/src/utils/legacy.ts#parse|function',
+    'ts/src/utils/legacy.ts#ts/src/utils/legacy.ts|file',
+];
+
+const EXPECTED_CROSS_FILE_EDGES = [
+    'CALLS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.CreateInvoice|method -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository.Create|method',
+    'CALLS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.CreateInvoice|method -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.ServiceBase.Log|method',
+    'CALLS py/billing/invoice.py#Invoice.__init__|constructor -> py/billing/base.py#Document.__init__|constructor',
+    'CALLS py/billing/invoice.py#Invoice.render|method -> py/billing/base.py#Document.render|method',
+    'CALLS py/billing/invoice.py#Invoice.total|method -> py/billing/tax.py#compute_tax|function',
+    'CALLS py/report.py#main|function -> py/billing/invoice.py#Invoice.render|method',
+    'CALLS py/report.py#main|function -> py/billing/invoice.py#Invoice|class',
+    'CALLS py/report.py#main|function -> py/billing/tax.py#compute_tax|function',
+    'CALLS ts/src/main.ts#main|function -> ts/src/services/invoice-repository.ts#InvoiceRepository|class',
+    'CALLS ts/src/main.ts#main|function -> ts/src/services/invoice-service.ts#InvoiceService.create|method',
+    'CALLS ts/src/main.ts#main|function -> ts/src/services/invoice-service.ts#InvoiceService|class',
+    'CALLS ts/src/main.ts#main|function -> ts/src/services/invoice-service.ts#summarize|function',
+    'CALLS ts/src/models/invoice.ts#Invoice.audit|method -> ts/src/models/base-entity.ts#BaseEntity.touch|method',
+    'CALLS ts/src/models/invoice.ts#Invoice.audit|method -> ts/src/utils/format.ts#formatAudit|function',
+    'CALLS ts/src/models/invoice.ts#Invoice.constructor|constructor -> ts/src/models/base-entity.ts#BaseEntity.constructor|constructor',
+    'CALLS ts/src/models/invoice.ts#Invoice.describe|method -> ts/src/utils/format.ts#formatMoney|function',
+    'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/models/invoice.ts#Invoice|class',
+    'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/services/invoice-repository.ts#InvoiceRepository.save|method',
+    'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/utils/format.ts#formatMoney|function',
+    'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/utils/format.ts#parse|function',
+    'CALLS ts/src/services/invoice-service.ts#InvoiceService.importLegacy|method -> ts/src/utils/legacy.ts#legacyTotal|function',
+    'CALLS ts/src/services/invoice-service.ts#summarize.line|function -> ts/src/models/invoice.ts#Invoice.describe|method',
+    'CALLS ts/src/utils/format.ts#formatAudit|function -> ts/src/models/base-entity.ts#BaseEntity.describe|method',
+    'EXTENDS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService|class -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.ServiceBase|class',
+    'EXTENDS py/billing/invoice.py#Invoice|class -> py/billing/base.py#Document|class',
+    'EXTENDS ts/src/models/invoice.ts#Invoice|class -> ts/src/models/base-entity.ts#BaseEntity|class',
+    'IMPLEMENTS cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository|class -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository|interface',
+    'IMPLEMENTS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.AuditEntry|class -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable|interface',
+    'IMPLEMENTS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService|class -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable|interface',
+    'IMPLEMENTS ts/src/models/invoice.ts#Invoice|class -> ts/src/models/auditable.ts#Auditable|interface',
+    'IMPORTS cs/MyApp/Services/InvoiceService.cs#cs/MyApp/Services/InvoiceService.cs|file -> cs/MyApp.Data/IInvoiceRepository.cs#cs/MyApp.Data/IInvoiceRepository.cs|file',
+    'IMPORTS cs/MyApp/Services/InvoiceService.cs#cs/MyApp/Services/InvoiceService.cs|file -> cs/MyApp.Data/SqlInvoiceRepository.cs#cs/MyApp.Data/SqlInvoiceRepository.cs|file',
+    'IMPORTS py/billing/__init__.py#py/billing/__init__.py|file -> py/billing/invoice.py#py/billing/invoice.py|file',
+    'IMPORTS py/billing/invoice.py#py/billing/invoice.py|file -> py/billing/base.py#py/billing/base.py|file',
+    'IMPORTS py/billing/invoice.py#py/billing/invoice.py|file -> py/billing/tax.py#py/billing/tax.py|file',
+    'IMPORTS py/report.py#py/report.py|file -> py/billing/__init__.py#py/billing/__init__.py|file',
+    'IMPORTS py/report.py#py/report.py|file -> py/billing/tax.py#py/billing/tax.py|file',
+    'IMPORTS ts/src/index.ts#ts/src/index.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
+    'IMPORTS ts/src/index.ts#ts/src/index.ts|file -> ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file',
+    'IMPORTS ts/src/main.ts#ts/src/main.ts|file -> ts/src/index.ts#ts/src/index.ts|file',
+    'IMPORTS ts/src/main.ts#ts/src/main.ts|file -> ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file',
+    'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/models/auditable.ts#ts/src/models/auditable.ts|file',
+    'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/models/base-entity.ts#ts/src/models/base-entity.ts|file',
+    'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/utils/format.ts#ts/src/utils/format.ts|file',
+    'IMPORTS ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
+    'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
+    'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file',
+    'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/utils/format.ts#ts/src/utils/format.ts|file',
+    'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/utils/legacy.ts#ts/src/utils/legacy.ts|file',
+    'IMPORTS ts/src/utils/format.ts#ts/src/utils/format.ts|file -> ts/src/models/base-entity.ts#ts/src/models/base-entity.ts|file',
+    'REFERENCES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.Create|method -> sql/procedures.sql#dbo.usp_CreateInvoice|procedure',
+    'REFERENCES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.GetOpenTotal|method -> sql/procedures.sql#dbo.vw_OpenInvoices|view',
+    'REFERENCES cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.InvoiceService|constructor -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository|interface',
+    'REFERENCES cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService|class -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository|interface',
+    'REFERENCES sql/procedures.sql#dbo.usp_CreateInvoice|procedure -> sql/tables.sql#dbo.Customer|table',
+    'REFERENCES sql/procedures.sql#dbo.usp_CreateInvoice|procedure -> sql/tables.sql#dbo.Invoice|table',
+    'REFERENCES sql/procedures.sql#dbo.usp_LogAction|procedure -> sql/tables.sql#dbo.AuditLog|table',
+    'REFERENCES sql/procedures.sql#dbo.vw_OpenInvoices|view -> sql/tables.sql#dbo.Customer|table',
+    'REFERENCES sql/procedures.sql#dbo.vw_OpenInvoices|view -> sql/tables.sql#dbo.Invoice|table',
+    'REFERENCES ts/src/models/invoice.ts#Invoice.constructor|constructor -> ts/src/models/auditable.ts#AuditLevel|type_alias',
+    'REFERENCES ts/src/services/invoice-repository.ts#InvoiceRepository.find|method -> ts/src/models/invoice.ts#Invoice|class',
+    'REFERENCES ts/src/services/invoice-repository.ts#InvoiceRepository.save|method -> ts/src/models/invoice.ts#Invoice|class',
+    'REFERENCES ts/src/services/invoice-repository.ts#InvoiceRepository|class -> ts/src/models/invoice.ts#Invoice|class',
+    'REFERENCES ts/src/services/invoice-service.ts#InvoiceService.constructor|constructor -> ts/src/services/invoice-repository.ts#InvoiceRepository|class',
+    'REFERENCES ts/src/services/invoice-service.ts#summarize.line|function -> ts/src/models/invoice.ts#Invoice|class',
+    'REFERENCES ts/src/services/invoice-service.ts#summarize|function -> ts/src/models/invoice.ts#Invoice|class',
+    'REFERENCES ts/src/utils/format.ts#formatAudit|function -> ts/src/models/base-entity.ts#BaseEntity|class',
+];
+
+describe('the polyglot fixture in the graph', () => {
+  const h = new IngestHarness();
+  const repo = runId('fixture');
+
+  beforeAll(async () => {
+    await h.init();
+    await h.ingest.index({ path: FIXTURE, name: repo });
+  });
+
+  afterAll(() => h.dispose([repo]));
+
+  it('holds exactly the expected scopes, each with its kind label', async () => {
+    const rows = await h.neo4j.runStatement<{ id: string; labels: string[] }>(
+      'MATCH (s:Scope {repoId: $repo}) RETURN s.localId AS id, labels(s) AS labels ORDER BY id',
+      { repo },
+    );
+    expect(rows.map((r) => r.id)).toEqual(EXPECTED_SCOPES);
+    for (const r of rows) expect(r.labels.length).toBe(2);
+  });
+
+  it('holds exactly the expected cross-file CALLS, IMPORTS, EXTENDS, IMPLEMENTS and REFERENCES edges', async () => {
+    const rows = await h.neo4j.runStatement<{ edge: string }>(
+      `MATCH (a:Scope {repoId: $repo})-[r:CALLS|EXTENDS|IMPLEMENTS|REFERENCES|IMPORTS]->(b:Scope)
+       WHERE a.path <> b.path
+       RETURN type(r) + ' ' + a.localId + ' -> ' + b.localId AS edge ORDER BY edge`,
+      { repo },
+    );
+    expect(rows.map((r) => r.edge)).toEqual(EXPECTED_CROSS_FILE_EDGES);
+  });
+
+  it('resolves a call through its import, not to a same-named function elsewhere', async () => {
+    const rows = await h.neo4j.runStatement<{ path: string }>(
+      'MATCH (:Scope {repoId: $repo, qualifiedName: "InvoiceService.create"})-[:CALLS]->(p:Scope {name: "parse"}) RETURN p.path AS path',
+      { repo },
+    );
+    expect(rows.map((r) => r.path)).toEqual(['ts/src/utils/format.ts']);
+  });
+
+  it('links C# code to the SQL objects it names', async () => {
+    const rows = await h.neo4j.runStatement<{ edge: string }>(
+      `MATCH (c:Scope {repoId: $repo, language: 'csharp'})-[:REFERENCES]->(s:Scope {language: 'sql'})
+       RETURN c.qualifiedName + ' -> ' + s.qualifiedName AS edge ORDER BY edge`,
+      { repo },
+    );
+    expect(rows.map((r) => r.edge)).toEqual([
+      'MyApp.Data.SqlInvoiceRepository.Create -> dbo.usp_CreateInvoice',
+      'MyApp.Data.SqlInvoiceRepository.GetOpenTotal -> dbo.vw_OpenInvoices',
+    ]);
+  });
+
+  it('records unresolved references and external imports instead of dropping them', async () => {
+    const external = await h.neo4j.runStatement<{ name: string }>(
+      'MATCH (:File {repoId: $repo})-[:IMPORTS]->(m:ExternalModule) RETURN DISTINCT m.name AS name ORDER BY name',
+      { repo },
+    );
+    expect(external.map((e) => e.name)).toEqual(expect.arrayContaining(['uuid']));
+    const unresolved = await h.neo4j.runStatement<{ reason: string }>(
+      'MATCH (:Scope {repoId: $repo})-[r]->(:Unresolved) RETURN DISTINCT r.reason AS reason',
+      { repo },
+    );
+    expect(unresolved.length).toBeGreaterThan(0);
+    expect(unresolved.every((u) => typeof u.reason === 'string')).toBe(true);
+  });
+});
