@@ -14,10 +14,6 @@ ENV_FILE="$ROOT/.env"
 # Newest Neo4j that runs on an installed JDK (2026.x needs Java 21+); 5.26 LTS runs on Java 17.
 NEO4J_CURRENT="2026.08.1"
 NEO4J_LTS="5.26.30"
-NEO4J_BOLT_PORT="${NEO4J_BOLT_PORT:-7687}"
-NEO4J_HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
-NEO4J_HEAP="${NEO4J_HEAP:-1g}"
-NEO4J_PAGECACHE="${NEO4J_PAGECACHE:-512m}"
 READY_TIMEOUT_S="${SERVICES_READY_TIMEOUT_S:-180}"
 
 log() { printf '[services] %s\n' "$*" >&2; }
@@ -39,6 +35,12 @@ set_env_value() {
   fi
   printf '%s=%s\n' "$key" "$value" >> "$ENV_FILE"
 }
+
+# Ports and memory: environment first, then .env, then defaults.
+NEO4J_BOLT_PORT="$(env_value NEO4J_BOLT_PORT)"; NEO4J_BOLT_PORT="${NEO4J_BOLT_PORT:-7687}"
+NEO4J_HTTP_PORT="$(env_value NEO4J_HTTP_PORT)"; NEO4J_HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
+NEO4J_HEAP="$(env_value NEO4J_HEAP)"; NEO4J_HEAP="${NEO4J_HEAP:-1g}"
+NEO4J_PAGECACHE="$(env_value NEO4J_PAGECACHE)"; NEO4J_PAGECACHE="${NEO4J_PAGECACHE:-512m}"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -176,7 +178,8 @@ neo4j_down() {
 # ---------- Redis ----------
 redis_port() {
   local url; url="$(env_value REDIS_URL)"
-  if [ -n "$url" ]; then echo ""; else echo "${REDIS_PORT:-6379}"; fi
+  local port; port="$(env_value REDIS_PORT)"
+  if [ -n "$url" ]; then echo ""; else echo "${port:-6379}"; fi
 }
 
 redis_up() {

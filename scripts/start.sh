@@ -9,7 +9,7 @@ bash scripts/setup.sh
 env_value() { local v="${!1:-}"; [ -n "$v" ] && { echo "$v"; return; }; [ -f .env ] && { grep -E "^$1=" .env || true; } | tail -n1 | cut -d= -f2-; }
 HOST="$(env_value API_HOST)"; HOST="${HOST:-127.0.0.1}"
 PORT="$(env_value API_PORT)"; PORT="${PORT:-4000}"
-HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
+HTTP_PORT="$(env_value NEO4J_HTTP_PORT)"; HTTP_PORT="${HTTP_PORT:-7474}"
 LOG_DIR="$ROOT/.services/logs"; mkdir -p "$LOG_DIR"
 
 pids=()

@@ -28,11 +28,15 @@ export const envSchema = z.object({
   NEO4J_URI: z
     .string()
     .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/.+/, 'must be a bolt:// or neo4j:// URI')
-    .default('bolt://127.0.0.1:7687'),
+    .optional(),
+  /** Port of the Neo4j that scripts/services.sh runs; used when NEO4J_URI is unset. */
+  NEO4J_BOLT_PORT: port.default(7687),
   NEO4J_USER: z.string().min(1).default('neo4j'),
   NEO4J_PASSWORD: z.string({ required_error: 'is required (npm run services:up writes one to .env)' }).min(1, 'must not be empty'),
   NEO4J_DATABASE: z.string().regex(/^[A-Za-z][A-Za-z0-9.-]*$/, 'must be a Neo4j database name').default('neo4j'),
-  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional(),
+  /** Port of the Redis that scripts/services.sh runs; used when REDIS_URL is unset. */
+  REDIS_PORT: port.default(6379),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may hold letters, digits, _ and - only').default('scopegraph'),
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -66,8 +70,8 @@ export interface AppConfig {
 
 export function toAppConfig(env: Env): AppConfig {
   return {
-    neo4j: { uri: env.NEO4J_URI, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
-    redis: { url: env.REDIS_URL },
+    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
+    redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}` },
     queue: { prefix: env.QUEUE_PREFIX },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },
     embedding: {
