@@ -1,4 +1,4 @@
-import { API_READY, freePort, runApp, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
+import { API_READY, freePort, runApp, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
 import { collect, gql, wsClient } from '../support/graphql-client';
 
 const HEALTH = '{ health { ok neo4j { ok version edition indexes { name type state online } } redis { ok version } queues { name waiting active failed } } }';
@@ -6,24 +6,17 @@ const START_PROBE = 'mutation($input: ProbeInput) { startProbe(input: $input) { 
 const JOB_EVENTS = 'subscription($jobId: ID!) { jobEvents(queue: SYSTEM, jobId: $jobId) { jobId kind progress result failedReason } }';
 
 describe('API and worker processes (real Neo4j + Redis)', () => {
-  const prefix = runId('api');
+  let stack: RunningStack;
   let api: RunningApp;
   let worker: RunningApp;
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/graphql`;
-    // A queue prefix of its own keeps this run's jobs away from any other run or a dev server.
-    [api, worker] = await Promise.all([
-      startApp('api', { API_PORT: String(port), QUEUE_PREFIX: prefix }, API_READY),
-      startApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
-    ]);
+    stack = await startStack('api');
+    ({ api, worker, url } = stack);
   });
 
-  afterAll(async () => {
-    await Promise.all([api?.stop(), worker?.stop()]);
-  });
+  afterAll(() => stack?.stop());
 
   it('answers the health query over HTTP with Neo4j and Redis versions', async () => {
     const { status, body } = await gql(url, HEALTH);
@@ -69,9 +62,10 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
     expect(status.body.data.job.result.steps).toBe(steps);
   });
 
-  it('delivers every progress event to a subscriber that attached before the job started', async () => {
-    // Start a slow job, subscribe immediately: with 6 steps of 300 ms we must see all of them.
-    const started = await gql(url, START_PROBE, { input: { steps: 6, stepDelayMs: 300 } });
+  it('delivers every progress event to a subscriber that attached early, in order and without repeats', async () => {
+    // Start a slow job, subscribe immediately: with 6 steps of 500 ms every step arrives after the
+    // subscription is set up (the current progress is sent first if it already moved).
+    const started = await gql(url, START_PROBE, { input: { steps: 6, stepDelayMs: 500 } });
     const jobId = started.body.data.startProbe.id;
     const client = wsClient(url);
     try {

@@ -1,6 +1,6 @@
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
-import { API_READY, freePort, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
+import { runId, RunningStack, startStack } from '../support/processes';
 
 const INDEX = 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id queue } }';
 const PROGRESS = 'subscription($id: ID!) { indexProgress(jobId: $id) { phase filesTotal filesParsed scopes edges embedded errors result failedReason } }';
@@ -8,24 +8,18 @@ const PROGRESS = 'subscription($id: ID!) { indexProgress(jobId: $id) { phase fil
 // The whole path a user takes: GraphQL mutation on the API process, the job on the worker process,
 // progress back over graphql-ws, counts in the repositories query.
 describe('indexRepository job through the API and the worker', () => {
-  const prefix = runId('idx');
   const name = runId('job');
-  let api: RunningApp;
-  let worker: RunningApp;
+  let stack: RunningStack;
   let url: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/graphql`;
-    [api, worker] = await Promise.all([
-      startApp('api', { API_PORT: String(port), QUEUE_PREFIX: prefix }, API_READY),
-      startApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
-    ]);
+    stack = await startStack('idx');
+    url = stack.url;
   });
 
   afterAll(async () => {
     await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }).catch(() => undefined);
-    await Promise.all([api?.stop(), worker?.stop()]);
+    await stack?.stop();
   });
 
   it('indexes the fixture, streaming phases, and lists the repository with its counts', async () => {

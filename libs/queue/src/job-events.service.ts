@@ -62,9 +62,20 @@ export class JobEventsService implements OnModuleDestroy {
         yield { queue, jobId, type: 'failed', failedReason: job.failedReason, progress: job.progress };
         return;
       }
+      // A subscriber that attaches mid-job first gets the latest progress, so it never starts blind.
+      let last: string | undefined;
+      if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !buffer.some((e) => e.type === 'progress')) {
+        last = JSON.stringify(job.progress);
+        yield { queue, jobId, type: 'progress', progress: job.progress };
+      }
       for (;;) {
         while (buffer.length > 0) {
           const event = buffer.shift()!;
+          if (event.type === 'progress') {
+            const key = JSON.stringify(event.progress);
+            if (key === last) continue;
+            last = key;
+          }
           yield event;
           if (event.type !== 'progress') return;
         }

@@ -1,21 +1,10 @@
 import * as path from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
+import type { IngestProgress, IngestResult } from '@scopegraph/ingest';
 import { ApiClient, CliError } from '../client';
 
-interface Progress {
-  phase: string;
-  filesTotal: number;
-  filesParsed: number;
-  filesReused: number;
-  scopes: number;
-  edges: number;
-  embedded: number;
-  toEmbed: number;
-  errors: number;
-  recentErrors: { path: string; message: string }[];
-  result?: { files: { indexed: number; parsed: number; reused: number; skipped: Record<string, number> }; scopes: Record<string, number>; edges: Record<string, number>; embedded: number; embeddingError?: string; timingsMs: Record<string, number> };
-  failedReason?: string;
-}
+/** What the indexProgress subscription sends: the worker's progress, plus the result at the end. */
+type Progress = IngestProgress & { result?: IngestResult; failedReason?: string };
 
 const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed errors recentErrors { path message } result failedReason';
 
