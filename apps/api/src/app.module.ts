@@ -7,13 +7,16 @@ import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
 import { IngestRepository } from '@scopegraph/ingest';
+import { LlmModule } from '@scopegraph/llm';
 import { QueueModule } from '@scopegraph/queue';
+import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
+import { SearchResolver } from './search/search.resolver';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -23,6 +26,8 @@ export const GRAPHQL_PATH = '/graphql';
     GraphModule,
     QueueModule,
     HealthModule,
+    LlmModule,
+    SearchModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
@@ -51,6 +56,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

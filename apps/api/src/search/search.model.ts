@@ -1,0 +1,274 @@
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  registerDecorator,
+  ValidateNested,
+  ValidationArguments,
+} from 'class-validator';
+import { compileGlob, EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, SEARCH_LIMITS } from '@scopegraph/search';
+import { JSONScalar } from '../graphql/json.scalar';
+
+// ---- Enums --------------------------------------------------------------------------------------
+
+export enum SearchModeEnum {
+  SEMANTIC = 'semantic',
+  BM25 = 'bm25',
+  HYBRID = 'hybrid',
+  SEMANTIC_RERANK = 'semantic_rerank',
+}
+registerEnumType(SearchModeEnum, {
+  name: 'SearchMode',
+  description: 'SEMANTIC: vector index; BM25: full-text index; HYBRID: both fused by weighted RRF; SEMANTIC_RERANK: widened vector pool re-ordered by keywords',
+});
+
+export enum DirectionEnum {
+  OUT = 'out',
+  IN = 'in',
+  BOTH = 'both',
+}
+registerEnumType(DirectionEnum, { name: 'Direction', description: 'OUT follows edges, IN walks them backwards (callers), BOTH does either' });
+
+/** The GraphQL enum is the ingest allow-list itself, so an unknown edge type never gets past parsing. */
+export const EdgeTypeEnum = Object.fromEntries(EDGE_TYPES.map((t) => [t, t])) as { [K in GraphEdgeType]: K };
+registerEnumType(EdgeTypeEnum, { name: 'EdgeType', description: 'Relationship types of the code graph (docs/graph-model.md)' });
+
+// ---- Input --------------------------------------------------------------------------------------
+
+const MAX_SOURCE_CHARS = 1_000_000;
+export const DEFAULT_SOURCE_CHARS = 2_000;
+
+/** A path glob that compiles; the message says what is wrong and where. */
+function IsGlob() {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'isGlob',
+      target: target.constructor,
+      propertyName,
+      validator: {
+        validate(value: unknown) {
+          if (typeof value !== 'string') return false;
+          try {
+            compileGlob(value);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        defaultMessage(args: ValidationArguments) {
+          try {
+            compileGlob(String(args.value));
+            return `${args.property} must be a glob`;
+          } catch (error) {
+            return `${args.property}: ${(error as Error).message}`;
+          }
+        },
+      },
+    });
+}
+
+@InputType({ description: 'RRF weights (seed 001 code-search defaults: semantic 2, bm25 3); graph applies with graphSignal' })
+export class SearchWeightsInput {
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) semantic?: number;
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) bm25?: number;
+  @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) graph?: number;
+}
+
+@InputType({ description: 'Graph expansion around each hit' })
+export class ExpandInput {
+  @Field(() => Int, { nullable: true, description: '1-3 (default 1)' })
+  @IsOptional() @IsInt() @Min(1) @Max(SEARCH_LIMITS.maxDepth)
+  depth?: number;
+
+  @Field(() => [EdgeTypeEnum], { nullable: true, description: 'Edge types to follow (default: all)' })
+  @IsOptional() @IsArray() @ArrayMaxSize(EDGE_TYPES.length * 2) @IsIn(EDGE_TYPES, { each: true })
+  edges?: GraphEdgeType[];
+
+  @Field(() => DirectionEnum, { nullable: true, description: 'default BOTH' })
+  @IsOptional() @IsEnum(DirectionEnum)
+  direction?: DirectionEnum;
+
+  @Field(() => Int, { nullable: true, description: `Neighbors in total, 1-${SEARCH_LIMITS.maxExpandNodes} (default 50)` })
+  @IsOptional() @IsInt() @Min(1) @Max(SEARCH_LIMITS.maxExpandNodes)
+  maxNodes?: number;
+}
+
+@InputType()
+export class SearchInput {
+  @Field({ description: `What to look for, 1-${SEARCH_LIMITS.maxTextLength} characters; code and punctuation are fine` })
+  @IsString() @MaxLength(SEARCH_LIMITS.maxTextLength) @Matches(/\S/, { message: 'text must not be empty' })
+  text: string;
+
+  @Field(() => SearchModeEnum, { nullable: true, defaultValue: SearchModeEnum.HYBRID })
+  @IsOptional() @IsEnum(SearchModeEnum)
+  mode?: SearchModeEnum;
+
+  @Field(() => Int, { nullable: true, defaultValue: 10, description: `Results, 1-${SEARCH_LIMITS.maxTopK}` })
+  @IsOptional() @IsInt() @Min(1) @Max(SEARCH_LIMITS.maxTopK)
+  topK?: number;
+
+  @Field({ nullable: true, description: 'Only this repository (by name); an unknown one is an error' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(200)
+  repository?: string;
+
+  @Field({ nullable: true, description: 'Only paths containing this (case-sensitive)' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(SEARCH_LIMITS.maxFilterLength)
+  pathContains?: string;
+
+  @Field({ nullable: true, description: 'Only paths matching this glob: ** directories, * and ? within a segment, [a-z], {a,b}; no / = any directory' })
+  @IsOptional() @IsString() @MaxLength(SEARCH_LIMITS.maxGlobLength) @IsGlob()
+  pathGlob?: string;
+
+  @Field({ nullable: true, description: `One of: ${LANGUAGES.join(', ')}` })
+  @IsOptional() @IsIn(LANGUAGES)
+  language?: string;
+
+  @Field({ nullable: true, description: `One of: ${SCOPE_KINDS.join(', ')}` })
+  @IsOptional() @IsIn(SCOPE_KINDS)
+  kind?: string;
+
+  @Field({ nullable: true, description: 'Exact name or qualified name (create, InvoiceService.create)' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(SEARCH_LIMITS.maxFilterLength)
+  name?: string;
+
+  @Field(() => SearchWeightsInput, { nullable: true })
+  @IsOptional() @ValidateNested() @Type(() => SearchWeightsInput)
+  weights?: SearchWeightsInput;
+
+  @Field(() => Int, { nullable: true, description: `Candidates per list in HYBRID (default 150, at most ${SEARCH_LIMITS.maxCandidates})` })
+  @IsOptional() @IsInt() @Min(1) @Max(SEARCH_LIMITS.maxCandidates)
+  candidates?: number;
+
+  @Field(() => Int, { nullable: true, description: 'RRF constant k (default 60)' })
+  @IsOptional() @IsInt() @Min(1) @Max(10_000)
+  rrfK?: number;
+
+  @Field(() => Float, { nullable: true, description: 'SEMANTIC_RERANK: share of the keyword score, 0-1 (default 0.3)' })
+  @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1)
+  keywordWeight?: number;
+
+  @Field({ nullable: true, defaultValue: false, description: 'Rank up hits connected to other hits (an extra RRF list, weight weights.graph)' })
+  @IsOptional() @IsBoolean()
+  graphSignal?: boolean;
+
+  @Field(() => ExpandInput, { nullable: true })
+  @IsOptional() @ValidateNested() @Type(() => ExpandInput)
+  expand?: ExpandInput;
+
+  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_SOURCE_CHARS, description: 'Cut each source to this many characters; null for all of it' })
+  @IsOptional() @IsInt() @Min(0) @Max(MAX_SOURCE_CHARS)
+  sourceChars?: number | null;
+}
+
+// ---- Output -------------------------------------------------------------------------------------
+
+@ObjectType({ description: 'A scope: a file, class, function, method, SQL object...' })
+export class Scope {
+  @Field(() => ID) id: string;
+  @Field() repoId: string;
+  @Field() name: string;
+  @Field() qualifiedName: string;
+  @Field() kind: string;
+  @Field() language: string;
+  @Field() path: string;
+  @Field(() => Int, { nullable: true }) startLine: number | null;
+  @Field(() => Int, { nullable: true }) endLine: number | null;
+  @Field(() => String, { nullable: true }) signature: string | null;
+  @Field(() => String, { nullable: true }) docComment: string | null;
+  @Field(() => String, { nullable: true }) source: string | null;
+  @Field(() => Int, { description: 'Length of the whole source' }) sourceLength: number;
+  @Field() sourceTruncated: boolean;
+}
+
+@ObjectType()
+export class ListScore {
+  @Field(() => Float, { description: "The list's own score (cosine in [0,1], or BM25)" }) score: number;
+  @Field(() => Int, { description: '1-based rank in the list' }) rank: number;
+  @Field(() => Float, { description: 'What it added to the final score' }) contribution: number;
+}
+
+@ObjectType()
+export class KeywordScore extends ListScore {
+  @Field(() => Float, { description: 'Keyword score before normalising by the pool maximum' }) raw: number;
+}
+
+@ObjectType()
+export class GraphScore extends ListScore {
+  @Field(() => Int, { description: 'Other candidates this scope is directly connected to' }) connections: number;
+}
+
+@ObjectType()
+export class ScoreBreakdown {
+  @Field(() => ListScore, { nullable: true }) semantic?: ListScore;
+  @Field(() => ListScore, { nullable: true }) bm25?: ListScore;
+  @Field(() => KeywordScore, { nullable: true }) keyword?: KeywordScore;
+  @Field(() => GraphScore, { nullable: true }) graph?: GraphScore;
+  @Field({ description: 'none | rrf | blend' }) fusion: string;
+  @Field(() => [String]) filtersApplied: string[];
+}
+
+@ObjectType({ description: 'How a neighbor was reached: node ids from the hit, edge types and walking directions per hop' })
+export class GraphPath {
+  @Field(() => [ID]) nodeIds: string[];
+  @Field(() => [EdgeTypeEnum]) edgeTypes: GraphEdgeType[];
+  @Field(() => [DirectionEnum]) directions: ('out' | 'in')[];
+}
+
+@ObjectType()
+export class Neighbor {
+  @Field(() => Scope) scope: Scope;
+  @Field(() => Int) depth: number;
+  @Field(() => ID, { description: 'The scope the walk started from' }) fromId: string;
+  @Field(() => GraphPath) path: GraphPath;
+}
+
+@ObjectType()
+export class SearchHit {
+  @Field(() => Scope) scope: Scope;
+  @Field(() => Float) score: number;
+  @Field(() => Int) rank: number;
+  @Field(() => ScoreBreakdown) scoreBreakdown: ScoreBreakdown;
+  @Field(() => [Neighbor], { nullable: true, description: 'With expand' }) neighbors?: Neighbor[];
+}
+
+@ObjectType({ description: 'Milliseconds per stage' })
+export class SearchTimings {
+  @Field(() => Float) filters: number;
+  @Field(() => Float) embed: number;
+  @Field(() => Float) semantic: number;
+  @Field(() => Float) bm25: number;
+  @Field(() => Float) fuse: number;
+  @Field(() => Float) graph: number;
+  @Field(() => Float) fetch: number;
+  @Field(() => Float) expand: number;
+  @Field(() => Float) total: number;
+}
+
+@ObjectType()
+export class SearchResponse {
+  @Field(() => [SearchHit]) results: SearchHit[];
+  @Field(() => SearchTimings) timings: SearchTimings;
+  @Field({ description: 'Filtered vector strategy used (exact-prefilter, index-filter, overfetch-postfilter, ...)' }) strategy: string;
+  @Field(() => JSONScalar, { description: 'The executed plan: lists, strategy and why, Cypher files, parameters (no vectors)' }) explain: unknown;
+  @Field(() => [String], { description: 'Degradations, e.g. a HYBRID query answered by its keyword list because embedding failed' }) warnings: string[];
+}
+
+@ObjectType()
+export class Neighborhood {
+  @Field(() => Scope) root: Scope;
+  @Field(() => [Neighbor]) neighbors: Neighbor[];
+  @Field({ description: 'The generated relationship pattern (allow-listed constants only)' }) pattern: string;
+}

@@ -1,0 +1,91 @@
+import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
+import { defaultPlan, expandDefaults, type GraphEdgeType, graphSignalDefaults, SearchErrorCode, SearchInputError, type SearchPlan, SearchService } from '@scopegraph/search';
+import { UserInputError } from '../graphql/errors';
+import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse } from './search.model';
+
+/** SearchInput -> SearchPlan. Field names of SearchInputError are those of SearchInput. */
+export function planFromInput(input: SearchInput): SearchPlan {
+  const mode = input.mode ?? SearchModeEnum.HYBRID;
+  const plan = defaultPlan(mode, input.text);
+  plan.limit = input.topK ?? plan.limit;
+  if (mode === SearchModeEnum.HYBRID) {
+    const candidates = input.candidates ?? plan.semantic!.limit;
+    plan.semantic!.limit = candidates;
+    plan.bm25!.limit = candidates;
+  } else {
+    for (const list of [plan.semantic, plan.bm25]) if (list) list.limit = Math.max(input.candidates ?? 0, plan.limit);
+  }
+  plan.fusion.k = input.rrfK ?? plan.fusion.k;
+  plan.fusion.weights = { ...plan.fusion.weights, ...definedOnly(input.weights ?? {}) };
+  plan.keywordWeight = input.keywordWeight ?? plan.keywordWeight;
+  plan.filters = {
+    ...(input.repository !== undefined && input.repository !== null ? { repository: input.repository } : {}),
+    ...(input.pathContains || input.pathGlob
+      ? { path: { ...(input.pathContains ? { contains: input.pathContains } : {}), ...(input.pathGlob ? { glob: input.pathGlob } : {}) } }
+      : {}),
+    ...(input.language ? { languages: [input.language] } : {}),
+    ...(input.kind ? { kinds: [input.kind] } : {}),
+    ...(input.name !== undefined && input.name !== null ? { name: input.name } : {}),
+  };
+  if (input.graphSignal) plan.graphSignal = graphSignalDefaults({ weight: plan.fusion.weights.graph });
+  if (input.expand) plan.expand = expandDefaults(definedOnly(input.expand));
+  plan.sourceChars = input.sourceChars === undefined ? DEFAULT_SOURCE_CHARS : input.sourceChars;
+  return plan;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+/** Library input errors become BAD_USER_INPUT naming the field; anything else stays an internal error. */
+async function userErrors<T>(work: () => Promise<T>, field: (name: string) => string = (name) => name): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SearchInputError) throw new UserInputError(error.message, field(error.field));
+    throw error;
+  }
+}
+
+@Resolver()
+export class SearchResolver {
+  constructor(private readonly searchService: SearchService) {}
+
+  @Query(() => SearchResponse, { description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
+  search(@Args('input') input: SearchInput): Promise<SearchResponse> {
+    return userErrors(async () => {
+      const response = await this.searchService.execute(planFromInput(input));
+      return { ...response, strategy: response.explain.vectorStrategy.name, explain: response.explain };
+    });
+  }
+
+  @Query(() => Scope, { nullable: true, description: 'One scope by id' })
+  scope(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('sourceChars', { type: () => Int, nullable: true, description: 'Cut the source to this many characters' }) sourceChars?: number | null,
+  ): Promise<Scope | null> {
+    return userErrors(() => this.searchService.scope(id, checkSourceChars(sourceChars)));
+  }
+
+  @Query(() => Neighborhood, { nullable: true, description: 'Scopes around one scope within depth (1-3), each with the path that reached it; null for an unknown id' })
+  neighborhood(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('depth', { type: () => Int, nullable: true }) depth?: number,
+    @Args('edges', { type: () => [EdgeTypeEnum], nullable: true }) edges?: GraphEdgeType[],
+    @Args('direction', { type: () => DirectionEnum, nullable: true }) direction?: DirectionEnum,
+    @Args('maxNodes', { type: () => Int, nullable: true }) maxNodes?: number,
+    @Args('sourceChars', { type: () => Int, nullable: true, defaultValue: DEFAULT_SOURCE_CHARS, description: 'null for whole sources' }) sourceChars?: number | null,
+  ): Promise<Neighborhood | null> {
+    return userErrors(() =>
+      this.searchService.neighborhood(id, { depth: depth ?? undefined, edges: edges ?? undefined, direction: direction ?? undefined, maxNodes: maxNodes ?? undefined }, checkSourceChars(sourceChars)),
+      // The library names expansion fields as in SearchInput.expand; here they are plain arguments.
+      (name) => name.replace(/^expand\./, ''),
+    );
+  }
+}
+
+function checkSourceChars(n: number | null | undefined): number | null {
+  if (n === undefined || n === null) return null;
+  if (!Number.isInteger(n) || n < 0) throw new SearchInputError(SearchErrorCode.InvalidLimit, 'sourceChars must be an integer >= 0', 'sourceChars');
+  return n;
+}

@@ -1,0 +1,14 @@
+// Keyword (BM25) list. $query is built by libs/search/src/query/lucene.ts: words and identifier
+// sub-tokens, every Lucene special character escaped. The procedure streams hits best first and
+// Cypher pulls lazily, so filters here are applied as hits arrive and LIMIT stops the stream once
+// $k hits passed: a filtered query still gets k hits when they exist. No ORDER BY, which would
+// force reading every match.
+CALL db.index.fulltext.queryNodes('scope_fulltext', $query) YIELD node AS s, score
+WHERE s.repoId IN $repoIds
+  AND s.kind IN $kinds
+  AND s.language IN $languages
+  AND ($paths IS NULL OR s.path IN $paths)
+  AND ($pathContains IS NULL OR s.path CONTAINS $pathContains)
+  AND ($name IS NULL OR s.name = $name OR s.qualifiedName = $name)
+RETURN s.id AS id, score
+LIMIT $k

@@ -1,0 +1,58 @@
+import { chooseVectorStrategy, nextOverfetchK } from './strategy';
+
+const base = { hasFilters: true, hasPostFilters: false, count: 10, exactMax: 2000, choice: 'auto' as const };
+
+describe('filtered vector strategy', () => {
+  it('uses the plain index without filters', () => {
+    expect(chooseVectorStrategy({ ...base, hasFilters: false, count: null }).name).toBe('unfiltered-index');
+  });
+
+  it('skips the search when nothing passes the filters', () => {
+    expect(chooseVectorStrategy({ ...base, count: 0 }).name).toBe('empty');
+  });
+
+  it('pre-filters exactly when the filtered set is small', () => {
+    const small = chooseVectorStrategy({ ...base, count: 2000 });
+    expect(small.name).toBe('exact-prefilter');
+    expect(small.reason).toMatch(/2000 embedded scopes .*at most 2000/);
+    expect(chooseVectorStrategy({ ...base, count: 5, hasPostFilters: true }).name).toBe('exact-prefilter');
+  });
+
+  it('filters inside the index when the set is large and every filter is an index property', () => {
+    const r = chooseVectorStrategy({ ...base, count: 2001 });
+    expect(r.name).toBe('index-filter');
+    expect(r.reason).toMatch(/more than 2000/);
+  });
+
+  it('over-fetches and post-filters when the set is large and path/name filters apply', () => {
+    const r = chooseVectorStrategy({ ...base, count: 2001, hasPostFilters: true });
+    expect(r.name).toBe('overfetch-postfilter');
+    expect(r.reason).toMatch(/path\/name are not vector index properties/);
+  });
+
+  it('honours a forced choice and says so', () => {
+    expect(chooseVectorStrategy({ ...base, count: 3, choice: 'overfetch', hasPostFilters: true })).toEqual({
+      name: 'overfetch-postfilter',
+      reason: expect.stringMatching(/^forced: /),
+    });
+    expect(chooseVectorStrategy({ ...base, count: 3, choice: 'overfetch' }).name).toBe('index-filter');
+    expect(chooseVectorStrategy({ ...base, count: 9999, choice: 'exact' }).name).toBe('exact-prefilter');
+  });
+
+  it('treats an exactMax of 0 as "never brute-force"', () => {
+    expect(chooseVectorStrategy({ ...base, count: 1, exactMax: 0 }).name).toBe('index-filter');
+  });
+});
+
+describe('over-fetch growth', () => {
+  const round = { k: 40, pool: 40, kept: 3, wanted: 10, maxK: 4096 };
+  it('doubles k while too few survive and the index had more', () => {
+    expect(nextOverfetchK(round)).toBe(80);
+    expect(nextOverfetchK({ ...round, k: 3000, pool: 3000 })).toBe(4096);
+  });
+  it('stops when enough survived, the index ran dry, or k hit the ceiling', () => {
+    expect(nextOverfetchK({ ...round, kept: 10 })).toBeNull();
+    expect(nextOverfetchK({ ...round, pool: 39 })).toBeNull();
+    expect(nextOverfetchK({ ...round, k: 4096, pool: 4096 })).toBeNull();
+  });
+});

@@ -1,0 +1,15 @@
+export * from './search.types';
+export * from './search.errors';
+export * from './search.module';
+export * from './search.service';
+export * from './search.repository';
+export * from './query-builder';
+export { defaultPlan, validatePlan } from './plan';
+export { buildLuceneQuery, escapeLuceneTerm, MAX_QUERY_TOKENS } from './query/lucene';
+export type { LuceneQuery } from './query/lucene';
+export { queryWords, querySubTokens, semanticQueryText } from './query/query-text';
+export { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from './filters/glob';
+export type { GlobMatcher } from './filters/glob';
+export { chooseVectorStrategy } from './filters/strategy';
+export { rrfFuse, rrfContribution } from './fusion/rrf';
+export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './graph/expansion-cypher';

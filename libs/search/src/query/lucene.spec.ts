@@ -1,0 +1,140 @@
+import { lexClassicQuery } from '../testing/lucene-lexer';
+import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, MAX_QUERY_TOKENS } from './lucene';
+
+describe('escapeLuceneTerm', () => {
+  it.each([
+    ['foo.bar()', 'foo.bar\\(\\)'],
+    ['a&&b', 'a\\&\\&b'],
+    ['a||b', 'a\\|\\|b'],
+    ['Map<K,', 'Map<K,'],
+    ['"unterminated', '\\"unterminated'],
+    ['\\', '\\\\'],
+    ['/', '\\/'],
+    ['/regex/', '\\/regex\\/'],
+    ['title:foo', 'title\\:foo'],
+    ['foo~2', 'foo\\~2'],
+    ['boost^3', 'boost\\^3'],
+    ['[a', '\\[a'],
+    ['b]', 'b\\]'],
+    ['{x}', '\\{x\\}'],
+    ['wild*', 'wild\\*'],
+    ['?ne', '\\?ne'],
+    ['-x', '\\-x'],
+    ['+x', '\\+x'],
+    ['!x', '\\!x'],
+    ['a\u0000b\u0007', 'ab'],
+    ['naïve', 'naïve'],
+  ])('%j -> %j', (input, expected) => {
+    expect(escapeLuceneTerm(input)).toBe(expected);
+  });
+
+  it.each(['AND', 'OR', 'NOT', 'TO'])('escapes the operator word %s so it is a term', (word) => {
+    const escaped = escapeLuceneTerm(word);
+    expect(escaped).toBe(`\\${word}`);
+    expect(lexClassicQuery(escaped)).toEqual({ terms: [word], problems: [] });
+  });
+
+  it('leaves lower-case and mixed-case operator look-alikes alone (the parser only knows upper case)', () => {
+    expect(escapeLuceneTerm('and')).toBe('and');
+    expect(escapeLuceneTerm('Not')).toBe('Not');
+  });
+
+  it('escapes whitespace that might reach it, so a term stays one term', () => {
+    expect(lexClassicQuery(escapeLuceneTerm('a b\u3000d')).terms).toEqual(['a b\u3000d']);
+    // Tab, newline and other control characters are dropped rather than escaped.
+    expect(escapeLuceneTerm('a\tb\nc')).toBe('abc');
+  });
+});
+
+describe('buildLuceneQuery', () => {
+  const safe = (text: string) => {
+    const q = buildLuceneQuery(text);
+    const lexed = lexClassicQuery(q.query);
+    expect(lexed.problems).toEqual([]);
+    expect(lexed.terms).toEqual(q.terms);
+    return q;
+  };
+
+  it.each([
+    'foo.bar()',
+    'a && b',
+    'a || b',
+    'Map<K, V>',
+    '"unterminated',
+    '\\',
+    '/',
+    'x AND y OR NOT z',
+    'title:(foo OR bar)^2 ~ -baz +qux',
+    '[1 TO 5] {a TO b}',
+    "' }) MATCH (n) DETACH DELETE n //",
+    '$x `backtick` ${y}',
+    '*:*',
+    '?',
+    '\\"\\\\',
+    '((((',
+    ')))',
+    '!!!',
+    'emoji 🎉 and 中文查询 text',
+  ])('%j becomes a flat list of escaped terms', (text) => {
+    safe(text);
+  });
+
+  it('splits identifiers like the index does and keeps the whole word too', () => {
+    const q = safe('parseFileAnalysis');
+    expect(q.terms).toEqual(['parsefileanalysis', 'parse', 'file', 'analysis']);
+    expect(q.query).toBe('parsefileanalysis parse file analysis');
+  });
+
+  it('turns AND / OR / NOT into plain lower-case words', () => {
+    expect(safe('cats AND dogs OR NOT birds').terms).toEqual(['cats', 'and', 'dogs', 'or', 'not', 'birds']);
+  });
+
+  it('keeps punctuation inside a word escaped, and adds its sub-tokens', () => {
+    const q = safe('foo.bar()');
+    expect(q.terms).toEqual(['foo.bar()', 'foo', 'bar']);
+    expect(q.query).toBe('foo.bar\\(\\) foo bar');
+  });
+
+  it('de-duplicates terms', () => {
+    expect(safe('invoice Invoice INVOICE invoiceService').terms).toEqual(['invoice', 'invoiceservice', 'service']);
+  });
+
+  it('returns an empty query for text with nothing searchable', () => {
+    for (const text of ['&&', '"', '\\', '/', '()', '   ', '--- !!! ???']) {
+      expect(buildLuceneQuery(text).query).toBe('');
+    }
+  });
+
+  it('keeps the query within the clause budget, however long or dense the text', () => {
+    const dense = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    const q = safe(dense);
+    expect(q.terms.reduce((n, t) => n + estimatedTokens(t), 0)).toBeLessThanOrEqual(MAX_QUERY_TOKENS);
+    expect(q.dropped).toBeGreaterThan(0);
+    const cjk = safe('查'.repeat(1000));
+    expect(cjk.terms.reduce((n, t) => n + estimatedTokens(t), 0)).toBeLessThanOrEqual(MAX_QUERY_TOKENS);
+    const hyphens = safe('a-'.repeat(500));
+    expect(hyphens.terms.reduce((n, t) => n + estimatedTokens(t), 0)).toBeLessThanOrEqual(MAX_QUERY_TOKENS);
+  });
+
+  it('is safe for random strings of special characters, letters and whitespace', () => {
+    // Deterministic pseudo-random generator so a failure can be reproduced.
+    let seed = 42;
+    const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const alphabet = [...'+-&|!(){}[]^"~*?:\\/ \t\n\u3000aAzZ09_.,;<>=$`\'#@%', 'AND', 'OR', 'NOT', 'TO', '\u0000', 'é', '中'];
+    for (let n = 0; n < 2000; n++) {
+      const length = 1 + Math.floor(next() * 40);
+      let text = '';
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      safe(text);
+    }
+  });
+});
+
+describe('estimatedTokens', () => {
+  it('counts letter/digit runs and single ideographs', () => {
+    expect(estimatedTokens('invoice')).toBe(1);
+    expect(estimatedTokens('foo.bar()')).toBe(2);
+    expect(estimatedTokens('&&')).toBe(0);
+    expect(estimatedTokens('中文')).toBe(3);
+  });
+});

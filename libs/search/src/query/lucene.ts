@@ -1,0 +1,85 @@
+import { subTokenList } from '@scopegraph/ingest';
+import { queryWords } from './query-text';
+
+/**
+ * Code-safe Lucene queries for the full-text index.
+ *
+ * Neo4j parses full-text queries with Lucene's classic query parser: `+ - && || ! ( ) { } [ ] ^ " ~
+ * * ? : \ /` and the words AND, OR, NOT change the query's structure, and an unbalanced one is a
+ * syntax error. User text therefore never reaches the parser raw: it is cut into words, every
+ * character the parser treats specially is backslash-escaped, and operator words are escaped too, so
+ * the query is always a flat OR of plain terms (the parser's default operator), whatever was typed.
+ */
+
+/** Characters with a meaning in the classic query parser (Lucene's QueryParserBase.escape set). */
+const SPECIAL = new Set(['\\', '+', '-', '!', '(', ')', ':', '^', '[', ']', '"', '{', '}', '~', '*', '?', '|', '&', '/']);
+/** Whitespace as the query parser sees it, plus every other Unicode space (never inside our terms). */
+const WHITESPACE = /\s/u;
+const OPERATOR_WORDS = new Set(['AND', 'OR', 'NOT', 'TO']);
+
+/**
+ * Escapes one word so the parser reads it as a single term: every special character and any
+ * whitespace gets a backslash, control characters are dropped, and an operator word (AND/OR/NOT/TO)
+ * has its first letter escaped (`\AND` is the term "AND", not the operator).
+ */
+export function escapeLuceneTerm(word: string): string {
+  let out = '';
+  for (const ch of word) {
+    if (/\p{Cc}/u.test(ch)) continue;
+    out += SPECIAL.has(ch) || WHITESPACE.test(ch) ? `\\${ch}` : ch;
+  }
+  if (OPERATOR_WORDS.has(out)) out = `\\${out}`;
+  return out;
+}
+
+/**
+ * Upper bound on the tokens the standard analyzer makes of a word: one per run of letters/digits,
+ * plus one per ideograph (Han, Hiragana) and pictograph, which it emits one by one. Each token becomes
+ * one clause per indexed property, and Lucene refuses queries of more than 1024 clauses.
+ */
+export function estimatedTokens(word: string): number {
+  const runs = word.match(/[\p{L}\p{N}\p{M}]+/gu)?.length ?? 0;
+  const singles = word.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Extended_Pictographic}]/gu)?.length ?? 0;
+  return runs + singles;
+}
+
+/** At most this many estimated tokens per query: × 5 indexed properties stays well under 1024 clauses. */
+export const MAX_QUERY_TOKENS = 96;
+
+export interface LuceneQuery {
+  /** The escaped query; empty when the text holds nothing searchable (the list is then skipped). */
+  query: string;
+  /** The unescaped terms, in order: each word, then its identifier sub-tokens. */
+  terms: string[];
+  /** Words or sub-tokens left out to stay within {@link MAX_QUERY_TOKENS}. */
+  dropped: number;
+}
+
+/**
+ * Builds the full-text query for user text: each word (lower-cased, so AND/OR/NOT are plain words;
+ * the analyzer lower-cases anyway), followed by its identifier sub-tokens (`parseFileAnalysis` ->
+ * `parsefileanalysis parse file analysis`), de-duplicated, escaped, joined by spaces (OR).
+ */
+export function buildLuceneQuery(text: string): LuceneQuery {
+  const terms: string[] = [];
+  const seen = new Set<string>();
+  let budget = MAX_QUERY_TOKENS;
+  let dropped = 0;
+  const add = (term: string) => {
+    if (seen.has(term)) return;
+    const cost = estimatedTokens(term);
+    if (cost === 0) return;
+    if (cost > budget) {
+      dropped++;
+      return;
+    }
+    seen.add(term);
+    budget -= cost;
+    terms.push(term);
+  };
+  for (const word of queryWords(text)) {
+    add(word.toLowerCase());
+    for (const sub of subTokenList(word)) add(sub);
+  }
+  return { query: terms.map(escapeLuceneTerm).join(' '), terms, dropped };
+}

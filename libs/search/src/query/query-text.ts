@@ -1,0 +1,53 @@
+import { subTokenList } from '@scopegraph/ingest';
+
+/**
+ * How user text is read for code search. The full-text index stores identifier sub-tokens in
+ * `nameTokens` (`parseFileAnalysis` -> `parse file analysis`, see libs/ingest/src/parse/tokens.ts),
+ * so the query is split the same way; the embedder is given the split words as well, as ingestion
+ * does for the scopes it embeds (libs/ingest/src/pipeline/embedding-text.ts).
+ */
+
+/** Words as typed: split on whitespace; control characters count as whitespace. */
+export function queryWords(text: string): string[] {
+  return text
+    .replace(/\p{Cc}/gu, ' ')
+    .split(/\s+/u)
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * Identifier sub-tokens of every word, de-duplicated, in order, leaving out a sub-token that equals
+ * its whole (lower-cased) word: `parseFileAnalysis(x)` -> `['parse', 'file', 'analysis', 'x']`.
+ */
+export function querySubTokens(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const word of queryWords(text)) {
+    const whole = word.toLowerCase();
+    for (const t of subTokenList(word)) {
+      if (t === whole || seen.has(t)) continue;
+      seen.add(t);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * The text embedded for a semantic query: the user's text, plus the split identifiers when splitting
+ * changed anything (`parseFileAnalysis` -> `parseFileAnalysis (parse file analysis)`).
+ */
+export function semanticQueryText(text: string): string {
+  const trimmed = text.trim();
+  const words = queryWords(trimmed).map((w) => w.toLowerCase());
+  const split = subTokenList(trimmed);
+  if (split.join(' ') === words.join(' ') || split.length === 0) return trimmed;
+  return `${trimmed} (${split.join(' ')})`;
+}
+
+/** Lower-cased sub-tokens of a text as a set (keyword scoring of semantic_rerank). */
+export function tokenSet(...parts: (string | null | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of parts) if (p) for (const t of subTokenList(p)) out.add(t);
+  return out;
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { cypherInt, Neo4jService } from '@scopegraph/graph';
+import type { GraphEdgeType } from '@scopegraph/ingest';
+import { EXPAND_CYPHER, ExpansionShape, renderExpansionQuery } from './graph/expansion-cypher';
+import type { ScopeRecord } from './search.types';
+
+/** Filter parameters shared by every filtered query in cypher/search/ (see count-candidates.cypher). */
+export interface CypherFilters {
+  repoIds: string[];
+  kinds: string[];
+  languages: string[];
+  paths: string[] | null;
+  pathContains: string | null;
+  name: string | null;
+}
+
+export interface ScoredId {
+  id: string;
+  score: number;
+}
+
+export interface ExpansionRow {
+  fromId: string;
+  seedRank: number;
+  id: string;
+  depth: number;
+  nodeIds: string[];
+  edgeTypes: GraphEdgeType[];
+  directions: ('out' | 'in')[];
+}
+
+/** The Cypher file each method runs, for explain output. */
+export const SEARCH_CYPHER = {
+  repositoryIds: 'search/repository-ids',
+  filePaths: 'search/file-paths',
+  countCandidates: 'search/count-candidates',
+  vectorIndex: 'search/vector-index',
+  vectorIndexFiltered: 'search/vector-index-filtered',
+  vectorExact: 'search/vector-exact',
+  fullText: 'search/fulltext',
+  scopesById: 'search/scopes-by-id',
+  hitConnections: 'search/hit-connections',
+  expand: EXPAND_CYPHER,
+} as const;
+
+/**
+ * Every Neo4j read of search; each method runs the cypher/search file of its name with $parameters.
+ * The one exception is expand(), whose relationship pattern is generated from allow-listed
+ * constants (graph/expansion-cypher.ts).
+ */
+@Injectable()
+export class SearchRepository {
+  constructor(private readonly neo4j: Neo4jService) {}
+
+  async repositoryIds(): Promise<string[]> {
+    return (await this.neo4j.read<{ id: string }>(SEARCH_CYPHER.repositoryIds)).map((r) => r.id);
+  }
+
+  async filePaths(repoIds: string[]): Promise<string[]> {
+    return (await this.neo4j.read<{ path: string }>(SEARCH_CYPHER.filePaths, { repoIds })).map((r) => r.path);
+  }
+
+  /** Embedded scopes passing the filters, counted up to `cap`. */
+  async countCandidates(filters: CypherFilters, cap: number): Promise<number> {
+    const [row] = await this.neo4j.read<{ n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
+    return row?.n ?? 0;
+  }
+
+  vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
+    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorIndex, { vector, k: cypherInt(k) });
+  }
+
+  vectorExact(vector: number[], filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorExact, { vector, ...filters, k: cypherInt(k) });
+  }
+
+  /** `pool`: how many the index returned for `k`; `hits`: those passing the post-filters, at most `limit`. */
+  async vectorIndexFiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
+    const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(SEARCH_CYPHER.vectorIndexFiltered, {
+      vector,
+      ...filters,
+      k: cypherInt(k),
+      limit: cypherInt(limit),
+    });
+    return row ?? { pool: 0, hits: [] };
+  }
+
+  fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) });
+  }
+
+  async scopesById(ids: string[], sourceChars: number | null): Promise<Map<string, ScopeRecord>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.neo4j.read<Omit<ScopeRecord, 'sourceTruncated'>>(SEARCH_CYPHER.scopesById, {
+      ids,
+      sourceChars: sourceChars === null ? null : cypherInt(sourceChars),
+    });
+    return new Map(rows.map((r) => [r.id, { ...r, sourceTruncated: (r.source?.length ?? 0) < r.sourceLength }]));
+  }
+
+  async hitConnections(ids: string[], edgeTypes: GraphEdgeType[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.neo4j.read<{ id: string; connections: number }>(SEARCH_CYPHER.hitConnections, { ids, edgeTypes });
+    return new Map(rows.map((r) => [r.id, r.connections]));
+  }
+
+  /** Neighbors of each seed, nearest first; see cypher/search/expand.cypher. */
+  async expand(seedIds: string[], shape: ExpansionShape, perSeed: number): Promise<ExpansionRow[]> {
+    if (seedIds.length === 0) return [];
+    const query = renderExpansionQuery(this.neo4j.cypher.get(SEARCH_CYPHER.expand), shape);
+    const session = this.neo4j.session('READ');
+    try {
+      const result = await session.executeRead((tx) => tx.run(query, { seedIds, perSeed: cypherInt(perSeed) }));
+      return result.records.map((r) => r.toObject() as ExpansionRow);
+    } finally {
+      await session.close();
+    }
+  }
+}

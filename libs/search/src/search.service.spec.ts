@@ -1,0 +1,325 @@
+import { Logger } from '@nestjs/common';
+import type { EmbeddingProvider } from '@scopegraph/llm';
+import { defaultPlan } from './plan';
+import { RagClient } from './query-builder';
+import { SearchErrorCode, SearchInputError } from './search.errors';
+import type { CypherFilters, ExpansionRow, ScoredId, SearchRepository } from './search.repository';
+import { SearchService } from './search.service';
+import type { ScopeRecord } from './search.types';
+
+/**
+ * SearchService against an in-memory stand-in for SearchRepository (the one class that talks to
+ * Neo4j), so the stage logic — filter resolution, strategy choice, over-fetch growth, fusion, graph
+ * signal, expansion — is checked without a database. The Cypher itself is exercised by the e2e tests.
+ */
+
+interface Row {
+  id: string;
+  repoId: string;
+  kind: string;
+  language: string;
+  path: string;
+  name: string;
+  text: string;
+  vector: [number, number];
+}
+
+const cosine = (a: number[], b: number[]) => {
+  const dot = a[0] * b[0] + a[1] * b[1];
+  return (1 + dot / (Math.hypot(...a) * Math.hypot(...b))) / 2;
+};
+
+class FakeRepository {
+  calls: string[] = [];
+  edges: [string, string][] = [];
+  constructor(readonly rows: Row[]) {}
+
+  private passesIndex(r: Row, f: CypherFilters) {
+    return f.repoIds.includes(r.repoId) && f.kinds.includes(r.kind) && f.languages.includes(r.language);
+  }
+  private passesPost(r: Row, f: CypherFilters) {
+    return (f.paths === null || f.paths.includes(r.path)) && (f.pathContains === null || r.path.includes(f.pathContains)) && (f.name === null || r.name === f.name);
+  }
+  private ranked(rows: Row[], vector: number[]): ScoredId[] {
+    return rows.map((r) => ({ id: r.id, score: cosine(r.vector, vector) })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+  }
+
+  async repositoryIds() {
+    this.calls.push('repositoryIds');
+    return [...new Set(this.rows.map((r) => r.repoId))].sort();
+  }
+  async filePaths(repoIds: string[]) {
+    this.calls.push('filePaths');
+    return [...new Set(this.rows.filter((r) => repoIds.includes(r.repoId)).map((r) => r.path))];
+  }
+  async countCandidates(f: CypherFilters, cap: number) {
+    this.calls.push('countCandidates');
+    return Math.min(cap, this.rows.filter((r) => this.passesIndex(r, f) && this.passesPost(r, f)).length);
+  }
+  async vectorIndex(vector: number[], k: number) {
+    this.calls.push(`vectorIndex:${k}`);
+    return this.ranked(this.rows, vector).slice(0, k);
+  }
+  async vectorExact(vector: number[], f: CypherFilters, k: number) {
+    this.calls.push(`vectorExact:${k}`);
+    return this.ranked(this.rows.filter((r) => this.passesIndex(r, f) && this.passesPost(r, f)), vector).slice(0, k);
+  }
+  async vectorIndexFiltered(vector: number[], f: CypherFilters, k: number, limit: number) {
+    this.calls.push(`vectorIndexFiltered:${k}`);
+    const pool = this.ranked(this.rows.filter((r) => this.passesIndex(r, f)), vector).slice(0, k);
+    const byId = new Map(this.rows.map((r) => [r.id, r]));
+    return { pool: pool.length, hits: pool.filter((h) => this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
+  }
+  async fullText(query: string, f: CypherFilters, k: number) {
+    this.calls.push(`fullText:${query}`);
+    const terms = query.split(' ');
+    return this.rows
+      .filter((r) => this.passesIndex(r, f) && this.passesPost(r, f))
+      .map((r) => ({ id: r.id, score: terms.filter((t) => r.text.includes(t)).length }))
+      .filter((h) => h.score > 0)
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, k);
+  }
+  async scopesById(ids: string[], sourceChars: number | null) {
+    const byId = new Map(this.rows.map((r) => [r.id, r]));
+    return new Map(
+      ids
+        .filter((id) => byId.has(id))
+        .map((id): [string, ScopeRecord] => {
+          const r = byId.get(id)!;
+          const source = sourceChars === null ? r.text : r.text.slice(0, sourceChars);
+          return [
+            id,
+            {
+              id, repoId: r.repoId, name: r.name, qualifiedName: r.name, kind: r.kind, language: r.language, path: r.path,
+              startLine: 1, endLine: 2, signature: null, docComment: null, source, sourceLength: r.text.length, sourceTruncated: source.length < r.text.length,
+            },
+          ];
+        }),
+    );
+  }
+  async hitConnections(ids: string[]) {
+    this.calls.push('hitConnections');
+    return new Map(ids.map((id) => [id, new Set(this.edges.filter(([a, b]) => (a === id && ids.includes(b)) || (b === id && ids.includes(a))).map(([a, b]) => (a === id ? b : a))).size]));
+  }
+  async expand(seedIds: string[], _shape: unknown, perSeed: number): Promise<ExpansionRow[]> {
+    this.calls.push('expand');
+    const rows: ExpansionRow[] = [];
+    seedIds.forEach((seed, seedRank) => {
+      this.edges
+        .filter(([a]) => a === seed)
+        .slice(0, perSeed)
+        .forEach(([, b]) => rows.push({ fromId: seed, seedRank, id: b, depth: 1, nodeIds: [seed, b], edgeTypes: ['CALLS'], directions: ['out'] }));
+    });
+    return rows.sort((x, y) => x.depth - y.depth || x.seedRank - y.seedRank || (x.id < y.id ? -1 : 1));
+  }
+}
+
+const embedder = (vector: [number, number]): EmbeddingProvider & { texts: string[] } => {
+  const texts: string[] = [];
+  return { name: 'hash', model: 'fake', dimensions: 2, texts, embedDocuments: async () => [], embedQuery: async (t: string) => (texts.push(t), vector) };
+};
+
+function row(id: string, over: Partial<Row> = {}): Row {
+  return { id, repoId: 'r1', kind: 'function', language: 'typescript', path: `src/${id}.ts`, name: id, text: id, vector: [1, 0], ...over };
+}
+
+function setup(rows: Row[], vector: [number, number] = [1, 0]) {
+  const repo = new FakeRepository(rows);
+  const emb = embedder(vector);
+  const service = new SearchService(repo as unknown as SearchRepository, emb);
+  return { repo, emb, service, rag: new RagClient(service) };
+}
+
+describe('SearchService', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  it('refuses an unknown repository naming the field, before any list runs', async () => {
+    const { rag, repo, emb } = setup([row('a')]);
+    const error = await rag.scope().inRepository('nope').semanticSearchBySource('x').execute().catch((e) => e);
+    expect(error).toBeInstanceOf(SearchInputError);
+    expect(error).toMatchObject({ code: SearchErrorCode.UnknownRepository, field: 'repository' });
+    expect(repo.calls).toEqual(['repositoryIds']);
+    expect(emb.texts).toEqual([]);
+  });
+
+  it('refuses a malformed glob before touching the repository', async () => {
+    const { rag, repo } = setup([row('a')]);
+    await expect(rag.scope().whereFile({ glob: 'src/[ab' }).fullText('a').execute()).rejects.toMatchObject({ field: 'pathGlob', code: SearchErrorCode.InvalidGlob });
+    expect(repo.calls).toEqual([]);
+  });
+
+  it('fuses hybrid lists by weighted RRF and reports each list in the breakdown', async () => {
+    // Vector order: a (cos 1), b, c. Keyword "beta": only b and c contain it, c twice as often.
+    const { rag } = setup([
+      row('a', { vector: [1, 0], text: 'alpha' }),
+      row('b', { vector: [1, 0.5], text: 'beta' }),
+      row('c', { vector: [1, 1], text: 'beta gamma beta' }),
+    ]);
+    const { results, explain } = await rag.scope().semanticSearchBySource('q').fullText('beta').hybrid({ weights: { semantic: 1, bm25: 1 } }).limit(3).execute();
+    // a: 1/61; b: 1/62 + 1/61; c: 1/63 + 1/62 (bm25 ties b/c on score 1 -> id order b, c).
+    expect(results.map((r) => r.scope.id)).toEqual(['b', 'c', 'a']);
+    expect(results[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(results[0].scoreBreakdown).toMatchObject({
+      fusion: 'rrf',
+      semantic: { rank: 2, contribution: 1 / 62 },
+      bm25: { rank: 1, contribution: 1 / 61 },
+      filtersApplied: [],
+    });
+    expect(results[2].scoreBreakdown.bm25).toBeUndefined();
+    expect(explain.fusion).toEqual({ method: 'rrf', k: 60, weights: { semantic: 1, bm25: 1 } });
+    expect(explain.vectorStrategy.name).toBe('unfiltered-index');
+  });
+
+  it('pre-filters exactly when few scopes pass the filters', async () => {
+    const { rag, repo } = setup([row('a'), row('b', { repoId: 'r2' })]);
+    const { results, explain } = await rag.scope().inRepository('r2').semanticSearchBySource('q').execute();
+    expect(results.map((r) => r.scope.id)).toEqual(['b']);
+    expect(explain.vectorStrategy.name).toBe('exact-prefilter');
+    expect(explain.lists[0].cypher).toBe('search/vector-exact');
+    expect(explain.candidateCount).toEqual({ count: 1, capped: false });
+    expect(repo.calls).toContain('vectorExact:10');
+    expect(results[0].scoreBreakdown.filtersApplied).toEqual(['repository = "r2"']);
+  });
+
+  it('over-fetches and grows k until topK scopes survive a path filter', async () => {
+    // 60 scopes nearest the query are outside "keep/"; 5 of the farther ones are inside it.
+    const rows = [
+      ...Array.from({ length: 60 }, (_, i) => row(`near${String(i).padStart(2, '0')}`, { vector: [1, i / 1000], path: 'other/x.ts' })),
+      ...Array.from({ length: 5 }, (_, i) => row(`far${i}`, { vector: [1, 1 + i], path: `keep/f${i}.ts` })),
+    ];
+    const { rag, repo } = setup(rows);
+    const response = await rag
+      .scope()
+      .whereFile({ contains: 'keep/' })
+      .semanticSearchBySource('q')
+      .filterStrategy('auto', { exactMaxCandidates: 2 })
+      .limit(5)
+      .execute();
+    expect(response.results.map((r) => r.scope.id)).toEqual(['far0', 'far1', 'far2', 'far3', 'far4']);
+    expect(response.explain.vectorStrategy.name).toBe('overfetch-postfilter');
+    expect(response.explain.lists[0].attempts).toEqual([
+      { k: 20, pool: 20, kept: 0 },
+      { k: 40, pool: 40, kept: 0 },
+      { k: 80, pool: 65, kept: 5 },
+    ]);
+    expect(repo.calls.filter((c) => c.startsWith('vectorIndexFiltered'))).toEqual(['vectorIndexFiltered:20', 'vectorIndexFiltered:40', 'vectorIndexFiltered:80']);
+  });
+
+  it('filters inside the index when only index properties are filtered and many pass', async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => row(`s${i}`, { kind: i % 2 ? 'method' : 'class' }));
+    const { rag } = setup(rows);
+    const { results, explain } = await rag.scope().whereKind('method').semanticSearchBySource('q').filterStrategy('auto', { exactMaxCandidates: 1 }).execute();
+    expect(explain.vectorStrategy.name).toBe('index-filter');
+    expect(results.every((r) => r.scope.kind === 'method')).toBe(true);
+    expect(results).toHaveLength(5);
+  });
+
+  it('matches a glob in TypeScript and passes the matching paths to both lists', async () => {
+    const { rag, repo } = setup([row('a', { path: 'src/a.ts', text: 'x' }), row('b', { path: 'src/b.py', text: 'x' })]);
+    const { results, explain } = await rag.scope().whereFile({ glob: '**/*.py' }).semanticSearchBySource('x').fullText('x').execute();
+    expect(results.map((r) => r.scope.id)).toEqual(['b']);
+    expect(explain.filters).toEqual(['path glob "**/*.py" (1 of 2 files)']);
+    expect(results[0].scoreBreakdown.semantic?.rank).toBe(1);
+    expect(results[0].scoreBreakdown.bm25?.rank).toBe(1);
+    expect(repo.calls).toContain('filePaths');
+  });
+
+  it('skips both lists when the glob matches no file', async () => {
+    const { rag, repo, emb } = setup([row('a')]);
+    const { results, explain } = await rag.scope().whereFile({ glob: 'nothing/**' }).semanticSearchBySource('x').fullText('x').execute();
+    expect(results).toEqual([]);
+    expect(explain.vectorStrategy.name).toBe('empty');
+    expect(emb.texts).toEqual([]);
+    expect(repo.calls.some((c) => c.startsWith('fullText'))).toBe(false);
+  });
+
+  it('skips the keyword list when the text holds no searchable term', async () => {
+    const { rag, repo } = setup([row('a')]);
+    const { results, explain } = await rag.scope().fullText('&& || !!').execute();
+    expect(results).toEqual([]);
+    expect(explain.lists[0]).toMatchObject({ list: 'bm25', strategy: 'skipped' });
+    expect(repo.calls.some((c) => c.startsWith('fullText'))).toBe(false);
+  });
+
+  it('sends the escaped, identifier-split query to the full-text list and the split words to the embedder', async () => {
+    const { rag, repo, emb } = setup([row('a')]);
+    await rag.scope().semanticSearchBySource('parseFile(x)').fullText('parseFile(x) AND y').execute();
+    expect(repo.calls).toContain('fullText:parsefile\\(x\\) parse file x and y');
+    expect(emb.texts).toEqual(['parseFile(x) (parse file x)']);
+  });
+
+  it('widens the vector pool for semantic_rerank and lets keywords re-order it', async () => {
+    const { rag, repo } = setup([
+      row('a', { vector: [1, 0], text: 'nothing here' }),
+      row('b', { vector: [1, 0.2], name: 'createInvoice', text: 'createInvoice' }),
+    ]);
+    const { results, explain } = await rag.scope().semanticRerank('create invoice', { keywordWeight: 0.5 }).limit(2).execute();
+    expect(repo.calls).toContain('vectorIndex:50');
+    expect(results.map((r) => r.scope.id)).toEqual(['b', 'a']);
+    expect(results[0].scoreBreakdown).toMatchObject({ fusion: 'blend', keyword: { raw: 1, score: 1, contribution: 0.5 }, semantic: { rank: 2 } });
+    expect(explain.fusion).toEqual({ method: 'blend', keywordWeight: 0.5 });
+  });
+
+  it('adds the graph signal as an RRF list when asked', async () => {
+    const { rag, repo } = setup([row('a', { vector: [1, 0] }), row('b', { vector: [1, 0.3] }), row('c', { vector: [1, 0.6] })]);
+    repo.edges = [['c', 'b'], ['c', 'a']];
+    const plain = await rag.scope().semanticSearchBySource('q').execute();
+    expect(plain.results.map((r) => r.scope.id)).toEqual(['a', 'b', 'c']);
+    const boosted = await rag.scope().semanticSearchBySource('q').graphSignal({ weight: 5 }).execute();
+    // c: 2/63 + 5/61 (2 connections, graph rank 1) beats a: 2/61 + 5/62.
+    expect(boosted.results[0].scope.id).toBe('c');
+    expect(boosted.results[0].scoreBreakdown.graph).toMatchObject({ connections: 2, rank: 1, contribution: 5 / 61 });
+    expect(boosted.explain.graphSignal).toEqual({ cypher: 'search/hit-connections', weight: 5, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'] });
+  });
+
+  it('attaches expanded neighbors to the hit that reached them, de-duplicated and capped', async () => {
+    const { rag, repo } = setup([row('a'), row('b', { vector: [1, 0.1] }), row('x', { vector: [0, 1] }), row('y', { vector: [0, 1] })]);
+    repo.edges = [['a', 'x'], ['b', 'x'], ['b', 'y']];
+    const { results } = await rag.scope().semanticSearchBySource('q').limit(2).expand({ depth: 1, edges: ['CALLS'], maxNodes: 5 }).execute();
+    expect(results.map((r) => r.scope.id)).toEqual(['a', 'b']);
+    expect(results[0].neighbors!.map((n) => [n.scope.id, n.path.nodeIds])).toEqual([['x', ['a', 'x']]]);
+    expect(results[1].neighbors!.map((n) => n.scope.id)).toEqual(['y']);
+    const capped = await rag.scope().semanticSearchBySource('q').limit(2).expand({ edges: ['CALLS'], maxNodes: 1 }).execute();
+    expect(capped.results.flatMap((r) => r.neighbors!.map((n) => n.scope.id))).toEqual(['x']);
+  });
+
+  it('truncates sources on request and says so', async () => {
+    const { rag } = setup([row('a', { text: 'x'.repeat(100) })]);
+    const { results } = await rag.scope().semanticSearchBySource('q').truncateSource(10).execute();
+    expect(results[0].scope).toMatchObject({ source: 'x'.repeat(10), sourceLength: 100, sourceTruncated: true });
+  });
+
+  it('explains without embedding or searching', async () => {
+    const { rag, repo, emb } = setup([row('a')]);
+    const explain = await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('q').expand({ depth: 2, edges: ['CALLS'], direction: 'in' }).explain();
+    expect(emb.texts).toEqual([]);
+    expect(repo.calls).toEqual(['repositoryIds', 'countCandidates']);
+    expect(explain.lists.map((l) => [l.list, l.cypher])).toEqual([
+      ['semantic', 'search/vector-exact'],
+      ['bm25', 'search/fulltext'],
+    ]);
+    expect(explain.lists[0].params.vector).toBe('<2-dimensional query vector>');
+    expect(explain.expand?.pattern).toBe('(seed)((:Scope)<-[:CALLS]-(:Scope)){1,2}(n)');
+  });
+
+  it('answers a hybrid query from the keyword list when embedding fails, and says so', async () => {
+    const { rag, emb } = setup([row('a', { text: 'hello' })]);
+    emb.embedQuery = async () => {
+      throw new Error('model unavailable');
+    };
+    const { results, warnings, explain } = await rag.scope().semanticSearchBySource('hello').fullText('hello').execute();
+    expect(results.map((r) => r.scope.id)).toEqual(['a']);
+    expect(warnings).toEqual(['semantic list skipped: query embedding failed (model unavailable)']);
+    expect(explain.notes).toContain(warnings[0]);
+    await expect(rag.scope().semanticSearchBySource('hello').execute()).rejects.toThrow('model unavailable');
+  });
+
+  it('runs a plan made without the builder', async () => {
+    const { service } = setup([row('a', { text: 'hello' })]);
+    const plan = { ...defaultPlan('bm25', 'hello'), limit: 1 };
+    const { results } = await service.execute(plan);
+    expect(results.map((r) => [r.scope.id, r.scoreBreakdown.fusion])).toEqual([['a', 'none']]);
+  });
+});

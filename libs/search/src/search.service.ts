@@ -1,0 +1,473 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/ingest';
+import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
+import type { GlobMatcher } from './filters/glob';
+import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
+import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
+import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
+import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expansion-cypher';
+import { validatePlan } from './plan';
+import { buildLuceneQuery, LuceneQuery } from './query/lucene';
+import { semanticQueryText } from './query/query-text';
+import { SearchErrorCode, SearchInputError } from './search.errors';
+import { CypherFilters, ExpansionRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
+import {
+  type Direction,
+  type ExpandPlan,
+  LANGUAGES,
+  type ListExplain,
+  type Neighbor,
+  type NeighborhoodResult,
+  type OverfetchAttempt,
+  SCOPE_KINDS,
+  SEARCH_DEFAULTS,
+  SEARCH_LIMITS,
+  type ScopeRecord,
+  type ScoreBreakdown,
+  type SearchExplain,
+  type SearchFilters,
+  type SearchHit,
+  type SearchPlan,
+  type SearchResponse,
+  type SearchTimings,
+} from './search.types';
+
+/** How many fused candidates the graph signal looks at (connections among them). */
+const GRAPH_SIGNAL_CANDIDATES = 200;
+/** Source characters read per candidate for the keyword score of semantic_rerank. */
+const KEYWORD_SOURCE_CHARS = 4_000;
+/** Lists longer than this are shown as a count in explain output. */
+const EXPLAIN_LIST_MAX = 20;
+
+interface ResolvedFilters {
+  cypher: CypherFilters;
+  descriptions: string[];
+  hasFilters: boolean;
+  hasPostFilters: boolean;
+  /** Known before searching that no scope can pass (a glob that matches no file). */
+  matchesNothing: boolean;
+  explainParams: Record<string, unknown>;
+}
+
+interface Prepared {
+  plan: SearchPlan;
+  filters: ResolvedFilters;
+  strategy: StrategyChoice;
+  candidateCount: SearchExplain['candidateCount'];
+  lucene: LuceneQuery | null;
+  explain: SearchExplain;
+}
+
+type Stage = Exclude<keyof SearchTimings, 'total'>;
+
+/**
+ * Runs a SearchPlan: resolve filters -> choose the vector strategy -> embed -> semantic and keyword
+ * lists (in parallel) -> fuse (RRF, or the semantic_rerank blend) -> optional graph signal -> trim ->
+ * fetch the hits' fields -> optional graph expansion. Every Neo4j call goes through SearchRepository.
+ */
+@Injectable()
+export class SearchService {
+  private readonly logger = new Logger(SearchService.name);
+
+  constructor(
+    private readonly repo: SearchRepository,
+    @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
+  ) {}
+
+  /** The plan as it would run: filters, counted candidates, strategy, Cypher files and parameters (no vectors). */
+  async explain(plan: SearchPlan): Promise<SearchExplain> {
+    const timings = emptyTimings();
+    return (await this.prepare(plan, timings)).explain;
+  }
+
+  async execute(plan: SearchPlan): Promise<SearchResponse> {
+    const started = performance.now();
+    const timings = emptyTimings();
+    const time = async <T>(stage: Stage, work: () => Promise<T>): Promise<T> => {
+      const t0 = performance.now();
+      try {
+        return await work();
+      } finally {
+        timings[stage] += round(performance.now() - t0);
+      }
+    };
+
+    const prep = await this.prepare(plan, timings);
+    const p = prep.plan;
+    const semanticWanted = p.semantic ? Math.max(p.semantic.limit, p.limit, p.mode === 'semantic_rerank' ? rerankPool(p.limit) : 0) : 0;
+    const bm25Wanted = p.bm25 ? Math.max(p.bm25.limit, p.limit) : 0;
+
+    // The keyword list does not wait for the query embedding; the semantic list does.
+    const runsVector = p.semantic !== undefined && prep.strategy.name !== 'empty' && prep.strategy.name !== 'none';
+    const semanticExplain = prep.explain.lists.find((l) => l.list === 'semantic');
+    const warnings: string[] = [];
+    const semanticRun = async (): Promise<ScoredId[]> => {
+      if (!runsVector) return [];
+      let vector: number[];
+      try {
+        vector = await time('embed', () => this.embedder.embedQuery(semanticQueryText(p.semantic!.text)));
+      } catch (error) {
+        // Hybrid can still answer from the keyword list; say so rather than fail or hide it.
+        if (p.mode !== 'hybrid') throw error;
+        const warning = `semantic list skipped: query embedding failed (${(error as Error).message})`;
+        this.logger.warn(warning);
+        warnings.push(warning);
+        prep.explain.notes.push(warning);
+        return [];
+      }
+      return time('semantic', () => this.semanticList(vector, prep, semanticWanted, semanticExplain));
+    };
+    const [semanticItems, bm25Items] = await Promise.all([
+      semanticRun(),
+      p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing
+        ? time('bm25', () => this.repo.fullText(prep.lucene!.query, prep.filters.cypher, bm25Wanted))
+        : Promise.resolve([] as ScoredId[]),
+    ]);
+
+    // Fuse.
+    const t0 = performance.now();
+    let fused: { id: string; score: number; breakdown: Omit<ScoreBreakdown, 'filtersApplied'> }[];
+    const primary: RankedList[] = [];
+    if (p.semantic && p.mode !== 'semantic_rerank') primary.push({ name: 'semantic', weight: p.fusion.weights.semantic, items: semanticItems });
+    if (p.bm25) primary.push({ name: 'bm25', weight: p.fusion.weights.bm25, items: bm25Items });
+    if (p.mode === 'semantic_rerank') {
+      const texts = await this.repo.scopesById(semanticItems.map((i) => i.id), KEYWORD_SOURCE_CHARS);
+      const terms = keywordTerms(p.semantic!.text);
+      const blended = blendScores(
+        semanticItems.filter((i) => texts.has(i.id)).map((i) => ({ id: i.id, semantic: i.score, keyword: keywordScore(terms, texts.get(i.id)!) })),
+        p.keywordWeight,
+      );
+      fused = blended.map((b) => ({ id: b.id, score: b.score, breakdown: { fusion: 'blend', semantic: b.semantic, keyword: b.keyword } }));
+    } else if (p.mode === 'hybrid') {
+      fused = rrfFuse(primary, p.fusion.k).map(toFused('rrf'));
+    } else {
+      // A single list: its own score is the final score.
+      fused = primary[0].items.map((item, i) => ({
+        id: item.id,
+        score: item.score,
+        breakdown: { fusion: 'none', [primary[0].name]: { score: item.score, rank: i + 1, contribution: item.score } },
+      }));
+    }
+    timings.fuse += round(performance.now() - t0);
+
+    // Optional graph signal: one more ranked list, fused by RRF with the mode's lists.
+    if (p.graphSignal && fused.length > 1) {
+      const candidates = fused.slice(0, GRAPH_SIGNAL_CANDIDATES).map((f) => f.id);
+      const connections = await time('graph', () => this.repo.hitConnections(candidates, p.graphSignal!.edges));
+      const graph = connectionList(connections, p.graphSignal.weight);
+      const candidateSet = new Set(candidates);
+      const lists = primary.map((l) => ({ ...l, items: l.items.filter((i) => candidateSet.has(i.id)) }));
+      fused = rrfFuse([...lists, graph], p.fusion.k).map((f) => {
+        const out = toFused('rrf')(f);
+        if (f.lists.graph) out.breakdown.graph = { ...f.lists.graph, connections: f.lists.graph.score };
+        return out;
+      });
+    }
+
+    const top = fused.slice(0, p.limit);
+    const records = await time('fetch', () => this.repo.scopesById(top.map((t) => t.id), p.sourceChars));
+    const results: SearchHit[] = [];
+    for (const item of top) {
+      const scope = records.get(item.id);
+      if (!scope) continue; // deleted between the list query and the fetch
+      results.push({
+        scope,
+        score: item.score,
+        rank: results.length + 1,
+        scoreBreakdown: { ...item.breakdown, filtersApplied: prep.filters.descriptions },
+      });
+    }
+
+    if (p.expand && results.length > 0) {
+      const neighbors = await time('expand', () => this.expandFrom(results.map((r) => r.scope.id), p.expand!, p.sourceChars));
+      for (const hit of results) hit.neighbors = neighbors.filter((n) => n.fromId === hit.scope.id);
+    }
+
+    timings.total = round(performance.now() - started);
+    this.logger.debug(`search ${p.mode} "${truncate(p.semantic?.text ?? p.bm25?.text ?? '', 80)}": ${results.length} hits in ${timings.total} ms (${prep.strategy.name})`);
+    return { results, timings, explain: prep.explain, warnings };
+  }
+
+  /** One scope by id, or null. */
+  async scope(id: string, sourceChars: number | null = null): Promise<ScopeRecord | null> {
+    return (await this.repo.scopesById([id], sourceChars)).get(id) ?? null;
+  }
+
+  /** The scopes around one scope, each with the path that reached it; null when the id is unknown. */
+  async neighborhood(id: string, options: Partial<ExpandPlan> = {}, sourceChars: number | null = null): Promise<NeighborhoodResult | null> {
+    const expand = expandDefaults(options);
+    expansionPattern(expand);
+    if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
+      throw new SearchInputError(SearchErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
+    }
+    const root = await this.scope(id, sourceChars);
+    if (!root) return null;
+    return { root, neighbors: await this.expandFrom([id], expand, sourceChars), cypher: EXPAND_CYPHER, pattern: expansionPattern(expand) };
+  }
+
+  // ---- stages ------------------------------------------------------------------------------------
+
+  private async prepare(plan: SearchPlan, timings: SearchTimings): Promise<Prepared> {
+    const { glob } = validatePlan(plan);
+    const t0 = performance.now();
+    const filters = await this.resolveFilters(plan.filters, glob);
+    let candidateCount: SearchExplain['candidateCount'] = null;
+    if (plan.semantic && filters.hasFilters && !filters.matchesNothing) {
+      const cap = plan.exactMaxCandidates + 1;
+      const n = await this.repo.countCandidates(filters.cypher, cap);
+      candidateCount = { count: n, capped: n >= cap };
+    }
+    timings.filters += round(performance.now() - t0);
+
+    let strategy: StrategyChoice;
+    if (!plan.semantic) strategy = { name: 'none', reason: 'no semantic list in this mode' };
+    else if (filters.matchesNothing) strategy = { name: 'empty', reason: 'the path glob matches no file' };
+    else {
+      strategy = chooseVectorStrategy({
+        hasFilters: filters.hasFilters,
+        hasPostFilters: filters.hasPostFilters,
+        count: candidateCount === null ? null : candidateCount.count,
+        exactMax: plan.exactMaxCandidates,
+        choice: plan.filterStrategy,
+      });
+    }
+    const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
+    return { plan, filters, strategy, candidateCount, lucene, explain: this.explainOf(plan, filters, strategy, candidateCount, lucene) };
+  }
+
+  private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null): Promise<ResolvedFilters> {
+    const descriptions: string[] = [];
+    const allRepos = await this.repo.repositoryIds();
+    let repoIds = allRepos;
+    if (f.repository !== undefined) {
+      if (!allRepos.includes(f.repository)) {
+        throw new SearchInputError(SearchErrorCode.UnknownRepository, `unknown repository ${JSON.stringify(f.repository)}`, 'repository');
+      }
+      repoIds = [f.repository];
+      descriptions.push(`repository = ${JSON.stringify(f.repository)}`);
+    }
+    const kinds = f.kinds?.length ? [...new Set(f.kinds)] : [...SCOPE_KINDS];
+    if (f.kinds?.length) descriptions.push(`kind in [${kinds.join(', ')}]`);
+    const languages = f.languages?.length ? [...new Set(f.languages)] : [...LANGUAGES];
+    if (f.languages?.length) descriptions.push(`language in [${languages.join(', ')}]`);
+    const pathContains = f.path?.contains ?? null;
+    if (pathContains !== null) descriptions.push(`path contains ${JSON.stringify(pathContains)}`);
+    let paths: string[] | null = null;
+    if (glob) {
+      const all = await this.repo.filePaths(repoIds);
+      paths = all.filter((path) => glob.matches(path));
+      descriptions.push(`path glob ${JSON.stringify(glob.source)} (${paths.length} of ${all.length} files)`);
+    }
+    const name = f.name ?? null;
+    if (name !== null) descriptions.push(`name = ${JSON.stringify(name)}`);
+
+    const cypher: CypherFilters = { repoIds, kinds, languages, paths, pathContains, name };
+    return {
+      cypher,
+      descriptions,
+      hasFilters: descriptions.length > 0,
+      hasPostFilters: paths !== null || pathContains !== null || name !== null,
+      matchesNothing: paths !== null && paths.length === 0,
+      explainParams: {
+        repoIds: f.repository !== undefined ? repoIds : `<all ${allRepos.length} repositories>`,
+        kinds: f.kinds?.length ? kinds : `<all ${SCOPE_KINDS.length} kinds>`,
+        languages: f.languages?.length ? languages : `<all ${LANGUAGES.length} languages>`,
+        paths: paths === null ? null : paths.length > EXPLAIN_LIST_MAX ? `<${paths.length} paths>` : paths,
+        pathContains,
+        name,
+      },
+    };
+  }
+
+  /** The semantic list under the chosen strategy; over-fetch rounds are recorded in `explain`. */
+  private async semanticList(vector: number[], prep: Prepared, wanted: number, explain: ListExplain | undefined): Promise<ScoredId[]> {
+    const f = prep.filters.cypher;
+    switch (prep.strategy.name) {
+      case 'unfiltered-index':
+        return this.repo.vectorIndex(vector, wanted);
+      case 'exact-prefilter':
+        return this.repo.vectorExact(vector, f, wanted);
+      case 'index-filter':
+        return (await this.repo.vectorIndexFiltered(vector, f, wanted, wanted)).hits;
+      case 'overfetch-postfilter': {
+        const attempts: OverfetchAttempt[] = [];
+        const maxK = Math.max(SEARCH_DEFAULTS.overfetchMaxK, wanted);
+        let k: number | null = Math.min(wanted * SEARCH_DEFAULTS.overfetchFactor, maxK);
+        let hits: ScoredId[] = [];
+        while (k !== null) {
+          const round = await this.repo.vectorIndexFiltered(vector, f, k, wanted);
+          hits = round.hits;
+          attempts.push({ k, pool: round.pool, kept: hits.length });
+          k = nextOverfetchK({ k, pool: round.pool, kept: hits.length, wanted, maxK });
+        }
+        if (explain) explain.attempts = attempts;
+        const last = attempts[attempts.length - 1];
+        if (hits.length < wanted && last.pool === last.k) {
+          this.logger.warn(`over-fetch stopped at k=${last.k} with ${hits.length} of ${wanted} hits`);
+          prep.explain.notes.push(`over-fetch stopped at k=${last.k} with ${hits.length} of ${wanted} semantic hits`);
+        }
+        return hits;
+      }
+      default:
+        return [];
+    }
+  }
+
+  private async expandFrom(seedIds: string[], expand: ExpandPlan, sourceChars: number | null): Promise<Neighbor[]> {
+    const rows = await this.repo.expand(seedIds, expand, expand.maxNodes);
+    // Rows come nearest first, then by the seed's rank: the first row for a node is its best path.
+    const seen = new Set<string>();
+    const kept: ExpansionRow[] = [];
+    for (const row of rows) {
+      if (seen.has(row.id) || kept.length >= expand.maxNodes) continue;
+      seen.add(row.id);
+      kept.push(row);
+    }
+    const records = await this.repo.scopesById(kept.map((r) => r.id), sourceChars);
+    return kept
+      .filter((r) => records.has(r.id))
+      .map((r) => ({
+        scope: records.get(r.id)!,
+        depth: r.depth,
+        fromId: r.fromId,
+        path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions },
+      }));
+  }
+
+  private explainOf(
+    plan: SearchPlan,
+    filters: ResolvedFilters,
+    strategy: StrategyChoice,
+    candidateCount: SearchExplain['candidateCount'],
+    lucene: LuceneQuery | null,
+  ): SearchExplain {
+    const lists: ListExplain[] = [];
+    const notes: string[] = [];
+    const vectorNote = `<${this.embedder.dimensions}-dimensional query vector>`;
+    if (plan.semantic) {
+      const wanted = Math.max(plan.semantic.limit, plan.limit, plan.mode === 'semantic_rerank' ? rerankPool(plan.limit) : 0);
+      const base = { vector: vectorNote, k: wanted };
+      const byStrategy: Record<string, { cypher: string; params: Record<string, unknown> }> = {
+        'unfiltered-index': { cypher: SEARCH_CYPHER.vectorIndex, params: base },
+        'exact-prefilter': { cypher: SEARCH_CYPHER.vectorExact, params: { ...base, ...filters.explainParams } },
+        'index-filter': { cypher: SEARCH_CYPHER.vectorIndexFiltered, params: { ...base, limit: wanted, ...filters.explainParams } },
+        'overfetch-postfilter': {
+          cypher: SEARCH_CYPHER.vectorIndexFiltered,
+          params: {
+            ...base,
+            k: Math.min(wanted * SEARCH_DEFAULTS.overfetchFactor, Math.max(SEARCH_DEFAULTS.overfetchMaxK, wanted)),
+            limit: wanted,
+            ...filters.explainParams,
+          },
+        },
+      };
+      const chosen = byStrategy[strategy.name];
+      lists.push({
+        list: 'semantic',
+        cypher: chosen?.cypher ?? '(none)',
+        strategy: strategy.name,
+        reason: strategy.reason,
+        params: chosen?.params ?? {},
+      });
+      if (plan.mode === 'semantic_rerank') notes.push(`semantic_rerank: vector pool widened to max(${SEARCH_DEFAULTS.rerankMinPool}, ${SEARCH_DEFAULTS.rerankPoolFactor} × topK) = ${wanted}`);
+    }
+    if (plan.bm25 && lucene) {
+      const k = Math.max(plan.bm25.limit, plan.limit);
+      const skipped = !lucene.query || filters.matchesNothing;
+      lists.push({
+        list: 'bm25',
+        cypher: skipped ? '(none)' : SEARCH_CYPHER.fullText,
+        strategy: skipped ? 'skipped' : filters.hasFilters ? 'streamed-postfilter' : 'unfiltered',
+        reason: !lucene.query
+          ? 'the text holds no searchable term'
+          : filters.matchesNothing
+            ? 'the path glob matches no file'
+            : filters.hasFilters
+              ? 'full-text hits stream best first; filters apply as they arrive and LIMIT stops once k passed'
+              : 'no filters',
+        params: { query: lucene.query, k, ...filters.explainParams },
+        luceneQuery: lucene.query,
+      });
+      if (lucene.dropped > 0) notes.push(`${lucene.dropped} query terms left out of the full-text query (clause budget)`);
+    }
+    const weights = plan.fusion.weights;
+    const fusion: SearchExplain['fusion'] =
+      plan.mode === 'hybrid'
+        ? { method: 'rrf', k: plan.fusion.k, weights: { semantic: weights.semantic, bm25: weights.bm25, ...(plan.graphSignal ? { graph: plan.graphSignal.weight } : {}) } }
+        : plan.mode === 'semantic_rerank'
+          ? { method: 'blend', keywordWeight: plan.keywordWeight }
+          : plan.graphSignal
+            ? { method: 'rrf', k: plan.fusion.k, weights: { [plan.mode]: weights[plan.mode as 'semantic' | 'bm25'], graph: plan.graphSignal.weight } }
+            : { method: 'none' };
+    return {
+      mode: plan.mode,
+      limit: plan.limit,
+      filters: filters.descriptions,
+      candidateCount,
+      vectorStrategy: { name: strategy.name, reason: strategy.reason },
+      lists,
+      fusion,
+      ...(plan.graphSignal ? { graphSignal: { cypher: SEARCH_CYPHER.hitConnections, weight: plan.graphSignal.weight, edges: plan.graphSignal.edges } } : {}),
+      ...(plan.expand
+        ? {
+            expand: {
+              cypher: EXPAND_CYPHER,
+              pattern: expansionPattern(plan.expand),
+              depth: plan.expand.depth,
+              edges: plan.expand.edges,
+              direction: plan.expand.direction,
+              maxNodes: plan.expand.maxNodes,
+            },
+          }
+        : {}),
+      fetch: { cypher: SEARCH_CYPHER.scopesById, sourceChars: plan.sourceChars },
+      notes,
+    };
+  }
+}
+
+/** seed 002 §4.2: widen = max(50, 3 × topK). */
+export function rerankPool(topK: number): number {
+  return Math.max(SEARCH_DEFAULTS.rerankMinPool, SEARCH_DEFAULTS.rerankPoolFactor * topK);
+}
+
+/** Expansion options with defaults: depth 1, both directions, every edge type, 50 nodes. */
+export function expandDefaults(options: Partial<ExpandPlan> = {}): ExpandPlan {
+  return {
+    depth: options.depth ?? SEARCH_DEFAULTS.expand.depth,
+    direction: options.direction ?? (SEARCH_DEFAULTS.expand.direction as Direction),
+    edges: options.edges?.length ? allowedEdgeTypes(options.edges) : [...EDGE_TYPES],
+    maxNodes: options.maxNodes ?? SEARCH_DEFAULTS.expand.maxNodes,
+  };
+}
+
+/** Graph signal defaults: weight 1 over reference edges (containment would link every member to its class). */
+export function graphSignalDefaults(options: { weight?: number; edges?: string[] } = {}): { weight: number; edges: (typeof EDGE_TYPES)[number][] } {
+  return {
+    weight: options.weight ?? SEARCH_DEFAULTS.weights.graph,
+    edges: options.edges?.length ? allowedEdgeTypes(options.edges, 'graphSignal.edges') : [...REFERENCE_EDGE_TYPES],
+  };
+}
+
+function toFused(fusion: 'rrf') {
+  return (f: FusedItem) => ({
+    id: f.id,
+    score: f.score,
+    breakdown: { fusion, ...(f.lists.semantic ? { semantic: f.lists.semantic } : {}), ...(f.lists.bm25 ? { bm25: f.lists.bm25 } : {}) } as Omit<
+      ScoreBreakdown,
+      'filtersApplied'
+    >,
+  });
+}
+
+function emptyTimings(): SearchTimings {
+  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, fetch: 0, expand: 0, total: 0 };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+function truncate(text: string, n: number): string {
+  return text.length > n ? `${text.slice(0, n)}…` : text;
+}

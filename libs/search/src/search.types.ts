@@ -1,0 +1,239 @@
+import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/ingest';
+
+/** Retrieval modes (seed 002 §3.2; DIRECT is the pipeline's business, not a search). */
+export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export const DIRECTIONS = ['out', 'in', 'both'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+export { EDGE_TYPES, SCOPE_KINDS };
+export type { GraphEdgeType, ScopeKind };
+
+/** Every language the parsers emit; the complement check below fails to compile if one is missing. */
+export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'csharp', 'sql'] as const satisfies readonly Language[];
+type MissingLanguage = Exclude<Language, (typeof LANGUAGES)[number]>;
+const LANGUAGES_COMPLETE: MissingLanguage extends never ? true : never = true;
+void LANGUAGES_COMPLETE;
+
+// ---- Limits and defaults, in one place ------------------------------------------------------------
+
+export const SEARCH_LIMITS = {
+  maxTextLength: 1000,
+  maxTopK: 200,
+  maxCandidates: 1000,
+  maxDepth: 3,
+  maxExpandNodes: 200,
+  maxGlobLength: 300,
+  maxFilterLength: 500,
+} as const;
+
+export const SEARCH_DEFAULTS = {
+  topK: 10,
+  /** Per-list candidate limit in hybrid mode (seed 001: denseLimit / lexicalLimit). */
+  candidates: 150,
+  /** RRF smoothing constant (seed 001). */
+  rrfK: 60,
+  /** Seed 001, "Code search" row: exact identifiers matter more than paraphrases. */
+  weights: { semantic: 2, bm25: 3, graph: 1 },
+  /** semantic_rerank (seed 002 §4.2): final = (1 - w) * semantic + w * keyword_norm. */
+  keywordWeight: 0.3,
+  rerankMinPool: 50,
+  rerankPoolFactor: 3,
+  /** Filtered vector search: brute-force cosine when at most this many embedded scopes pass the filters. */
+  exactMaxCandidates: 2000,
+  /** Over-fetch: first k = factor × wanted, doubled while too few survive the post-filter. */
+  overfetchFactor: 4,
+  overfetchMaxK: 4096,
+  expand: { depth: 1, direction: 'both' as Direction, maxNodes: 50 },
+} as const;
+
+// ---- The plan: what the fluent builder and the GraphQL resolver both produce -----------------------
+
+export interface PathFilter {
+  /** Substring of the repo-relative path (case-sensitive). */
+  contains?: string;
+  /** Glob on the whole repo-relative path: `**` any directories, `*` / `?` within one segment, `[a-z]`, `{a,b}`. */
+  glob?: string;
+}
+
+export interface SearchFilters {
+  repository?: string;
+  path?: PathFilter;
+  languages?: string[];
+  kinds?: string[];
+  /** Exact name or qualified name (`create` or `InvoiceService.create`). */
+  name?: string;
+}
+
+export type FilterStrategyChoice = 'auto' | 'exact' | 'overfetch';
+
+export interface ListPlan {
+  text: string;
+  /** Candidates this list contributes (hybrid: per-list limit; single list: at least the final limit). */
+  limit: number;
+}
+
+export interface FusionWeights {
+  semantic: number;
+  bm25: number;
+  graph: number;
+}
+
+export interface GraphSignalPlan {
+  weight: number;
+  edges: GraphEdgeType[];
+}
+
+export interface ExpandPlan {
+  depth: number;
+  edges: GraphEdgeType[];
+  direction: Direction;
+  maxNodes: number;
+}
+
+export interface SearchPlan {
+  mode: SearchMode;
+  semantic?: ListPlan;
+  bm25?: ListPlan;
+  fusion: { k: number; weights: FusionWeights };
+  /** semantic_rerank only. */
+  keywordWeight: number;
+  filters: SearchFilters;
+  filterStrategy: FilterStrategyChoice;
+  exactMaxCandidates: number;
+  graphSignal?: GraphSignalPlan;
+  expand?: ExpandPlan;
+  limit: number;
+  /** Truncate each returned source to this many characters (null: whole source). */
+  sourceChars: number | null;
+}
+
+// ---- Results -----------------------------------------------------------------------------------------
+
+export interface ScopeRecord {
+  id: string;
+  repoId: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  language: string;
+  path: string;
+  startLine: number | null;
+  endLine: number | null;
+  signature: string | null;
+  docComment: string | null;
+  source: string | null;
+  /** Length of the whole source, so a client can tell that `source` was truncated. */
+  sourceLength: number;
+  sourceTruncated: boolean;
+}
+
+export interface ListScore {
+  /** The list's own score: cosine similarity in [0, 1] (semantic) or Lucene BM25 (bm25). */
+  score: number;
+  /** 1-based rank in the list after filters. */
+  rank: number;
+  /** What this list added to the final score (RRF: weight / (k + rank); blend: weight × score). */
+  contribution: number;
+}
+
+export interface ScoreBreakdown {
+  semantic?: ListScore;
+  bm25?: ListScore;
+  /** semantic_rerank: keyword overlap on the widened pool; score is normalised by the pool's best. */
+  keyword?: ListScore & { raw: number };
+  /** Graph signal: how many other candidates this scope is directly connected to. */
+  graph?: ListScore & { connections: number };
+  fusion: 'none' | 'rrf' | 'blend';
+  filtersApplied: string[];
+}
+
+export interface PathStep {
+  /** Node ids from the hit to the neighbor, both included. */
+  nodeIds: string[];
+  /** Edge types along the path, one per hop. */
+  edgeTypes: GraphEdgeType[];
+  /** How each hop was walked: `out` follows the edge, `in` walks it backwards. */
+  directions: ('out' | 'in')[];
+}
+
+export interface Neighbor {
+  scope: ScopeRecord;
+  depth: number;
+  /** The hit the neighbor was reached from (first by depth, then by hit rank). */
+  fromId: string;
+  path: PathStep;
+}
+
+export interface SearchHit {
+  scope: ScopeRecord;
+  score: number;
+  rank: number;
+  scoreBreakdown: ScoreBreakdown;
+  neighbors?: Neighbor[];
+}
+
+export interface SearchTimings {
+  filters: number;
+  embed: number;
+  semantic: number;
+  bm25: number;
+  fuse: number;
+  graph: number;
+  fetch: number;
+  expand: number;
+  total: number;
+}
+
+export type VectorStrategyName = 'none' | 'unfiltered-index' | 'exact-prefilter' | 'index-filter' | 'overfetch-postfilter' | 'empty';
+
+export interface OverfetchAttempt {
+  k: number;
+  pool: number;
+  kept: number;
+}
+
+export interface ListExplain {
+  list: 'semantic' | 'bm25';
+  cypher: string;
+  strategy: string;
+  reason: string;
+  params: Record<string, unknown>;
+  /** bm25: the escaped Lucene query actually sent. */
+  luceneQuery?: string;
+  attempts?: OverfetchAttempt[];
+}
+
+export interface SearchExplain {
+  mode: SearchMode;
+  limit: number;
+  filters: string[];
+  /**
+   * Embedded scopes passing every filter, counted up to exactMaxCandidates + 1; `capped` means the
+   * count stopped there ("more than exactMaxCandidates"). Null: not counted (no filters, no semantic list).
+   */
+  candidateCount: { count: number; capped: boolean } | null;
+  vectorStrategy: { name: VectorStrategyName; reason: string };
+  lists: ListExplain[];
+  fusion: { method: 'none' | 'rrf' | 'blend'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
+  graphSignal?: { cypher: string; weight: number; edges: string[] };
+  expand?: { cypher: string; pattern: string; depth: number; edges: string[]; direction: Direction; maxNodes: number };
+  fetch: { cypher: string; sourceChars: number | null };
+  notes: string[];
+}
+
+export interface SearchResponse {
+  results: SearchHit[];
+  timings: SearchTimings;
+  explain: SearchExplain;
+  /** Degradations the caller should know about (e.g. a hybrid query answered by its keyword list alone). */
+  warnings: string[];
+}
+
+export interface NeighborhoodResult {
+  root: ScopeRecord;
+  neighbors: Neighbor[];
+  cypher: string;
+  pattern: string;
+}
