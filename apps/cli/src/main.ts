@@ -43,6 +43,7 @@ program
   .description('Index (or re-index, incrementally) a repository, following its progress')
   .option('--name <name>', 'repository name (default: the folder name)')
   .option('--json', 'print the result as JSON')
+  .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));
 program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));

@@ -48,4 +48,5 @@ export interface ProbeJobResult {
 export interface IndexRepositoryJobData {
   path: string;
   name: string;
+  excludeDocComments?: boolean;
 }

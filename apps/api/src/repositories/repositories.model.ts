@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { REPOSITORY_NAME_PATTERN } from '@scopegraph/ingest';
 import { JSONScalar } from '../graphql/json.scalar';
 
@@ -17,6 +17,10 @@ export class IndexRepositoryInput {
   @IsString()
   @Matches(REPOSITORY_NAME_PATTERN, { message: "name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit" })
   name: string;
+
+  @Field({ defaultValue: false, description: 'Leave doc comments out of what is stored and embedded (evaluation runs)' })
+  @IsBoolean()
+  excludeDocComments: boolean = false;
 }
 
 @ObjectType()

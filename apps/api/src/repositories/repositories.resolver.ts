@@ -29,7 +29,7 @@ export class RepositoriesResolver {
       if (error instanceof IngestInputError) throw new UserInputError(error.message, error.field);
       throw error;
     }
-    const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name });
+    const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name, excludeDocComments: input.excludeDocComments });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
 

@@ -9,12 +9,12 @@ type Progress = IngestProgress & { result?: IngestResult; failedReason?: string 
 const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed errors recentErrors { path message } result failedReason';
 
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
-export async function indexCommand(dir: string, opts: { name?: string; json?: boolean }, client = new ApiClient()): Promise<number> {
+export async function indexCommand(dir: string, opts: { name?: string; json?: boolean; excludeDocComments?: boolean }, client = new ApiClient()): Promise<number> {
   const root = path.resolve(dir);
   const name = opts.name ?? path.basename(root).replace(/[^A-Za-z0-9._-]/g, '-');
   const { indexRepository } = await client.request<{ indexRepository: { id: string } }>(
     'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }',
-    { input: { path: root, name } },
+    { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true } },
   );
   const interactive = !opts.json && process.stderr.isTTY;
   const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);

@@ -122,7 +122,7 @@ export class IngestService {
     // 2. Parse what changed (reusing cached parses of files whose bytes did not) and write changed
     //    scopes while parsing goes on.
     const stored = await time('readGraph', () => this.repo.storedScopes(repoId));
-    const sync = new ScopeSync(repoId, stored, this.repo);
+    const sync = new ScopeSync(repoId, stored, this.repo, { excludeDocComments: request.excludeDocComments === true });
     const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, sync, progress, addError, report));
     // 3. Resolve references across all files (in memory, while the last scope batches are written).
     progress.phase = 'resolving';

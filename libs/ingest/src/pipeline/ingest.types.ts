@@ -40,5 +40,10 @@ export interface IngestRequest {
   name: string;
   /** Skip the embedding phase (benchmarks of parse+write; scopes stay pending for a later run). */
   embed?: boolean;
+  /**
+   * Leave doc comments out of what is stored, searched and embedded (evaluation datasets use doc
+   * comments as queries, so the answer must not be found verbatim).
+   */
+  excludeDocComments?: boolean;
   jobId?: string;
 }

@@ -39,6 +39,7 @@ export class ScopeSync {
     private readonly repoId: string,
     stored: StoredScope[],
     private readonly repo: IngestRepository,
+    private readonly options: { excludeDocComments?: boolean } = {},
   ) {
     this.stored = new Map(stored.map((s) => [s.id, s]));
   }
@@ -54,13 +55,18 @@ export class ScopeSync {
   add(file: ParsedFile, nonUtf8: boolean): void {
     for (const scope of file.scopes) {
       const props = scopeProps(this.repoId, scope);
+      if (this.options.excludeDocComments) {
+        props.docComment = null;
+        props.source = stripDocComments(scope.source);
+      }
       if (scope.kind === 'file') {
         props.parseErrors = file.errors;
         props.nonUtf8 = nonUtf8;
         // fileHash is set last (setFileHashes): until then the file counts as not fully written.
         props.fileHash = null;
-        props.source = scope.source.length > FILE_SOURCE_CHARS ? scope.source.slice(0, FILE_SOURCE_CHARS) : scope.source;
-        props.truncated = scope.source.length > FILE_SOURCE_CHARS;
+        const text = props.source as string;
+        props.source = text.length > FILE_SOURCE_CHARS ? text.slice(0, FILE_SOURCE_CHARS) : text;
+        props.truncated = text.length > FILE_SOURCE_CHARS;
       }
       const propsHash = hashProps(props);
       props.contentHash = propsHash;
@@ -149,4 +155,15 @@ function scopeProps(repoId: string, scope: ParsedScope): Record<string, unknown>
 function hashProps(props: Record<string, unknown>): string {
   const { startLine: _s, endLine: _e, id: _i, repoId: _r, parentId: _p, ...rest } = props;
   return createHash('sha256').update(JSON.stringify(rest)).digest('hex');
+}
+
+/**
+ * Removes doc comments from source text: JSDoc blocks, C# `///` lines and Python docstrings (a
+ * string literal standing alone as the first statement of a body). Plain comments stay.
+ */
+export function stripDocComments(source: string): string {
+  return source
+    .replace(/\/\*\*[\s\S]*?\*\//g, '')
+    .replace(/^[ \t]*\/\/\/.*\n?/gm, '')
+    .replace(/(:[ \t]*\n[ \t]*)(?:[rRuU]?"""[\s\S]*?"""|[rRuU]?\'\'\'[\s\S]*?\'\'\')[ \t]*\n?/g, '$1');
 }
