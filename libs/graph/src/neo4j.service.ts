@@ -59,6 +59,14 @@ export class Neo4jService implements OnModuleDestroy {
     return this.run<T>('WRITE', this.cypher.get(name), params);
   }
 
+  /**
+   * A read whose text was rendered from a cypher/ file with allow-listed constants (relationship
+   * types and depths cannot be parameters). User values still travel only as $parameters.
+   */
+  readRendered<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
+    return this.run<T>('READ', statement, params);
+  }
+
   /** For migrations and schema statements whose text comes from cypher/ files, never from users. */
   async runStatement<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
     const result = await this.driver.executeQuery(statement, params, { database: this.database });

@@ -108,12 +108,6 @@ export class SearchRepository {
   async expand(seedIds: string[], shape: ExpansionShape, perSeed: number): Promise<ExpansionRow[]> {
     if (seedIds.length === 0) return [];
     const query = renderExpansionQuery(this.neo4j.cypher.get(SEARCH_CYPHER.expand), shape);
-    const session = this.neo4j.session('READ');
-    try {
-      const result = await session.executeRead((tx) => tx.run(query, { seedIds, perSeed: cypherInt(perSeed) }));
-      return result.records.map((r) => r.toObject() as ExpansionRow);
-    } finally {
-      await session.close();
-    }
+    return this.neo4j.readRendered<ExpansionRow>(query, { seedIds, perSeed: cypherInt(perSeed) });
   }
 }

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { GraphQLFormattedError, GraphQLError } from 'graphql';
+import type { ValidationError } from 'class-validator';
 import { ConfigError } from '@scopegraph/config';
 import { UnknownJobError } from '@scopegraph/queue';
 
@@ -19,6 +20,27 @@ export class UserInputError extends GraphQLError {
   constructor(message: string, field?: string) {
     super(message, { extensions: { code: ErrorCode.BadUserInput, ...(field ? { field } : {}) } });
   }
+}
+
+/**
+ * class-validator failures as one BAD_USER_INPUT error whose `field` is the path of the first
+ * offending field (`input.topK`), with every message joined.
+ */
+export function validationError(errors: ValidationError[]): UserInputError {
+  const messages: string[] = [];
+  let first: string | undefined;
+  const walk = (list: ValidationError[], prefix: string) => {
+    for (const e of list) {
+      const path = prefix ? `${prefix}.${e.property}` : e.property;
+      for (const m of Object.values(e.constraints ?? {})) {
+        messages.push(m.startsWith(e.property) ? `${path}${m.slice(e.property.length)}` : `${path}: ${m}`);
+        first ??= path;
+      }
+      walk(e.children ?? [], path);
+    }
+  };
+  walk(errors, '');
+  return new UserInputError(messages.join('; ') || 'invalid input', first);
 }
 
 /** Something the client named does not exist. */
