@@ -3,6 +3,7 @@ import { CliError } from './client';
 import { healthCommand } from './commands/health.command';
 import { indexCommand, reposCommand } from './commands/index.command';
 import { probeCommand } from './commands/probe.command';
+import { searchCommand } from './commands/search.command';
 import { servicesCommand } from './commands/services.command';
 import { welcomeCommand } from './commands/welcome.command';
 
@@ -45,6 +46,17 @@ program
   .option('--json', 'print the result as JSON')
   .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));
+program
+  .command('search <text>')
+  .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank', 'hybrid')
+  .option('--repo <name>', 'only this repository')
+  .option('--top-k <n>', 'how many results', positiveInt, 10)
+  .option('--path <text>', 'only files whose path contains this')
+  .option('--language <language>', 'only this language (typescript, python, csharp, sql, ...)')
+  .option('--kind <kind>', 'only this kind (function, method, class, ...)')
+  .option('--json', 'print JSON')
+  .action((text: string, o) => run(() => searchCommand(text, o)));
 program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
 
