@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cypherInt } from '@scopegraph/graph';
-import { graphId, KIND_LABEL } from '../graph/graph-model';
+import { GraphEdge, graphId, KIND_LABEL } from '../graph/graph-model';
 import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
 import type { ParsedFile, ParsedScope } from '../parse/types';
 
@@ -108,9 +108,18 @@ export class ScopeSync {
     this.upserts = [];
     if (rows.length === 0) return;
     const fileIds = rows.filter((r) => r.props.kind === 'file').map((r) => r.id);
+    // Containment needs no resolution, so it is written here, overlapping parsing; the edge diff
+    // later finds it in place. Parents precede children (files list scopes in source order).
+    const containment: GraphEdge[] = rows
+      .filter((r) => typeof r.props.parentId === 'string')
+      .map((r) => {
+        const parent = r.props.parentId as string;
+        return { from: parent, type: parent.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER', to: r.id, target: 'scope', line: null };
+      });
     this.enqueue(async () => {
       await this.repo.upsertScopes(rows);
       await this.repo.linkFiles(this.repoId, fileIds);
+      await this.repo.mergeEdges(this.repoId, containment);
     });
   }
 
