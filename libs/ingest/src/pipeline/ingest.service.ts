@@ -1,13 +1,11 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { cypherInt } from '@scopegraph/graph';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { edgeKey, GraphEdgeType, GraphEdge, graphId, KIND_LABEL } from '../graph/graph-model';
-import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
+import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '../graph/graph-model';
+import { IngestRepository, StoredScope } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import { identifierSubTokens } from '../parse/tokens';
-import type { ParsedFile, ParsedScope } from '../parse/types';
+import type { ParsedFile } from '../parse/types';
 import { resolveRepository } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { walkRepository, WalkedFile } from '../walk/file-walker';
@@ -50,13 +48,6 @@ export async function validateIndexRequest(request: { path: string; name: string
 }
 
 type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
-
-interface DesiredScope {
-  row: ScopeRow;
-  propsHash: string;
-  startLine: number;
-  endLine: number;
-}
 
 /**
  * Indexes one repository into the graph, incrementally: only files whose bytes changed are parsed,
