@@ -36,10 +36,23 @@
  *                        headers, body, status, receivedAt}; status is what the fake answered
  *   fake.calls(action?)  number of requests (optionally for one action), e.g. 'batchEmbedContents'
  *
- * Extending (e.g. chat): register a handler for another action; handlers get the parsed request and
+ * Chat (built in): generateContent and streamGenerateContent (`?alt=sse`), the routes
+ * ChatGoogleGenerativeAI calls, answered in Gemini's wire shape ({candidates:[{content:{role:"model",
+ * parts:[{text}]},finishReason,index}], usageMetadata}). What the model "says" is scripted per request:
+ *   fake.onGenerate((req) => reply)     the default answer; req = {model, text (all user parts),
+ *                                       system, responseSchema, responseMimeType, temperature, body}
+ *   fake.generateNext(n, reply | fn)    the next n chat requests answer this instead (FIFO, before onGenerate)
+ *   reply = {json} | {text} and optionally {finishReason, latencyMs, status + message (an API error),
+ *           hang: true (never answers until close)}
+ * Without onGenerate the fake answers a minimal value that satisfies the request's responseSchema.
+ *   fake.hangNext(n, { action? })       the next n requests never get an answer (timeouts)
+ *   fake.setLatency(fn)                 latency may also be a function of the request (jitter)
+ *   fake.maxInFlight(action?)           most requests that were being answered at the same time
+ *
+ * Extending: register a handler for another action; handlers get the parsed request and
  * return {status?, json?} or {sse: chunks[]} for `:streamGenerateContent?alt=sse`. Scripted
  * failures, latency, auth and recording apply to every route, built-in or added.
- *   fake.route('generateContent', ({ model, body }) => ({ json: { candidates: [...] } }));
+ *   fake.route('countTokens', ({ model, body }) => ({ json: { totalTokens: 3 } }));
  * To make it built in, add an entry to `builtInRoutes()` below.
  */
 import { createHash } from 'node:crypto';
@@ -51,8 +64,42 @@ export interface FakeGeminiOptions {
   apiKey?: string;
   /** Vector size when a request does not set outputDimensionality. */
   dimensions?: number;
-  latencyMs?: number;
+  latencyMs?: number | LatencyFn;
 }
+
+/** Latency per request (e.g. jitter); gets the parsed request of any route. */
+export type LatencyFn = (request: { action?: string; model?: string; body: unknown }) => number;
+
+/** One chat request as the fake's script sees it. */
+export interface GenerateRequest {
+  model: string;
+  /** Every text part of every `contents` entry, joined with newlines. */
+  text: string;
+  /** The systemInstruction's text ('' when none). */
+  system: string;
+  responseSchema?: unknown;
+  responseMimeType?: string;
+  temperature?: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- the raw request
+}
+
+/** What the scripted model answers to one chat request. */
+export interface GenerateReply {
+  /** Sent as the answer text, JSON-encoded (what structured output returns). */
+  json?: unknown;
+  /** Sent as the answer text as is (wins over json; use it for malformed output). */
+  text?: string;
+  finishReason?: string;
+  /** Extra wait for this answer, on top of the fake's latency. */
+  latencyMs?: number;
+  /** Answer with a Google-style API error instead. */
+  status?: number;
+  message?: string;
+  /** Never answer (until the fake closes). */
+  hang?: boolean;
+}
+
+export type GenerateHandler = (request: GenerateRequest) => GenerateReply | Promise<GenerateReply>;
 
 export interface RecordedRequest {
   method: string;
@@ -64,6 +111,8 @@ export interface RecordedRequest {
   body: unknown;
   status: number;
   receivedAt: number;
+  /** When the answer was sent (undefined while pending, or for a request left hanging). */
+  respondedAt?: number;
 }
 
 export interface RouteContext {
@@ -94,7 +143,13 @@ interface Script {
   action?: string;
   fail?: { status: number; message?: string; retryDelaySeconds?: number };
   corrupt?: CorruptionKind;
+  hang?: boolean;
+  generate?: GenerateHandler;
 }
+
+const CHAT_ACTIONS = new Set(['generateContent', 'streamGenerateContent']);
+/** Rough token estimate for usageMetadata (the real API counts tokens; clients only display it). */
+const CHARS_PER_TOKEN = 4;
 
 export const FAKE_GEMINI_API_KEY = 'fake-gemini-test-key';
 const DEFAULT_DIMENSIONS = 768;
@@ -132,9 +187,13 @@ export class FakeGemini {
   readonly requests: RecordedRequest[] = [];
   readonly apiKey: string;
   readonly dimensions: number;
-  private latencyMs: number;
+  private latencyMs: number | LatencyFn;
   private scripts: Script[] = [];
   private readonly routes = new Map<string, RouteHandler>();
+  private generateHandler?: GenerateHandler;
+  private readonly hanging = new Set<() => void>();
+  private readonly inFlight = new Map<string, number>();
+  private readonly peakInFlight = new Map<string, number>();
   private server?: Server;
   private url = '';
 
@@ -171,15 +230,42 @@ export class FakeGemini {
     return this;
   }
 
-  setLatency(ms: number): this {
+  setLatency(ms: number | LatencyFn): this {
     this.latencyMs = ms;
     return this;
+  }
+
+  /** The default answer of generateContent / streamGenerateContent. */
+  onGenerate(handler: GenerateHandler | undefined): this {
+    this.generateHandler = handler;
+    return this;
+  }
+
+  /** The next `count` chat requests get this answer (FIFO with the other scripts), before onGenerate. */
+  generateNext(count: number, reply: GenerateReply | GenerateHandler): this {
+    const generate: GenerateHandler = typeof reply === 'function' ? reply : () => reply;
+    this.scripts.push({ remaining: count, action: 'generateContent', generate });
+    return this;
+  }
+
+  /** The next `count` requests (optionally only for `action`) are never answered. */
+  hangNext(count: number, opts: { action?: string } = {}): this {
+    this.scripts.push({ remaining: count, action: opts.action, hang: true });
+    return this;
+  }
+
+  /** Most requests (optionally of one action) that were being answered at the same moment. */
+  maxInFlight(action?: string): number {
+    return this.peakInFlight.get(action ?? '*') ?? 0;
   }
 
   reset(): this {
     this.scripts = [];
     this.latencyMs = 0;
     this.requests.length = 0;
+    this.generateHandler = undefined;
+    this.peakInFlight.clear();
+    this.releaseHanging();
     return this;
   }
 
@@ -205,6 +291,7 @@ export class FakeGemini {
     const server = this.server;
     this.server = undefined;
     if (!server) return;
+    this.releaseHanging();
     server.closeAllConnections();
     await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
   }
@@ -232,7 +319,70 @@ export class FakeGemini {
         });
         return corruption === 'missing' ? { json: {} } : { json: { embeddings } };
       },
+      generateContent: async ({ model, body }) => {
+        const reply = await this.generateReply(model, body, 'generateContent');
+        return { json: this.chatResponse(model, body, reply) };
+      },
+      streamGenerateContent: async ({ model, body }) => {
+        const reply = await this.generateReply(model, body, 'streamGenerateContent');
+        const response = this.chatResponse(model, body, reply);
+        // One chunk per half of the text, the usage on the last one, like the real stream.
+        const text: string = response.candidates[0].content.parts[0].text;
+        const cut = Math.ceil(text.length / 2);
+        const chunk = (t: string, last: boolean) => ({
+          candidates: [{ content: { role: 'model', parts: [{ text: t }] }, index: 0, ...(last ? { finishReason: response.candidates[0].finishReason } : {}) }],
+          ...(last ? { usageMetadata: response.usageMetadata } : {}),
+        });
+        return { sse: [chunk(text.slice(0, cut), false), chunk(text.slice(cut), true)] };
+      },
     };
+  }
+
+  /** The scripted answer for one chat request: a generateNext script, else onGenerate, else a minimal valid value. */
+  private async generateReply(model: string, body: any, action: string): Promise<GenerateReply> { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const contents = Array.isArray(body?.contents) ? body.contents : [];
+    if (contents.length === 0) throw new HttpError(400, '* GenerateContentRequest.contents: contents is not specified');
+    const partsText = (c: { parts?: Array<{ text?: unknown }> } | undefined) =>
+      (Array.isArray(c?.parts) ? c!.parts : []).map((p) => (typeof p?.text === 'string' ? p.text : '')).join('');
+    const request: GenerateRequest = {
+      model,
+      text: contents.map(partsText).join('\n'),
+      system: partsText(body?.systemInstruction),
+      responseSchema: body?.generationConfig?.responseSchema,
+      responseMimeType: body?.generationConfig?.responseMimeType,
+      temperature: body?.generationConfig?.temperature,
+      body,
+    };
+    const script = this.takeScript(action, (s) => s.generate !== undefined);
+    const handler = script?.generate ?? this.generateHandler;
+    const reply = handler ? await handler(request) : { json: minimalFromSchema(request.responseSchema) };
+    if (reply.latencyMs) await new Promise((r) => setTimeout(r, reply.latencyMs));
+    if (reply.hang) await this.hang();
+    if (reply.status && reply.status >= 400) throw new HttpError(reply.status, reply.message ?? defaultMessage(reply.status));
+    return reply;
+  }
+
+  private chatResponse(model: string, body: unknown, reply: GenerateReply) {
+    const text = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
+    const promptTokens = Math.ceil(JSON.stringify(body ?? '').length / CHARS_PER_TOKEN);
+    const outputTokens = Math.ceil(text.length / CHARS_PER_TOKEN);
+    return {
+      candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: reply.finishReason ?? 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: outputTokens, totalTokenCount: promptTokens + outputTokens },
+      modelVersion: model,
+    };
+  }
+
+  /** Waits until the fake closes or resets: a request that never gets its answer. */
+  private hang(): Promise<void> {
+    return new Promise<void>((resolve) => this.hanging.add(resolve)).then(() => {
+      throw new HttpError(503, 'fake closed while the request was hanging');
+    });
+  }
+
+  private releaseHanging(): void {
+    for (const release of this.hanging) release();
+    this.hanging.clear();
   }
 
   private requestedDimensions(value: unknown): number {
@@ -274,8 +424,11 @@ export class FakeGemini {
     });
   }
 
-  private takeScript(action: string | undefined): Script | undefined {
-    const idx = this.scripts.findIndex((s) => s.remaining > 0 && (!s.action || s.action === action));
+  private takeScript(action: string | undefined, kind: (s: Script) => boolean = (s) => s.generate === undefined): Script | undefined {
+    // generateNext scripts apply to both chat actions; the others to any action unless they name one.
+    const matches = (s: Script) =>
+      !s.action || s.action === action || (s.generate !== undefined && action !== undefined && CHAT_ACTIONS.has(action));
+    const idx = this.scripts.findIndex((s) => s.remaining > 0 && kind(s) && matches(s));
     if (idx < 0) return undefined;
     const script = this.scripts[idx];
     if (--script.remaining === 0) this.scripts.splice(idx, 1);
@@ -297,6 +450,12 @@ export class FakeGemini {
       receivedAt: Date.now(),
     };
     this.requests.push(record);
+    const counters = ['*', record.action ?? '?'];
+    for (const c of counters) {
+      const now = (this.inFlight.get(c) ?? 0) + 1;
+      this.inFlight.set(c, now);
+      this.peakInFlight.set(c, Math.max(now, this.peakInFlight.get(c) ?? 0));
+    }
     let result: RouteResult;
     try {
       const rawBody = await readBody(req);
@@ -305,12 +464,16 @@ export class FakeGemini {
       } catch {
         throw new HttpError(400, 'Invalid JSON payload received.');
       }
-      if (this.latencyMs > 0) await new Promise((r) => setTimeout(r, this.latencyMs));
+      const latency = typeof this.latencyMs === 'function' ? this.latencyMs({ action: record.action, model: record.model, body: record.body }) : this.latencyMs;
+      if (latency > 0) await new Promise((r) => setTimeout(r, latency));
       result = await this.dispatch(req, url, match, record.body);
     } catch (err) {
       result = errorResult(err);
     }
+    for (const c of counters) this.inFlight.set(c, (this.inFlight.get(c) ?? 1) - 1);
     record.status = result.status ?? 200;
+    if (res.destroyed || res.writableEnded) return;
+    record.respondedAt = Date.now();
     send(res, result);
   }
 
@@ -327,6 +490,7 @@ export class FakeGemini {
       throw new HttpError(404, `Requested entity was not found: ${req.method} ${url.pathname}`);
     }
     const script = this.takeScript(match[3]);
+    if (script?.hang) await this.hang();
     if (script?.fail) {
       const { status, message, retryDelaySeconds } = script.fail;
       const details = retryDelaySeconds === undefined ? undefined : [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${retryDelaySeconds}s` }];
@@ -334,6 +498,27 @@ export class FakeGemini {
     }
     if (script?.corrupt === 'invalidJson') return { raw: '{"embeddings": [ this is not json' };
     return handler({ model: match[2], action: match[3], body, query: url.searchParams, headers: req.headers, fake: this, corruption: script?.corrupt });
+  }
+}
+
+/** The smallest value that satisfies a Gemini responseSchema (OpenAPI subset): what an unscripted chat answers. */
+export function minimalFromSchema(schema: unknown): unknown {
+  const s = schema as { type?: string; properties?: Record<string, unknown>; required?: string[]; enum?: string[] } | undefined;
+  if (!s || typeof s !== 'object') return {};
+  switch (String(s.type ?? 'object').toLowerCase()) {
+    case 'object':
+      return Object.fromEntries((s.required ?? []).filter((k) => s.properties?.[k]).map((k) => [k, minimalFromSchema(s.properties![k])]));
+    case 'array':
+      return [];
+    case 'string':
+      return s.enum?.[0] ?? '';
+    case 'number':
+    case 'integer':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
   }
 }
 

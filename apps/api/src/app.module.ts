@@ -9,6 +9,7 @@ import { HealthModule } from '@scopegraph/health';
 import { IngestRepository } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { QueueModule } from '@scopegraph/queue';
+import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
@@ -16,6 +17,7 @@ import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
+import { RerankResolver } from './rerank/rerank.resolver';
 import { SearchResolver } from './search/search.resolver';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -26,6 +28,7 @@ export const GRAPHQL_PATH = '/graphql';
     GraphModule,
     QueueModule,
     HealthModule,
+    RerankModule,
     LlmModule,
     SearchModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
@@ -56,6 +59,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -7,7 +7,17 @@ import { JOB_PROCESSORS, JobProcessor } from './job-processor';
 const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.SYSTEM]: 4,
   [QueueName.INDEX]: 1,
-  [QueueName.RERANK]: 8,
+  // Rerank batches mostly wait on the LLM; a worker holds up to the largest `parallel` allowed.
+  [QueueName.RERANK]: 20,
+};
+
+/**
+ * How soon a crashed worker's jobs are picked up again. Rerank batches are short and a user waits on
+ * them, so their lock is short too (the worker renews it while a batch runs); indexing keeps
+ * BullMQ's defaults.
+ */
+const LOCKING: Partial<Record<QueueName, { lockDuration: number; stalledInterval: number }>> = {
+  [QueueName.RERANK]: { lockDuration: 10_000, stalledInterval: 5_000 },
 };
 
 /**
@@ -41,6 +51,7 @@ export class WorkerHostService implements OnApplicationShutdown {
         connection: createRedisConnection(this.config.redis.url),
         prefix: this.config.queue.prefix,
         concurrency: DEFAULT_CONCURRENCY[queue],
+        ...LOCKING[queue],
       });
       worker.on('failed', (job, error) => this.logger.warn(`job ${job?.name}#${job?.id} failed: ${error.message}`));
       worker.on('error', (error) => this.logger.error(`worker ${queue}: ${error.message}`));

@@ -5,15 +5,17 @@ import { HealthModule } from '@scopegraph/health';
 import { IngestModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { QueueModule } from '@scopegraph/queue';
+import { RerankModule } from '@scopegraph/rerank';
 import { JOB_PROCESSORS } from './job-processor';
 import { IndexRepositoryProcessor } from './index-repository.processor';
 import { ProbeProcessor } from './probe.processor';
+import { RerankBatchProcessor } from './rerank-batch.processor';
 import { WorkerHostService } from './worker-host.service';
 
-const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor];
+const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor, RerankBatchProcessor];
 
 @Module({
-  imports: [ConfigModule, GraphModule, QueueModule, HealthModule, LlmModule, IngestModule],
+  imports: [ConfigModule, GraphModule, QueueModule, HealthModule, LlmModule, IngestModule, RerankModule],
   providers: [
     ...PROCESSORS,
     { provide: JOB_PROCESSORS, useFactory: (...p: unknown[]) => p, inject: PROCESSORS },

@@ -11,7 +11,7 @@ function defaultAllowedRoot(): string {
 }
 
 /** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY'] as const;
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -53,6 +53,22 @@ export const envSchema = z.object({
   API_PORT: port.default(4000),
   API_KEY: optionalSecret,
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  // Reranking (libs/rerank). auto: gemini with GEMINI_API_KEY, else openai with RERANK_OPENAI_BASE_URL,
+  // else cohere / voyage with their key, else the local keyword reranker.
+  RERANK_PROVIDER: z.enum(['auto', 'gemini', 'openai', 'cohere', 'voyage', 'local']).default('auto'),
+  RERANK_MODEL: z.string().min(1).optional(),
+  RERANK_OPENAI_BASE_URL: z.string().url().optional(),
+  RERANK_OPENAI_API_KEY: optionalSecret,
+  COHERE_API_KEY: optionalSecret,
+  COHERE_BASE_URL: z.string().url().optional(),
+  VOYAGE_API_KEY: optionalSecret,
+  VOYAGE_BASE_URL: z.string().url().optional(),
+  RERANK_CACHE_TTL_S: z.coerce.number().int().min(0).default(86_400),
+  RERANK_TIMEOUT_MS: positiveInt.max(600_000).default(60_000),
+  RERANK_BATCH_TIMEOUT_MS: positiveInt.max(600_000).default(20_000),
+  RERANK_MAX_ATTEMPTS: positiveInt.max(10).default(3),
+  RERANK_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  RERANK_SOURCE_CHARS: positiveInt.max(100_000).default(1_500),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -66,6 +82,20 @@ export interface AppConfig {
   api: { host: string; port: number; apiKey?: string };
   ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number };
   logLevel: Env['LOG_LEVEL'];
+  rerank: {
+    provider: Env['RERANK_PROVIDER'];
+    model?: string;
+    openai: { baseUrl?: string; apiKey?: string };
+    cohere: { apiKey?: string; baseUrl?: string };
+    voyage: { apiKey?: string; baseUrl?: string };
+    /** 0 turns the cache off. */
+    cacheTtlS: number;
+    timeoutMs: number;
+    batchTimeoutMs: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    sourceChars: number;
+  };
 }
 
 export function toAppConfig(env: Env): AppConfig {
@@ -88,5 +118,18 @@ export function toAppConfig(env: Env): AppConfig {
       maxFiles: env.INGEST_MAX_FILES,
     },
     logLevel: env.LOG_LEVEL,
+    rerank: {
+      provider: env.RERANK_PROVIDER,
+      model: env.RERANK_MODEL,
+      openai: { baseUrl: env.RERANK_OPENAI_BASE_URL, apiKey: env.RERANK_OPENAI_API_KEY },
+      cohere: { apiKey: env.COHERE_API_KEY, baseUrl: env.COHERE_BASE_URL },
+      voyage: { apiKey: env.VOYAGE_API_KEY, baseUrl: env.VOYAGE_BASE_URL },
+      cacheTtlS: env.RERANK_CACHE_TTL_S,
+      timeoutMs: env.RERANK_TIMEOUT_MS,
+      batchTimeoutMs: env.RERANK_BATCH_TIMEOUT_MS,
+      maxAttempts: env.RERANK_MAX_ATTEMPTS,
+      retryBaseMs: env.RERANK_RETRY_BASE_MS,
+      sourceChars: env.RERANK_SOURCE_CHARS,
+    },
   };
 }

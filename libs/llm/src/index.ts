@@ -1,2 +1,3 @@
 export * from './embeddings';
 export * from './llm.module';
+export * from './chat';

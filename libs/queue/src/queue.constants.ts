@@ -12,12 +12,15 @@ export enum JobName {
   PROBE = 'probe',
   /** Parse, diff, write and embed one repository. */
   INDEX_REPOSITORY = 'index-repository',
+  /** Score one batch of a rerank with the configured reranker and merge it into the rerank's state. */
+  RERANK_BATCH = 'rerank-batch',
 }
 
 /** Which queue each job runs on. The worker refuses to start unless every job has exactly one handler. */
 export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.PROBE]: QueueName.SYSTEM,
   [JobName.INDEX_REPOSITORY]: QueueName.INDEX,
+  [JobName.RERANK_BATCH]: QueueName.RERANK,
 };
 
 /** Retry defaults live here; a processor throws UnrecoverableError for failures retrying cannot fix. */
@@ -49,4 +52,13 @@ export interface IndexRepositoryJobData {
   path: string;
   name: string;
   excludeDocComments?: boolean;
+}
+
+/** One batch of a rerank; the candidates and options live in the rerank's state in Redis (libs/rerank). */
+export interface RerankBatchJobData {
+  rerankId: string;
+  /** Which batch of the rerank. */
+  batch: number;
+  /** Its place in the rerank's dispatch order (waves are counted on it). */
+  position: number;
 }

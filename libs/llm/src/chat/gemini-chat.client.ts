@@ -1,0 +1,133 @@
+import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { Runnable } from '@langchain/core/runnables';
+import type { ZodTypeAny } from 'zod';
+import { DEFAULT_GEMINI_BASE_URL } from '../embeddings/gemini-embedding.provider';
+import { DEFAULT_JUDGE_TEMPERATURE, JsonChatAnswer, JsonChatClient, JsonChatRequest } from './chat-json';
+import { ModelCallError } from './model-call.error';
+
+export interface GeminiChatClientOptions {
+  apiKey: string;
+  /** Root URL without the API version, e.g. a fake server's `http://127.0.0.1:PORT` in tests. */
+  baseUrl?: string;
+  model: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
+const MS_PER_SECOND = 1000;
+type Structured = Runnable<BaseMessage[] | [string, string][], { raw: BaseMessage; parsed: unknown }>;
+
+/**
+ * Gemini chat through LangChain's ChatGoogleGenerativeAI with structured output: the zod schema is
+ * sent as `generationConfig.responseSchema` (JSON mode). `includeRaw` keeps the model's text even
+ * when it does not fit the schema, so callers can parse it tolerantly instead of losing the answer.
+ * LangChain's own retries are off: the caller decides (it knows its deadline). The key is passed
+ * explicitly, never read from GOOGLE_API_KEY behind our back.
+ */
+export class GeminiChatClient implements JsonChatClient {
+  readonly provider = 'gemini' as const;
+  readonly model: string;
+  private readonly chat: ChatGoogleGenerativeAI;
+  private readonly structured = new WeakMap<ZodTypeAny, Structured>();
+
+  constructor(options: GeminiChatClientOptions) {
+    if (!options.apiKey) throw new Error('GeminiChatClient needs an API key (GEMINI_API_KEY)');
+    this.model = options.model.replace(/^models\//, '');
+    this.chat = new ChatGoogleGenerativeAI({
+      apiKey: options.apiKey,
+      baseUrl: (options.baseUrl ?? DEFAULT_GEMINI_BASE_URL).replace(/\/+$/, ''),
+      model: this.model,
+      temperature: options.temperature ?? DEFAULT_JUDGE_TEMPERATURE,
+      maxOutputTokens: options.maxOutputTokens,
+      maxRetries: 0,
+    });
+    Object.defineProperty(this, 'chat', { enumerable: false });
+  }
+
+  async generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+    const runnable = this.runnableFor(request.schema);
+    const messages: [string, string][] = [
+      ['system', request.system],
+      ['human', request.user],
+    ];
+    let out: { raw: BaseMessage; parsed: unknown };
+    try {
+      // The signal ends our wait; LangChain does not hand it to the HTTP request, so race it here too.
+      out = await raceAbort(runnable.invoke(messages, { signal: request.signal }), request.signal);
+    } catch (error) {
+      throw classify(error, request.signal, this.model);
+    }
+    const usage = (out.raw as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    return {
+      text: contentText(out.raw.content),
+      parsed: out.parsed ?? null,
+      usage: usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : undefined,
+    };
+  }
+
+  private runnableFor(schema: ZodTypeAny): Structured {
+    let runnable = this.structured.get(schema);
+    if (!runnable) {
+      runnable = this.chat.withStructuredOutput(schema, { includeRaw: true, method: 'jsonSchema' }) as unknown as Structured;
+      this.structured.set(schema, runnable);
+    }
+    return runnable;
+  }
+}
+
+function contentText(content: BaseMessage['content']): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (typeof part === 'string' ? part : 'text' in part && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
+function classify(error: unknown, signal: AbortSignal | undefined, model: string): ModelCallError {
+  const what = `Gemini generateContent (model ${model})`;
+  if (signal?.aborted) {
+    return new ModelCallError(`${what}: no answer before the time limit`, 'timeout', undefined, undefined, { cause: error });
+  }
+  // A 200 whose body is not JSON surfaces as the SyntaxError of response.json() (which LangChain may
+  // re-wrap as a plain Error "SyntaxError: ..."): the server answered, badly; callers treat it like
+  // any unusable answer rather than retrying it as a lost request.
+  const text = String((error as Error)?.message ?? error);
+  if ((error as Error)?.name === 'SyntaxError' || text.startsWith('SyntaxError:')) {
+    return new ModelCallError(`${what}: the answer body is not JSON: ${text}`, 'http', 200, undefined, { cause: error });
+  }
+  const e = error as { status?: unknown; message?: unknown; errorDetails?: unknown };
+  const status = typeof e?.status === 'number' ? e.status : undefined;
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  if (status === undefined) return new ModelCallError(`${what}: ${message}`, 'network', undefined, undefined, { cause: error });
+  return new ModelCallError(`${what}: HTTP ${status}: ${message}`, 'http', status, retryInfoDelayMs(e.errorDetails), { cause: error });
+}
+
+/** Gemini's 429 bodies may carry `{"@type": "...RetryInfo", "retryDelay": "12s"}`. */
+function retryInfoDelayMs(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details as Array<Record<string, unknown>>) {
+    if (d?.['@type'] === RETRY_INFO_TYPE && typeof d.retryDelay === 'string') {
+      const seconds = Number.parseFloat(d.retryDelay);
+      if (Number.isFinite(seconds) && seconds >= 0) return seconds * MS_PER_SECOND;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+import { Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { RerankCache } from './cache/rerank-cache';
+import { createRerankProvider } from './providers/provider.factory';
+import { RERANK_PROVIDER, RerankProvider } from './providers/rerank-provider';
+import { RerankEventsService } from './rerank-events.service';
+import { RerankRepository } from './rerank.repository';
+import { RerankService } from './rerank.service';
+import { RerankStore } from './scheduler/rerank-store';
+
+/**
+ * Reranking for both processes: the API starts reranks and relays their events, the worker runs
+ * their batches. Needs ConfigModule, QueueModule and GraphModule (all global) in the importing app.
+ */
+@Module({
+  providers: [
+    {
+      provide: RERANK_PROVIDER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): RerankProvider => {
+        const provider = createRerankProvider(config);
+        new Logger('Rerank').log(`reranker ${provider.name} (${provider.kind}), model ${provider.model}`);
+        return provider;
+      },
+    },
+    RerankStore,
+    RerankCache,
+    RerankEventsService,
+    RerankRepository,
+    RerankService,
+  ],
+  exports: [RerankService, RerankRepository, RERANK_PROVIDER],
+})
+export class RerankModule {}
