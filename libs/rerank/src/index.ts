@@ -18,3 +18,4 @@ export { LocalKeywordProvider, keywordTokens } from './providers/local-keyword.p
 export { RerankStore, RERANK_STATE_TTL_S } from './scheduler/rerank-store';
 export { complete as completeBatchModel, initialState as schedulerInitialState, initialDispatch } from './scheduler/completion-model';
 export type { SchedulerState, CompletionVerdict } from './scheduler/completion-model';
+export * from './search-rerank.adapter';

@@ -1,4 +1,5 @@
-import { Logger, Module } from '@nestjs/common';
+import { Global, Logger, Module } from '@nestjs/common';
+import { SEARCH_RERANKER } from '@scopegraph/search';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { RerankCache } from './cache/rerank-cache';
 import { createRerankProvider } from './providers/provider.factory';
@@ -7,11 +8,14 @@ import { RerankEventsService } from './rerank-events.service';
 import { RerankRepository } from './rerank.repository';
 import { RerankService } from './rerank.service';
 import { RerankStore } from './scheduler/rerank-store';
+import { SearchRerankAdapter } from './search-rerank.adapter';
 
 /**
  * Reranking for both processes: the API starts reranks and relays their events, the worker runs
  * their batches. Needs ConfigModule, QueueModule and GraphModule (all global) in the importing app.
+ * Global so that SearchService (libs/search) finds SEARCH_RERANKER without depending on this lib.
  */
+@Global()
 @Module({
   providers: [
     {
@@ -28,7 +32,9 @@ import { RerankStore } from './scheduler/rerank-store';
     RerankEventsService,
     RerankRepository,
     RerankService,
+    SearchRerankAdapter,
+    { provide: SEARCH_RERANKER, useExisting: SearchRerankAdapter },
   ],
-  exports: [RerankService, RerankRepository, RERANK_PROVIDER],
+  exports: [RerankService, RerankRepository, RERANK_PROVIDER, SEARCH_RERANKER],
 })
 export class RerankModule {}

@@ -13,3 +13,4 @@ export type { GlobMatcher } from './filters/glob';
 export { chooseVectorStrategy } from './filters/strategy';
 export { rrfFuse, rrfContribution } from './fusion/rrf';
 export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './graph/expansion-cypher';
+export * from './search-reranker';

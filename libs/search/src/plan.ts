@@ -1,3 +1,4 @@
+import { MAX_RERANK_CANDIDATES } from './search-reranker';
 import { compileGlob, GlobMatcher, GlobSyntaxError } from './filters/glob';
 import { allowedEdgeTypes, expansionPattern } from './graph/expansion-cypher';
 import { SearchErrorCode, SearchInputError } from './search.errors';
@@ -73,6 +74,11 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   if (plan.graphSignal) {
     if (plan.mode === 'semantic_rerank') fail(SearchErrorCode.InvalidPlan, 'the graph signal is not available in semantic_rerank mode', 'graphSignal');
     allowedEdgeTypes(plan.graphSignal.edges, 'graphSignal.edges');
+  }
+  if (plan.rerank) {
+    checkString(plan.rerank.question, 'rerank.question', SEARCH_LIMITS.maxTextLength);
+    if (!/\S/.test(plan.rerank.question)) fail(SearchErrorCode.InvalidText, 'rerank.question must not be empty', 'rerank.question');
+    checkInt(plan.rerank.candidateCount, 1, MAX_RERANK_CANDIDATES, 'rerank.candidateCount');
   }
   if (plan.expand) {
     expansionPattern(plan.expand);

@@ -1,3 +1,4 @@
+import { defaultRerankCandidates } from './search-reranker';
 import { Injectable } from '@nestjs/common';
 import { SearchErrorCode, SearchInputError } from './search.errors';
 import { expandDefaults, graphSignalDefaults, SearchService } from './search.service';
@@ -61,6 +62,7 @@ export class ScopeQueryBuilder {
   private exactMax: number = SEARCH_DEFAULTS.exactMaxCandidates;
   private sourceChars: number | null = null;
   private topK: number = SEARCH_DEFAULTS.topK;
+  private llmRerank?: { question: string; options: Record<string, unknown> };
 
   constructor(private readonly service: SearchService) {}
 
@@ -141,6 +143,17 @@ export class ScopeQueryBuilder {
     return this;
   }
 
+  /**
+   * Reorders the retrieved hits with the configured LLM reranker (libs/rerank, seed 000). Options:
+   * batchSize, parallel, minScore, withSuggestions, scoreMerging, weights, candidateCount (how many
+   * hits are retrieved and reranked), timeoutMs, strategy, shuffleSeed. execute() returns at once
+   * with the retrieval results and `rerank` (job id, or the result when it finished immediately).
+   */
+  llmRerankResults(question: string, options: Record<string, unknown> & { candidateCount?: number } = {}): this {
+    this.llmRerank = { question, options };
+    return this;
+  }
+
   build(): SearchPlan {
     const invalid = (message: string): never => {
       throw new SearchInputError(SearchErrorCode.InvalidPlan, message, 'mode');
@@ -167,6 +180,13 @@ export class ScopeQueryBuilder {
       expand: this.expansion ? expandDefaults(this.expansion) : undefined,
       limit: this.topK,
       sourceChars: this.sourceChars,
+      rerank: this.llmRerank
+        ? {
+            question: this.llmRerank.question,
+            options: this.llmRerank.options,
+            candidateCount: (this.llmRerank.options.candidateCount as number | undefined) ?? defaultRerankCandidates(this.topK),
+          }
+        : undefined,
     };
   }
 

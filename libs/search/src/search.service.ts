@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/ingest';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import type { GlobMatcher } from './filters/glob';
@@ -9,6 +9,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { validatePlan } from './plan';
 import { buildLuceneQuery, LuceneQuery } from './query/lucene';
 import { semanticQueryText } from './query/query-text';
+import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { SearchErrorCode, SearchInputError } from './search.errors';
 import { CypherFilters, ExpansionRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
 import {
@@ -72,6 +73,7 @@ export class SearchService {
   constructor(
     private readonly repo: SearchRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
+    @Optional() @Inject(SEARCH_RERANKER) private readonly reranker?: SearchReranker,
   ) {}
 
   /** The plan as it would run: filters, counted candidates, strategy, Cypher files and parameters (no vectors). */
@@ -81,6 +83,15 @@ export class SearchService {
   }
 
   async execute(plan: SearchPlan): Promise<SearchResponse> {
+    if (!plan.rerank) return this.retrieve(plan);
+    if (!this.reranker) throw new SearchInputError(SearchErrorCode.InvalidPlan, 'reranking is not available in this process', 'rerank');
+    // Retrieve deeper than the final limit so the reranker has something to reorder.
+    const response = await this.retrieve({ ...plan, limit: Math.max(plan.limit, plan.rerank.candidateCount) });
+    const rerank = await this.reranker.rerank(plan, response);
+    return { ...response, results: response.results.slice(0, plan.limit), rerank };
+  }
+
+  private async retrieve(plan: SearchPlan): Promise<SearchResponse> {
     const started = performance.now();
     const timings = emptyTimings();
     const time = async <T>(stage: Stage, work: () => Promise<T>): Promise<T> => {

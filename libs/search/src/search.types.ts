@@ -1,3 +1,4 @@
+import type { SearchRerankHandle, SearchRerankRequest } from './search-reranker';
 import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/ingest';
 
 /** Retrieval modes (seed 002 §3.2; DIRECT is the pipeline's business, not a search). */
@@ -107,6 +108,8 @@ export interface SearchPlan {
   limit: number;
   /** Truncate each returned source to this many characters (null: whole source). */
   sourceChars: number | null;
+  /** Rerank the retrieved hits with an LLM (libs/rerank) after retrieval. */
+  rerank?: SearchRerankRequest;
 }
 
 // ---- Results -----------------------------------------------------------------------------------------
@@ -229,6 +232,8 @@ export interface SearchResponse {
   explain: SearchExplain;
   /** Degradations the caller should know about (e.g. a hybrid query answered by its keyword list alone). */
   warnings: string[];
+  /** With a rerank request: the started rerank (watch it with rerankProgress). */
+  rerank?: SearchRerankHandle;
 }
 
 export interface NeighborhoodResult {

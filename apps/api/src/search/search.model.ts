@@ -21,6 +21,7 @@ import {
 } from 'class-validator';
 import { compileGlob, EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, SEARCH_LIMITS } from '@scopegraph/search';
 import { JSONScalar } from '../graphql/json.scalar';
+import { RerankJob, RerankOptionsInput } from '../rerank/rerank.model';
 
 // ---- Enums --------------------------------------------------------------------------------------
 
@@ -106,6 +107,12 @@ export class ExpandInput {
   maxNodes?: number;
 }
 
+@InputType({ description: 'Rerank options (see RerankOptionsInput) plus the question the hits should answer' })
+export class SearchRerankInput extends RerankOptionsInput {
+  @Field({ nullable: true, description: 'The question for the LLM (default: the search text)' })
+  question?: string;
+}
+
 @InputType()
 export class SearchInput {
   @Field({ description: `What to look for, 1-${SEARCH_LIMITS.maxTextLength} characters; code and punctuation are fine` })
@@ -171,6 +178,13 @@ export class SearchInput {
   @Field(() => Int, { nullable: true, defaultValue: DEFAULT_SOURCE_CHARS, description: 'Cut each source to this many characters; null for all of it' })
   @IsOptional() @IsInt() @Min(0) @Max(MAX_SOURCE_CHARS)
   sourceChars?: number | null;
+
+  @Field(() => SearchRerankInput, {
+    nullable: true,
+    description: 'Rerank the hits with the configured LLM reranker: the response carries the rerank job (watch it with rerankProgress)',
+  })
+  @IsOptional()
+  rerank?: SearchRerankInput;
 }
 
 // ---- Output -------------------------------------------------------------------------------------
@@ -264,6 +278,8 @@ export class SearchResponse {
   @Field({ description: 'Filtered vector strategy used (exact-prefilter, index-filter, overfetch-postfilter, ...)' }) strategy: string;
   @Field(() => JSONScalar, { description: 'The executed plan: lists, strategy and why, Cypher files, parameters (no vectors)' }) explain: unknown;
   @Field(() => [String], { description: 'Degradations, e.g. a HYBRID query answered by its keyword list because embedding failed' }) warnings: string[];
+  @Field(() => RerankJob, { nullable: true, description: 'With input.rerank: the started rerank; `result` is set when it finished at once' })
+  rerank?: RerankJob | null;
 }
 
 @ObjectType()

@@ -1,5 +1,6 @@
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { defaultPlan, expandDefaults, type GraphEdgeType, graphSignalDefaults, SearchErrorCode, SearchInputError, type SearchPlan, SearchService } from '@scopegraph/search';
+import { defaultPlan, defaultRerankCandidates, expandDefaults, type GraphEdgeType, graphSignalDefaults, SearchErrorCode, SearchInputError, type SearchPlan, SearchService } from '@scopegraph/search';
+import { RerankInputError, RerankService } from '@scopegraph/rerank';
 import { UserInputError } from '../graphql/errors';
 import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse } from './search.model';
 
@@ -30,11 +31,28 @@ export function planFromInput(input: SearchInput): SearchPlan {
   if (input.graphSignal) plan.graphSignal = graphSignalDefaults({ weight: plan.fusion.weights.graph });
   if (input.expand) plan.expand = expandDefaults(definedOnly(input.expand));
   plan.sourceChars = input.sourceChars === undefined ? DEFAULT_SOURCE_CHARS : input.sourceChars;
+  if (input.rerank) {
+    const { question, candidateCount, ...options } = input.rerank;
+    plan.rerank = {
+      question: question ?? input.text,
+      options: definedOnly(options) as Record<string, unknown>,
+      candidateCount: candidateCount ?? defaultRerankCandidates(plan.limit),
+    };
+  }
   return plan;
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
+}
+
+function rerankOptionErrors(check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof RerankInputError) throw new UserInputError(error.message, error.field);
+    throw error;
+  }
 }
 
 /** Library input errors become BAD_USER_INPUT naming the field; anything else stays an internal error. */
@@ -49,13 +67,19 @@ async function userErrors<T>(work: () => Promise<T>, field: (name: string) => st
 
 @Resolver()
 export class SearchResolver {
-  constructor(private readonly searchService: SearchService) {}
+  constructor(
+    private readonly searchService: SearchService,
+    private readonly reranks: RerankService,
+  ) {}
 
   @Query(() => SearchResponse, { description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
   search(@Args('input') input: SearchInput): Promise<SearchResponse> {
     return userErrors(async () => {
+      // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
+      if (input.rerank) rerankOptionErrors(() => this.reranks.options(input.rerank, 'rerank'));
       const response = await this.searchService.execute(planFromInput(input));
-      return { ...response, strategy: response.explain.vectorStrategy.name, explain: response.explain };
+      const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
+      return { ...response, rerank, strategy: response.explain.vectorStrategy.name, explain: response.explain } as SearchResponse;
     });
   }
 
