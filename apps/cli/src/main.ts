@@ -57,6 +57,16 @@ program
   .option('--kind <kind>', 'only this kind (function, method, class, ...)')
   .option('--json', 'print JSON')
   .action((text: string, o) => run(() => searchCommand(text, o)));
+program
+  .command('eval')
+  .description('Retrieval quality per search mode on a JSONL dataset (nDCG@k, MRR@k, Recall@k/@50, Precision@5, latency)')
+  .requiredOption('--dataset <file>', 'JSON Lines: {"id", "repo", "query", "relevant": [{"path", "name", "kind"}], "expand"?}')
+  .option('--modes <list>', 'comma-separated search modes', 'semantic,bm25,hybrid,semantic_rerank')
+  .option('--k <n>', 'cut-off of nDCG, MRR and Recall', positiveInt, 10)
+  .option('--no-expand', "judge graph questions by their hits alone (ignore the lines' expand)")
+  .option('--json', 'print the report (with per-query ranks) as JSON')
+  // Loaded on use: the evaluation pulls in the search types, which the other commands do not need.
+  .action((o) => run(async () => (await import('./commands/eval.command')).evalCommand(o)));
 program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
 

@@ -14,3 +14,4 @@ export { chooseVectorStrategy } from './filters/strategy';
 export { rrfFuse, rrfContribution } from './fusion/rrf';
 export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './graph/expansion-cypher';
 export * from './search-reranker';
+export * from './eval';

@@ -2,7 +2,7 @@ import { defaultPlan, validatePlan } from './plan';
 import { ScopeQueryBuilder } from './query-builder';
 import { SearchInputError } from './search.errors';
 import type { SearchService } from './search.service';
-import type { SearchPlan } from './search.types';
+import { SEARCH_DEFAULTS, type SearchPlan } from './search.types';
 
 const builder = () => new ScopeQueryBuilder({} as SearchService);
 const fieldOf = (plan: SearchPlan): string | undefined => {
@@ -34,7 +34,7 @@ describe('fluent builder -> plan', () => {
       keywordWeight: 0.3,
       filters: { repository: 'x', path: { contains: 'parsers' } },
       filterStrategy: 'auto',
-      exactMaxCandidates: 2000,
+      exactMaxCandidates: SEARCH_DEFAULTS.exactMaxCandidates,
       graphSignal: undefined,
       expand: { depth: 1, edges: ['CALLS'], direction: 'both', maxNodes: 50 },
       limit: 10,

@@ -41,8 +41,14 @@ export const SEARCH_DEFAULTS = {
   keywordWeight: 0.3,
   rerankMinPool: 50,
   rerankPoolFactor: 3,
-  /** Filtered vector search: brute-force cosine when at most this many embedded scopes pass the filters. */
-  exactMaxCandidates: 2000,
+  /**
+   * Filtered vector search: brute-force cosine when at most this many embedded scopes pass the filters.
+   * Measured (bench/search, 100k-scope index): brute force costs ~8 µs per candidate on top of a
+   * round trip (917 candidates: 12 ms) while SEARCH ... WHERE answers in ~4.5 ms at any of these
+   * sizes with 0.99 of the exact top 10; and counting candidates reads up to this many + 1 scopes on
+   * every filtered query (2001 rows: ~4 ms at 100k). 500 keeps exact answers for small sets cheap.
+   */
+  exactMaxCandidates: 500,
   /** Over-fetch: first k = factor × wanted, doubled while too few survive the post-filter. */
   overfetchFactor: 4,
   overfetchMaxK: 4096,

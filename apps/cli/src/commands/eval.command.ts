@@ -1,0 +1,176 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+// The evaluation core is pure and lives with search (libs/search/src/eval); imported by path because
+// @scopegraph/search's index does not re-export it.
+import {
+  buildReport,
+  DatasetError,
+  type EvalQuery,
+  type EvalReport,
+  type EvalRun,
+  formatTable,
+  judge,
+  METRIC_CUTOFFS,
+  parseDataset,
+  type RankedHit,
+  rankedScopes,
+  reportRows,
+  reportSubsets,
+} from '../../../../libs/search/src/eval';
+import { SEARCH_LIMITS, SEARCH_MODES, type SearchMode } from '../../../../libs/search/src/search.types';
+import { ApiClient, CliError } from '../client';
+
+const SCOPE_FIELDS = 'id repoId name qualifiedName kind path';
+
+/** One GraphQL `search` per query and mode: only what judging needs, no source text. */
+export const EVAL_SEARCH_QUERY = `query Eval($input: SearchInput!) {
+  search(input: $input) {
+    results { scope { ${SCOPE_FIELDS} } neighbors { scope { ${SCOPE_FIELDS} } } }
+    timings { total }
+    warnings
+  }
+}`;
+
+interface SearchAnswer {
+  search: { results: RankedHit[]; timings: { total: number }; warnings: string[] };
+}
+
+export interface EvalRunOptions {
+  modes: SearchMode[];
+  /** Cut-off of nDCG, MRR and Recall (Recall is also reported at 50, Precision at 5). */
+  k: number;
+  /** Honour the dataset's `expand` specs (default true); false judges the hits alone. */
+  expand?: boolean;
+  /** Called after each query (all modes), for progress display. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface EvalOutput extends EvalReport {
+  modes: SearchMode[];
+  /** Results requested per search: enough for Recall@50. */
+  topK: number;
+  expand: boolean;
+  /** Server warnings (e.g. a hybrid query answered by one list), with the query and mode. */
+  warnings: string[];
+}
+
+/** Results requested per search and neighbors per expansion. */
+export function evalTopK(k: number): number {
+  return Math.min(SEARCH_LIMITS.maxTopK, Math.max(k, METRIC_CUTOFFS.deepRecall));
+}
+const EXPAND_MAX_NODES = SEARCH_LIMITS.maxExpandNodes;
+
+/**
+ * The evaluation: every query through the real GraphQL `search` in every mode (modes interleaved per
+ * query, so each mode sees the same server conditions), judged against the dataset's targets. The
+ * search is restricted to the query's repository, as a user of a multi-repository server would.
+ */
+export async function runEval(queries: readonly EvalQuery[], options: EvalRunOptions, client: ApiClient): Promise<EvalOutput> {
+  const { modes, k } = options;
+  const expand = options.expand !== false;
+  const topK = evalTopK(k);
+  await checkRepositories(queries, client);
+
+  const variables = (q: EvalQuery, mode: SearchMode) => ({
+    input: {
+      text: q.query,
+      mode: mode.toUpperCase(),
+      topK,
+      repository: q.repo,
+      sourceChars: 0,
+      ...(expand && q.expand
+        ? { expand: { depth: q.expand.depth, edges: q.expand.edges, direction: q.expand.direction.toUpperCase(), maxNodes: EXPAND_MAX_NODES } }
+        : {}),
+    },
+  });
+  const search = async (q: EvalQuery, mode: SearchMode) => {
+    try {
+      return await client.request<SearchAnswer>(EVAL_SEARCH_QUERY, variables(q, mode));
+    } catch (error) {
+      throw new CliError(`query ${JSON.stringify(q.id)} (line ${q.line}, mode ${mode}): ${(error as Error).message}`);
+    }
+  };
+
+  // One unmeasured search per mode first: the server loads its embedding model on first use.
+  for (const mode of modes) await search(queries[0], mode);
+
+  const runs: EvalRun[] = [];
+  const warnings: string[] = [];
+  for (const [i, q] of queries.entries()) {
+    for (const mode of modes) {
+      const started = performance.now();
+      const { search: answer } = await search(q, mode);
+      const latencyMs = performance.now() - started;
+      const ranked = rankedScopes(answer.results, expand && q.expand !== undefined);
+      runs.push({ system: mode, query: q, judgement: judge(ranked, q.repo, q.relevant), returned: ranked.length, latencyMs, serverMs: answer.timings.total });
+      for (const w of answer.warnings) warnings.push(`${q.id} (${mode}): ${w}`);
+    }
+    options.onProgress?.(i + 1, queries.length);
+  }
+  return { ...buildReport(runs, k), modes, topK, expand, warnings };
+}
+
+async function checkRepositories(queries: readonly EvalQuery[], client: ApiClient): Promise<void> {
+  const { repositories } = await client.request<{ repositories: { name: string }[] }>('{ repositories { name } }');
+  const known = new Set(repositories.map((r) => r.name));
+  const missing = [...new Set(queries.map((q) => q.repo))].filter((r) => !known.has(r));
+  if (missing.length > 0) {
+    throw new CliError(`the dataset searches repositories that are not indexed: ${missing.join(', ')}. Index them first, e.g. scopegraph index <path> --name ${missing[0]} --exclude-doc-comments`);
+  }
+}
+
+export function parseModes(value: string): SearchMode[] {
+  const modes = value.split(',').map((m) => m.trim().toLowerCase()).filter(Boolean);
+  const unknown = modes.filter((m) => !(SEARCH_MODES as readonly string[]).includes(m));
+  if (modes.length === 0 || unknown.length > 0) throw new CliError(`--modes: unknown mode ${unknown.join(', ') || '(none)'}; use a comma-separated list of ${SEARCH_MODES.join(', ')}`);
+  return [...new Set(modes)] as SearchMode[];
+}
+
+/** Reads and checks a dataset file; a bad line is reported with its number and field. */
+export function readDataset(file: string): EvalQuery[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read the dataset ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parseDataset(text, path.basename(file));
+  } catch (error) {
+    if (error instanceof DatasetError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Human-readable report: one table per subset (all, text questions, graph questions). */
+export function formatEval(out: EvalOutput, datasetName: string): string {
+  const graph = out.queries.filter((q) => q.system === out.modes[0] && q.subset === 'graph').length;
+  const total = out.queries.filter((q) => q.system === out.modes[0]).length;
+  const lines = [
+    `${datasetName}: ${total} queries (${total - graph} text, ${graph} graph questions${graph > 0 ? (out.expand ? ', judged with expansion' : ', expansion OFF') : ''}); top ${out.topK} per search; latency = GraphQL round trip`,
+  ];
+  const titles = { all: 'all queries', text: 'text questions', graph: `graph questions (${out.expand ? 'hits followed by their neighbors' : 'hits only'})` };
+  for (const subset of reportSubsets(out)) {
+    lines.push('', `${titles[subset]}:`, formatTable(reportRows(out, subset)));
+  }
+  if (out.warnings.length > 0) lines.push('', `${out.warnings.length} server warnings, e.g. ${out.warnings[0]}`);
+  return lines.join('\n') + '\n';
+}
+
+/** `scopegraph eval --dataset FILE.jsonl [--modes ...] [--k 10] [--json] [--no-expand]` */
+export async function evalCommand(opts: { dataset: string; modes: string; k: number; json?: boolean; expand?: boolean }, client = new ApiClient()): Promise<number> {
+  const queries = readDataset(opts.dataset);
+  const modes = parseModes(opts.modes);
+  const interactive = !opts.json && process.stderr.isTTY;
+  const out = await runEval(queries, {
+    modes,
+    k: opts.k,
+    expand: opts.expand !== false,
+    onProgress: (done, total) => {
+      if (interactive) process.stderr.write(`\r evaluating ${done}/${total} queries x ${modes.length} modes`);
+    },
+  }, client);
+  if (interactive) process.stderr.write('\n');
+  process.stdout.write(opts.json ? JSON.stringify({ dataset: opts.dataset, ...out }) + '\n' : formatEval(out, path.basename(opts.dataset)));
+  return 0;
+}

@@ -1,0 +1,56 @@
+import type { EvalQuery } from './dataset';
+import { buildReport, type EvalRun, reportRows, reportSubsets } from './report';
+
+const query = (id: string, targets: number, expand = false): EvalQuery => ({
+  id,
+  repo: 'r',
+  query: id,
+  relevant: Array.from({ length: targets }, (_, i) => ({ path: 'a.ts', name: `t${i}` })),
+  ...(expand ? { expand: { depth: 1, edges: ['EXTENDS'], direction: 'in' } } : {}),
+  line: 1,
+});
+
+const run = (system: string, q: EvalQuery, judged: (0 | 1)[], latencyMs: number): EvalRun => {
+  const targetRanks: (number | null)[] = q.relevant.map(() => null);
+  let t = 0;
+  judged.forEach((j, i) => j === 1 && (targetRanks[t++] = i + 1));
+  return { system, query: q, judgement: { judged, targetRanks }, returned: judged.length, latencyMs };
+};
+
+describe('evaluation report', () => {
+  const q1 = query('q1', 1);
+  const q2 = query('q2', 2, true);
+  const runs = [run('hybrid', q1, [1], 10), run('hybrid', q2, [0, 1, 1], 30), run('bm25', q1, [0, 0, 1], 5), run('bm25', q2, [], 7)];
+  const report = buildReport(runs, 10);
+
+  it('averages per system and per subset', () => {
+    const hybrid = report.systems.find((s) => s.system === 'hybrid')!;
+    // q1: rank 1 -> nDCG 1, MRR 1. q2: ranks 2 and 3 of 2 targets -> DCG = 1/log2(3) + 1/log2(4) = 1.1309298,
+    // IDCG = 1.6309298, nDCG = 0.6934264; MRR 1/2. Means: nDCG 0.8467132, MRR 0.75.
+    expect(hybrid.metrics.all).toEqual({ queries: 2, ndcg: expect.closeTo(0.8467132, 6), mrr: 0.75, recall: 1, recallDeep: 1, precision: expect.closeTo(0.3, 12) });
+    expect(hybrid.metrics.text).toMatchObject({ queries: 1, ndcg: 1, mrr: 1 });
+    expect(hybrid.metrics.graph).toMatchObject({ queries: 1, ndcg: expect.closeTo(0.6934264, 6), mrr: 0.5 });
+    expect(hybrid.latencyMs).toEqual({ p50: 10, p95: 30, mean: 20 });
+    const bm25 = report.systems.find((s) => s.system === 'bm25')!;
+    // q1 at rank 3: MRR 1/3, nDCG 1/log2(4) = 0.5; q2 nothing.
+    expect(bm25.metrics.all).toMatchObject({ mrr: expect.closeTo(1 / 6, 12), ndcg: 0.25, recall: 0.5 });
+  });
+
+  it('keeps per-query ranks', () => {
+    expect(report.queries.find((q) => q.system === 'hybrid' && q.id === 'q2')).toMatchObject({
+      subset: 'graph',
+      firstRank: 2,
+      targets: [
+        { path: 'a.ts', name: 't0', rank: 2 },
+        { path: 'a.ts', name: 't1', rank: 3 },
+      ],
+    });
+  });
+
+  it('renders table rows per subset', () => {
+    expect(reportSubsets(report)).toEqual(['all', 'text', 'graph']);
+    const rows = reportRows(report, 'all');
+    expect(rows[0]).toEqual(['system', 'queries', 'nDCG@10', 'MRR@10', 'R@10', 'R@50', 'P@5', 'p50 ms', 'p95 ms']);
+    expect(rows[1]).toEqual(['hybrid', 2, '0.847', '0.750', '1.000', '1.000', '0.300', '10.0', '30.0']);
+  });
+});
