@@ -4,7 +4,7 @@ import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
 import { IngestRepository, IngestService, ParserService } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
-import { RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
+import { fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
 import { gql } from '../support/graphql-client';
 import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
@@ -87,7 +87,7 @@ describe('search over an indexed repository (real Neo4j)', () => {
       // "create invoice" matches CreateInvoice only through the nameTokens sub-tokens.
       const split = await rag.scope().inRepository(repoId).fullText('CreateInvoice').whereLanguage('csharp').limit(3).execute();
       expect(names(split.results)).toContain('MyApp.Services.InvoiceService.CreateInvoice');
-      expect(split.explain.lists[0].luceneQuery).toBe('createinvoice create invoice');
+      expect(split.explain.lists[0].luceneQuery).toBe(fieldBoostedQuery('createinvoice create invoice'));
     });
 
     it('hybrid fuses both lists by weighted RRF', async () => {

@@ -15,3 +15,4 @@ export { rrfFuse, rrfContribution } from './fusion/rrf';
 export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './graph/expansion-cypher';
 export * from './search-reranker';
 export * from './eval';
+export { fieldBoostedQuery, FIELD_BOOSTS, ENGLISH_STOP_WORDS } from './query/lucene';

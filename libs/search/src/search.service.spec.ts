@@ -71,8 +71,11 @@ class FakeRepository {
     return { pool: pool.length, hits: pool.filter((h) => this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
   }
   async fullText(query: string, f: CypherFilters, k: number) {
-    this.calls.push(`fullText:${query}`);
-    const terms = query.split(' ');
+    // The service sends the field-boosted form; the fake matches on its (flat) term group.
+    const flat = /^nameTokens:\((.*?)\)\^/.exec(query)?.[1];
+    if (flat === undefined) throw new Error(`unexpected full-text query shape: ${query}`);
+    this.calls.push(`fullText:${flat}`);
+    const terms = flat.split(' ');
     return this.rows
       .filter((r) => this.passesIndex(r, f) && this.passesPost(r, f))
       .map((r) => ({ id: r.id, score: terms.filter((t) => r.text.includes(t)).length }))
@@ -246,7 +249,7 @@ describe('SearchService', () => {
   it('sends the escaped, identifier-split query to the full-text list and the split words to the embedder', async () => {
     const { rag, repo, emb } = setup([row('a')]);
     await rag.scope().semanticSearchBySource('parseFile(x)').fullText('parseFile(x) AND y').execute();
-    expect(repo.calls).toContain('fullText:parsefile\\(x\\) parse file x and y');
+    expect(repo.calls).toContain('fullText:parsefile\\(x\\) parse file x y');
     expect(emb.texts).toEqual(['parseFile(x) (parse file x)']);
   });
 

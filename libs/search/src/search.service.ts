@@ -7,7 +7,7 @@ import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend'
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
 import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expansion-cypher';
 import { validatePlan } from './plan';
-import { buildLuceneQuery, LuceneQuery } from './query/lucene';
+import { buildLuceneQuery, fieldBoostedQuery, LuceneQuery } from './query/lucene';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { SearchErrorCode, SearchInputError } from './search.errors';
@@ -131,7 +131,7 @@ export class SearchService {
     const [semanticItems, bm25Items] = await Promise.all([
       semanticRun(),
       p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing
-        ? time('bm25', () => this.repo.fullText(prep.lucene!.query, prep.filters.cypher, bm25Wanted))
+        ? time('bm25', () => this.repo.fullText(fieldBoostedQuery(prep.lucene!.query), prep.filters.cypher, bm25Wanted))
         : Promise.resolve([] as ScoredId[]),
     ]);
 
@@ -396,8 +396,8 @@ export class SearchService {
             : filters.hasFilters
               ? 'full-text hits stream best first; filters apply as they arrive and LIMIT stops once k passed'
               : 'no filters',
-        params: { query: lucene.query, k, ...filters.explainParams },
-        luceneQuery: lucene.query,
+        params: { query: fieldBoostedQuery(lucene.query), k, ...filters.explainParams },
+        luceneQuery: fieldBoostedQuery(lucene.query),
       });
       if (lucene.dropped > 0) notes.push(`${lucene.dropped} query terms left out of the full-text query (clause budget)`);
     }

@@ -1,5 +1,5 @@
 import { lexClassicQuery } from '../testing/lucene-lexer';
-import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, MAX_QUERY_TOKENS } from './lucene';
+import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, fieldBoostedQuery, MAX_QUERY_TOKENS } from './lucene';
 
 describe('escapeLuceneTerm', () => {
   it.each([
@@ -85,8 +85,17 @@ describe('buildLuceneQuery', () => {
     expect(q.query).toBe('parsefileanalysis parse file analysis');
   });
 
-  it('turns AND / OR / NOT into plain lower-case words', () => {
-    expect(safe('cats AND dogs OR NOT birds').terms).toEqual(['cats', 'and', 'dogs', 'or', 'not', 'birds']);
+  it('drops English stop words (AND / OR / NOT included), unless nothing else is left', () => {
+    expect(safe('cats AND dogs OR NOT birds').terms).toEqual(['cats', 'dogs', 'birds']);
+    expect(safe('AND OR NOT').terms).toEqual(['and', 'or', 'not']);
+  });
+
+  it('boosts names over bodies with structure from constants only', () => {
+    const flat = safe('parseFile(x)').query;
+    expect(fieldBoostedQuery(flat)).toBe(
+      `nameTokens:(${flat})^3 OR name:(${flat})^3 OR signature:(${flat})^1.5 OR docComment:(${flat})^1.5 OR source:(${flat})`,
+    );
+    expect(fieldBoostedQuery('')).toBe('');
   });
 
   it('keeps punctuation inside a word escaped, and adds its sub-tokens', () => {
