@@ -2,18 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
 import { RerankCandidate } from './rerank.types';
 
-export interface CandidateRow {
-  id: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  path: string;
-  signature: string | null;
-  docComment: string | null;
-  source: string;
-  contentHash: string | null;
-}
+/** A scope as cypher/rerank/candidates-by-id.cypher returns it: a candidate before retrieval facts. */
+export type CandidateRow = Omit<RerankCandidate, 'retrievalScore' | 'retrievalRank'>;
 
 /** The Neo4j side of reranking: loading the scopes a client names (cypher/rerank/*.cypher). */
 @Injectable()
@@ -31,23 +21,8 @@ export class RerankRepository {
     const n = ids.length;
     const candidates = ids.flatMap((id, position) => {
       const r = byId.get(id);
-      return r ? [{ ...toCandidate(r), retrievalScore: retrievalScores?.[position] ?? (n - position) / n, retrievalRank: position + 1 }] : [];
+      return r ? [{ ...r, retrievalScore: retrievalScores?.[position] ?? (n - position) / n, retrievalRank: position + 1 }] : [];
     });
     return { candidates, missing: ids.filter((id) => !byId.has(id)) };
   }
-}
-
-function toCandidate(r: CandidateRow): Omit<RerankCandidate, 'retrievalScore' | 'retrievalRank'> {
-  return {
-    id: r.id,
-    name: r.name,
-    qualifiedName: r.qualifiedName,
-    kind: r.kind,
-    language: r.language,
-    path: r.path,
-    signature: r.signature,
-    docComment: r.docComment,
-    source: r.source,
-    contentHash: r.contentHash,
-  };
 }
