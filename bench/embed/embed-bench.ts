@@ -18,6 +18,7 @@ import * as ort from 'onnxruntime-node';
 import { BertWordPieceTokenizer } from '../../libs/llm/src/embeddings/bert-wordpiece-tokenizer';
 import { LocalEmbeddingProvider } from '../../libs/llm/src/embeddings/local-embedding.provider';
 import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, localModelFiles } from '../../libs/llm/src/embeddings/local-models';
+import { seededRandom } from '../../libs/rerank/src/prompt/shuffle';
 
 const DEFAULTS = { n: 512, batch: 32, rounds: 5, threads: availableParallelism(), seed: 42 };
 const TARGET_RATIO = 1.2;
@@ -36,17 +37,6 @@ function parseArgs(argv: string[]): typeof DEFAULTS {
   return out;
 }
 
-/** Small deterministic PRNG (mulberry32) so that every run embeds the same snippets. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const VERBS = ['get', 'load', 'parse', 'build', 'resolve', 'index', 'fetch', 'update', 'validate', 'render', 'merge', 'compute'];
 const NOUNS = ['User', 'Repository', 'Symbol', 'Chunk', 'Config', 'Token', 'Graph', 'Query', 'File', 'Embedding', 'Node', 'Edge'];
@@ -119,7 +109,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const spec = getLocalModelSpec(DEFAULT_LOCAL_EMBEDDING_MODEL)!;
   const files = localModelFiles(spec);
-  const snippets = generateSnippets(args.n, prng(args.seed));
+  const snippets = generateSnippets(args.n, seededRandom(args.seed));
 
   const ours = new LocalEmbeddingProvider({ batchSize: args.batch, intraOpNumThreads: args.threads });
   await ours.init();

@@ -11,6 +11,7 @@
  */
 import { embeddingText, type GraphEdge, type GraphEdgeType, graphId, IngestRepository, KIND_LABEL, type ScopeKind, type ScopeRow, subTokenList } from '@scopegraph/ingest';
 import type { EmbeddingProvider } from '@scopegraph/llm';
+import { seededRandom } from '../../libs/rerank/src/prompt/shuffle';
 
 export const SYNTH_PREFIX = 'bench-synth-';
 const SCOPES_PER_FILE = 10;
@@ -34,17 +35,6 @@ const TYPES = 'string number boolean Date Buffer Record<string, unknown> unknown
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
-/** mulberry32: a small, fast, seedable PRNG (deterministic across runs and machines). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface SynthScope {
   localId: string;
@@ -68,7 +58,7 @@ export interface SynthFile {
 
 /** File f of a synthetic repository: a file scope, a class with 4 methods and a property, 2 functions, an interface. */
 export function synthFile(f: number, files: number): SynthFile {
-  const r = prng(SEED ^ Math.imul(f + 1, 0x9e3779b1));
+  const r = seededRandom(SEED ^ Math.imul(f + 1, 0x9e3779b1));
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   const module = MODULES[f % MODULES.length];
   const noun = NOUNS[Math.floor(f / MODULES.length) % NOUNS.length];
@@ -301,7 +291,7 @@ export async function ensureSynthetic(repo: IngestRepository, embedder: Embeddin
           contentHash: `synthetic-${written}`,
         },
       });
-      const r = prng(SEED + written);
+      const r = seededRandom(SEED + written);
       const proto = prototypes[written % prototypes.length];
       const v = new Float64Array(proto.length);
       for (let d = 0; d < v.length; d++) v[d] = proto[d] + NOISE_SIGMA * gaussian(r);
@@ -341,7 +331,7 @@ export async function ensureSynthetic(repo: IngestRepository, embedder: Embeddin
 /** Names a benchmark can search for in the synthetic repositories (identifier and phrase forms). */
 export function synthQueries(n: number): string[] {
   const out: string[] = [];
-  const r = prng(SEED * 7);
+  const r = seededRandom(SEED * 7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
   for (let i = 0; out.length < n; i++) {
     const [v, a, b] = [pick(VERBS), pick(NOUNS), pick(NOUNS)];

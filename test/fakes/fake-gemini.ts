@@ -535,7 +535,8 @@ function errorResult(err: unknown): RouteResult {
   return { status, json: { error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN', ...(details ? { details } : {}) } } };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The whole request body as text (shared by the fake model servers). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

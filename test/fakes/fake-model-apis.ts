@@ -20,6 +20,7 @@
  */
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { readBody } from './fake-gemini';
 
 export interface FakeRequest {
   path: string;
@@ -278,11 +279,3 @@ export class FakeVoyage extends FakeJsonApi<RerankApiRequest, RerankApiAnswer> {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}

@@ -173,15 +173,8 @@ export interface BatchOutcome {
   cached: boolean;
 }
 
-export interface RerankScopeSummary {
-  id: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  language: string;
-  path: string;
-  signature: string | null;
-}
+/** What a result shows of each scope: the candidate's identity, without source or scores. */
+export type RerankScopeSummary = Pick<RerankCandidate, 'id' | 'name' | 'qualifiedName' | 'kind' | 'language' | 'path' | 'signature'>;
 
 export interface RerankScoreBreakdown {
   /** The retrieval score as given. */

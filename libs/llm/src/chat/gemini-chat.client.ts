@@ -5,6 +5,7 @@ import type { ZodTypeAny } from 'zod';
 import { DEFAULT_GEMINI_BASE_URL } from '../embeddings/gemini-embedding.provider';
 import { DEFAULT_JUDGE_TEMPERATURE, JsonChatAnswer, JsonChatClient, JsonChatRequest } from './chat-json';
 import { ModelCallError } from './model-call.error';
+import { geminiRetryDelayMs } from '../gemini-retry-info';
 
 export interface GeminiChatClientOptions {
   apiKey: string;
@@ -15,8 +16,6 @@ export interface GeminiChatClientOptions {
   maxOutputTokens?: number;
 }
 
-const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
-const MS_PER_SECOND = 1000;
 type Structured = Runnable<BaseMessage[] | [string, string][], { raw: BaseMessage; parsed: unknown }>;
 
 /**
@@ -117,17 +116,5 @@ function classify(error: unknown, signal: AbortSignal | undefined, model: string
   const status = typeof e?.status === 'number' ? e.status : undefined;
   const message = typeof e?.message === 'string' ? e.message : String(error);
   if (status === undefined) return new ModelCallError(`${what}: ${message}`, 'network', undefined, undefined, { cause: error });
-  return new ModelCallError(`${what}: HTTP ${status}: ${message}`, 'http', status, retryInfoDelayMs(e.errorDetails), { cause: error });
-}
-
-/** Gemini's 429 bodies may carry `{"@type": "...RetryInfo", "retryDelay": "12s"}`. */
-function retryInfoDelayMs(details: unknown): number | undefined {
-  if (!Array.isArray(details)) return undefined;
-  for (const d of details as Array<Record<string, unknown>>) {
-    if (d?.['@type'] === RETRY_INFO_TYPE && typeof d.retryDelay === 'string') {
-      const seconds = Number.parseFloat(d.retryDelay);
-      if (Number.isFinite(seconds) && seconds >= 0) return seconds * MS_PER_SECOND;
-    }
-  }
-  return undefined;
+  return new ModelCallError(`${what}: HTTP ${status}: ${message}`, 'http', status, geminiRetryDelayMs(e.errorDetails), { cause: error });
 }

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus, RetryPolicy, sleep, validateRetryPolicy } from './retry';
 import { l2Normalize } from './vector-math';
+import { geminiRetryDelayMs } from '../gemini-retry-info';
 
 export const DEFAULT_GEMINI_EMBEDDING_MODEL = 'gemini-embedding-001';
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -12,9 +13,7 @@ export const GEMINI_MAX_BATCH_SIZE = 100;
 export const GEMINI_MAX_DIMENSIONS = 3072;
 
 const DEFAULT_CONCURRENCY = 1;
-const MS_PER_SECOND = 1000;
 const REDACTED = '[redacted]';
-const RETRY_INFO_TYPE = 'type.googleapis.com/google.rpc.RetryInfo';
 
 type TaskType = NonNullable<GoogleGenerativeAIEmbeddingsParams['taskType']>;
 
@@ -239,7 +238,7 @@ export class GeminiEmbeddingProvider implements EmbeddingProvider {
     return {
       retryable: isRetryableStatus(status),
       reason: status ? `HTTP ${status}: ${message}` : message,
-      retryAfterMs: retryInfoDelayMs(e?.errorDetails),
+      retryAfterMs: geminiRetryDelayMs(e?.errorDetails),
       cause: err,
     };
   }
@@ -247,16 +246,4 @@ export class GeminiEmbeddingProvider implements EmbeddingProvider {
   private redact(text: string): string {
     return this.apiKey ? text.split(this.apiKey).join(REDACTED) : text;
   }
-}
-
-/** Gemini's 429 bodies may carry `{"@type": "...RetryInfo", "retryDelay": "12s"}`. */
-function retryInfoDelayMs(details: unknown): number | undefined {
-  if (!Array.isArray(details)) return undefined;
-  for (const d of details as Array<Record<string, unknown>>) {
-    if (d?.['@type'] === RETRY_INFO_TYPE && typeof d.retryDelay === 'string') {
-      const seconds = Number.parseFloat(d.retryDelay);
-      if (Number.isFinite(seconds) && seconds >= 0) return seconds * MS_PER_SECOND;
-    }
-  }
-  return undefined;
 }
