@@ -48,6 +48,11 @@ export const envSchema = z.object({
   INGEST_ALLOWED_ROOTS: z.string().optional(),
   INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
   INGEST_MAX_FILES: positiveInt.default(200_000),
+  // precise: TypeScript's checker resolves TS/JS references (tree-sitter resolver as fallback);
+  // fast: the tree-sitter resolver alone.
+  INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
+  INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
@@ -80,7 +85,13 @@ export interface AppConfig {
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
   embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
   api: { host: string; port: number; apiKey?: string };
-  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number };
+  ingest: {
+    allowedRoots: string[];
+    maxFileBytes: number;
+    maxFiles: number;
+    tsResolver: 'precise' | 'fast';
+    tsPreciseMaxFiles: number;
+  };
   logLevel: Env['LOG_LEVEL'];
   rerank: {
     provider: Env['RERANK_PROVIDER'];
@@ -116,6 +127,8 @@ export function toAppConfig(env: Env): AppConfig {
       allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,
       maxFiles: env.INGEST_MAX_FILES,
+      tsResolver: env.INGEST_TS_RESOLVER,
+      tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
     },
     logLevel: env.LOG_LEVEL,
     rerank: {

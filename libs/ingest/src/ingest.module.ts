@@ -3,6 +3,7 @@ import { IngestRepository } from './graph/ingest.repository';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { ParseCache } from './pipeline/parse-cache';
+import { ReferenceResolver } from './resolve/reference-resolver';
 
 @Module({
   providers: [
@@ -17,6 +18,7 @@ import { ParseCache } from './pipeline/parse-cache';
     },
     IngestRepository,
     ParseCache,
+    ReferenceResolver,
     IngestService,
   ],
   exports: [IngestService, ParserService],

@@ -26,11 +26,11 @@ export const KIND_LABEL: Record<ScopeKind, string> = {
 };
 
 /** Relationship types written by ingestion (dynamic types in Cypher are checked against this list). */
-export const EDGE_TYPES = ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'] as const;
+export const EDGE_TYPES = ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'] as const;
 export type GraphEdgeType = (typeof EDGE_TYPES)[number];
 
 /** Reference edges (what a reader follows), as opposed to containment (DECLARES, HAS_MEMBER). */
-export const REFERENCE_EDGE_TYPES: readonly GraphEdgeType[] = ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'];
+export const REFERENCE_EDGE_TYPES: readonly GraphEdgeType[] = ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'];
 
 export type EdgeTarget = 'scope' | 'external' | 'unresolved';
 
@@ -44,6 +44,8 @@ export interface GraphEdge {
   line: number | null;
   /** Why an unresolved reference could not be pinned to a scope. */
   reason?: string;
+  /** Which resolver decided a reference edge (`precise` | `fast`); unset for containment and IMPORTS. */
+  resolver?: string;
 }
 
 export function edgeKey(e: { from: string; type: string; to: string }): string {

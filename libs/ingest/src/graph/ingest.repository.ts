@@ -81,7 +81,7 @@ export class IngestRepository {
     for (const batch of chunks(ids, WRITE_BATCH)) await this.neo4j.write('ingest/delete-scopes', { ids: batch });
   }
 
-  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null }[]> {
+  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null; resolver: string | null }[]> {
     return this.neo4j.read('ingest/stored-edges', { repoId });
   }
 
@@ -96,7 +96,9 @@ export class IngestRepository {
       for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
         await this.neo4j.write(files[target], {
           repoId,
-          rows: batch.map((e) => ({ from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null })),
+          rows: batch.map((e) => ({
+            from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+          })),
         });
       }
     }

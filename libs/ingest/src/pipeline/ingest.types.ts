@@ -27,6 +27,11 @@ export interface IngestResult {
   files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
   edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
+  /**
+   * Which resolver the TS/JS references went through; `precise` adds where the compiler options came
+   * from and how many files were (re)checked (changed files and their importers).
+   */
+  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; skipped?: string } };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;

@@ -3,14 +3,16 @@ import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeK
 import { isBuiltin } from './builtins';
 import { dirname, joinPath, ModuleResolver, ModuleTarget } from './module-resolver';
 import type {
-  EdgeType, FileImportLink, ResolvedEdge, ResolveOptions, ResolveResult, UnresolvedReason, UnresolvedRef,
+  EdgeType, FileImportLink, PreciseOutcome, RefOutcome, ResolvedEdge, ResolverName, ResolveOptions, ResolveResult,
+  UnresolvedReason, UnresolvedRef,
 } from './types';
 
 const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record']);
 const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
 const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias']);
 const SQL_OBJECT = new Set<ScopeKind>(['table', 'view', 'procedure', 'sql_function', 'trigger']);
-const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property']);
+// Variables and fields are callable: `export const isX = createPredicate(...)` holds a function.
+const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property', 'variable']);
 const HERITABLE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'type_alias']);
 const REFERABLE = new Set<ScopeKind>([...TYPE_LIKE, 'namespace', 'variable']);
 
@@ -105,10 +107,14 @@ class Resolver {
   private readonly edges = new Map<string, ResolvedEdge>();
   private readonly unresolved: UnresolvedRef[] = [];
   private readonly fileImports: FileImportLink[] = [];
+  private readonly outcomes: RefOutcome[] | undefined;
+  /** Classes whose heritage the fast resolver decided (at least in part): their OVERRIDES are `fast`. */
+  private readonly fastHeritage = new Set<string>();
 
   constructor(private readonly files: ParsedFile[], private readonly opts: ResolveOptions) {
     this.schema = opts.defaultSqlSchema ?? 'dbo';
     this.modules = new ModuleResolver(new Set(files.map((f) => f.path)), opts);
+    this.outcomes = opts.collectOutcomes ? [] : undefined;
     this.index();
   }
 
@@ -122,11 +128,13 @@ class Resolver {
         else rest.push(r);
       }
     }
+    this.resolveOverrides();
     for (const r of rest) this.resolveRef(r);
     return {
       edges: [...this.edges.values()],
       unresolved: this.unresolved,
       fileImports: this.fileImports,
+      ...(this.outcomes ? { outcomes: this.outcomes } : {}),
     };
   }
 
@@ -293,6 +301,9 @@ class Resolver {
     const key = `${path}\u0000${name}`;
     if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
     if (seen.has(key)) return null;
+    // A miss is only final when this lookup started the search: inside a cycle of `export *` barrels,
+    // a module visited earlier on the path is cut short, so a miss found here may be a hit elsewhere.
+    const outermost = seen.size === 0;
     seen.add(key);
     const env = this.envs.get(path);
     let result: Denotation | null = null;
@@ -339,7 +350,7 @@ class Resolver {
         }
       }
     }
-    this.exportMemo.set(key, result);
+    if (result || outermost) this.exportMemo.set(key, result);
     return result;
   }
 
@@ -352,14 +363,15 @@ class Resolver {
     const parts = r.targetName.split('.');
     // Bases are resolved from the declaring scope's parent (a class cannot inherit its own members).
     const ctx = from.parentId ? this.scopes.get(from.parentId) ?? from : from;
-    let out: Outcome;
-    if (env.fam === 'cs') out = this.csResolve(parts, ctx, env, HERITABLE, true);
-    else out = this.dynResolve(parts, ctx, env, HERITABLE);
+    const { out, resolver } = this.decide(r, env, () =>
+      env.fam === 'cs' ? this.csResolve(parts, ctx, env, HERITABLE, true) : this.dynResolve(parts, ctx, env, HERITABLE));
+    if (resolver === 'fast') this.fastHeritage.add(from.id);
     if ('reason' in out) {
-      this.miss(r, out.reason);
+      this.miss(r, out.reason, resolver);
       if (r.kind === 'EXTENDS') this.unresolvedBase.set(from.id, out.reason === 'not-found' ? 'unknown-receiver' : out.reason);
       return;
     }
+    this.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       if (t.id === from.id) continue;
       let type: EdgeType = r.kind;
@@ -369,7 +381,56 @@ class Resolver {
         else if (t.kind === 'class' || t.kind === 'record') type = 'EXTENDS';
       }
       push(type === 'EXTENDS' ? this.extendsOf : this.implementsOf, from.id, t);
-      this.addEdge(from.id, t.id, type, r.line);
+      this.addEdge(from.id, t.id, type, r.line, resolver);
+    }
+  }
+
+  /**
+   * Which resolver answers a reference. By default the fast resolver goes first and the compiler is
+   * asked only about what it could not pin to a scope (measured: where both pin a TS/JS reference they
+   * agree, and the checker's type inference is the expensive part); `preciseFirst` asks the compiler
+   * about every TS/JS reference (benchmarks measure the fast resolver's precision that way).
+   */
+  private decide(r: RawReference, env: FileEnv, fast: () => Outcome): { out: Outcome; resolver: ResolverName } {
+    if (this.opts.preciseFirst) {
+      const p = this.precise(r, env);
+      return p ? { out: p, resolver: 'precise' } : { out: fast(), resolver: 'fast' };
+    }
+    const f = fast();
+    if ('targets' in f || f.reason === 'external' || f.reason === 'builtin') return { out: f, resolver: 'fast' };
+    const p = this.precise(r, env);
+    return p ? { out: p, resolver: 'precise' } : { out: f, resolver: 'fast' };
+  }
+
+  /** TS/JS: the compiler's answer, when it has one, as an outcome over scopes. */
+  private precise(r: RawReference, env: FileEnv): Outcome | undefined {
+    if (env.fam !== 'js' || !this.opts.precise) return undefined;
+    const p: PreciseOutcome | undefined = this.opts.precise.resolve(r, env.file);
+    if (!p) return undefined;
+    if ('reason' in p) return p;
+    const targets = p.targetIds.map((id) => this.scopes.get(id)).filter((s): s is ParsedScope => !!s);
+    return targets.length ? { targets } : undefined;
+  }
+
+  /**
+   * OVERRIDES: a method to the nearest same-named member of its class's bases (base classes first,
+   * then interfaces, breadth first), so "what overrides X" and interface-typed call targets can be
+   * followed. Constructors are not overrides.
+   */
+  private resolveOverrides(): void {
+    for (const cls of this.scopes.values()) {
+      if (!CLASS_LIKE.has(cls.kind)) continue;
+      const bases = [...(this.extendsOf.get(cls.id) ?? []), ...(this.implementsOf.get(cls.id) ?? [])];
+      if (!bases.length) continue;
+      const resolver: ResolverName = this.fastHeritage.has(cls.id) ? 'fast' : 'precise';
+      for (const list of this.children.get(cls.id)?.values() ?? []) {
+        for (const m of list) {
+          if (m.kind !== 'method' && m.kind !== 'property') continue;
+          for (const t of this.findMember(bases, m.name)) {
+            if ((t.kind === 'method' || t.kind === 'property') && t.id !== m.id) this.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
+          }
+        }
+      }
     }
   }
 
@@ -383,17 +444,18 @@ class Resolver {
     }
     const parts = r.targetName.split('.');
     const kinds = r.kind === 'CALLS' ? CALLABLE : REFERABLE;
-    const out = env.fam === 'cs'
+    const { out, resolver } = this.decide(r, env, () => (env.fam === 'cs'
       ? this.csResolve(parts, from, env, kinds, r.kind !== 'CALLS')
-      : this.dynResolve(parts, from, env, kinds);
+      : this.dynResolve(parts, from, env, kinds)));
     if ('reason' in out) {
-      this.miss(r, out.reason);
+      this.miss(r, out.reason, resolver);
       return;
     }
+    this.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       // A type mentioning itself (`static of(): Notification`) is not an edge; recursion is.
       if (t.id === from.id && r.kind !== 'CALLS') continue;
-      this.addEdge(from.id, t.id, r.kind, r.line);
+      this.addEdge(from.id, t.id, r.kind, r.line, resolver);
     }
   }
 
@@ -415,7 +477,8 @@ class Resolver {
       this.miss(r, 'not-found');
       return;
     }
-    for (const t of targets) if (t.id !== r.fromId) this.addEdge(r.fromId, t.id, r.kind, r.line);
+    this.hit(r, targets, 'fast');
+    for (const t of targets) if (t.id !== r.fromId) this.addEdge(r.fromId, t.id, r.kind, r.line, 'fast');
   }
 
   // ------------------------------------------------------------------ TS/JS and Python
@@ -745,15 +808,28 @@ class Resolver {
 
   // ------------------------------------------------------------------ output
 
-  private addEdge(fromId: string, toId: string, type: EdgeType, line?: number): void {
+  private addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName): void {
     const key = `${fromId}\u0000${toId}\u0000${type}`;
     const e = this.edges.get(key);
-    if (!e) this.edges.set(key, line === undefined ? { fromId, toId, type } : { fromId, toId, type, line });
-    else if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+    if (!e) {
+      const edge: ResolvedEdge = { fromId, toId, type };
+      if (line !== undefined) edge.line = line;
+      if (resolver) edge.resolver = resolver;
+      this.edges.set(key, edge);
+      return;
+    }
+    if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+    // Several references may yield one edge: it is precise if the compiler backed any of them.
+    if (resolver === 'precise') e.resolver = 'precise';
   }
 
-  private miss(r: RawReference, reason: UnresolvedReason): void {
-    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason });
+  private miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast'): void {
+    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver });
+    this.outcomes?.push({ ref: r, path: this.scopes.get(r.fromId)?.path ?? '', resolver, reason });
+  }
+
+  private hit(r: RawReference, targets: ParsedScope[], resolver: ResolverName): void {
+    this.outcomes?.push({ ref: r, path: this.scopes.get(r.fromId)?.path ?? '', resolver, targetIds: targets.map((t) => t.id) });
   }
 }
 
