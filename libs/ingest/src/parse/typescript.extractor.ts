@@ -400,6 +400,16 @@ class TsWalker {
           continue;
         }
         if (this.requireCall(v, nameNode, d)) continue;
+        // `export const isX = createPredicate(...)`: a module-level const made by a call often holds a
+        // function; as a scope of its own, calls to it have a target (and its initialiser a caller).
+        if (v.type === 'call_expression' && moduleLevel && keyword === 'const') {
+          const sig = `${keyword} ${this.content.slice(d.startIndex, v.startIndex)}`.replace(/=\s*$/, '').trim();
+          const s = this.addScope(name, 'variable', rangeNode, rangeNode, scope, sig, exported);
+          if (scope === this.b.file) this.topLevel.set(name, s);
+          if (typeNode) this.walk(typeNode, s);
+          this.walk(v, s);
+          continue;
+        }
         if (v.type === 'new_expression') {
           const ctor = v.childForFieldName('constructor');
           const n = ctor ? this.chain(ctor) : null;

@@ -6,3 +6,4 @@ export { ReferenceResolver } from './reference-resolver';
 export type { ResolveRun } from './reference-resolver';
 export { TsProjects } from './precise/ts-project';
 export type { PreciseRunStats, PreciseSession } from './precise/ts-project';
+export { fastModuleOptions, tsProjectOptions } from './precise/ts-options';

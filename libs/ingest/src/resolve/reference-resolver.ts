@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import type { ParsedFile } from '../parse/types';
+import { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
 import { PreciseRunStats, TsProjects } from './precise/ts-project';
 import { resolveRepository } from './resolver';
 import type { ResolveResult, ResolverName } from './types';
@@ -28,10 +29,11 @@ export class ReferenceResolver {
   }
 
   resolve(repoId: string, rootPath: string, files: ParsedFile[]): ResolveRun {
-    if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files), tsResolver: 'fast' };
+    const modules = fastModuleOptions(rootPath, tsProjectOptions(rootPath).options);
+    if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
     const session = this.projects.open(repoId, rootPath, files);
     if (session.stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${session.stats.skipped}); fast resolver only`);
-    return { result: resolveRepository(files, { precise: session.oracle }), tsResolver: 'precise', precise: session.stats };
+    return { result: resolveRepository(files, { ...modules, precise: session.oracle }), tsResolver: 'precise', precise: session.stats };
   }
 
   forget(repoId: string): void {

@@ -51,3 +51,19 @@ export function tsProjectOptions(rootPath: string | undefined): TsProjectOptions
   }
   return { options: { ...INFERRED, ...FORCED }, source: 'inferred' };
 }
+
+/**
+ * The config's `paths` and `baseUrl` as repo-relative module roots for the fast resolver, so
+ * `@app/x`-style imports resolve in both resolvers (not only in the compiler).
+ */
+export function fastModuleOptions(rootPath: string, options: ts.CompilerOptions): { tsPaths?: Record<string, string[]>; tsBaseUrls?: string[] } {
+  const rel = (abs: string) => path.relative(rootPath, abs).split(path.sep).join('/');
+  const out: { tsPaths?: Record<string, string[]>; tsBaseUrls?: string[] } = {};
+  // `pathsBasePath` is set by the config parser when `paths` is given without `baseUrl`.
+  const base = options.baseUrl ?? (options as { pathsBasePath?: string }).pathsBasePath ?? rootPath;
+  if (options.paths) {
+    out.tsPaths = Object.fromEntries(Object.entries(options.paths).map(([k, targets]) => [k, targets.map((t) => rel(path.resolve(base, t)))]));
+  }
+  if (options.baseUrl && !rel(options.baseUrl).startsWith('..')) out.tsBaseUrls = [rel(options.baseUrl)];
+  return out;
+}

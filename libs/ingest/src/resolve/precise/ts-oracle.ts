@@ -38,7 +38,7 @@ export class TsOracle {
     const node = this.siteIndex(file.path)?.get(siteKey(ref.kind, ref.line, ref.targetName));
     if (!node) return undefined;
     const decls = this.declarationsAt(node, ref);
-    if (!decls?.length) return undefined;
+    if (!decls?.length) return this.fromOutside(node) ? { reason: 'external' } : undefined;
     const ids = new Set<string>();
     let external = false;
     let builtin = false;
@@ -63,6 +63,18 @@ export class TsOracle {
     if (builtin) return { reason: 'builtin' };
     if (local) return { reason: 'local' };
     return undefined;
+  }
+
+  /**
+   * `x.m()` where the compiler types `x` as its error type: the type comes from a package the program
+   * does not hold (only the repository's files are loaded), so the target is outside the repository.
+   */
+  private fromOutside(node: ts.Node): boolean {
+    const callee = ts.isCallExpression(node) || ts.isNewExpression(node) ? node.expression : node;
+    const bare = unwrap(callee as ts.Expression);
+    if (!ts.isPropertyAccessExpression(bare)) return false;
+    const t = this.checker.getTypeAtLocation(bare.expression);
+    return (t.flags & ts.TypeFlags.Any) !== 0 && (t as { intrinsicName?: string }).intrinsicName === 'error';
   }
 
   // ------------------------------------------------------------------ sites
@@ -111,15 +123,18 @@ export class TsOracle {
         const sym = c.getSymbolAtLocation(callee);
         return sym ? this.declarationsOf(sym) : undefined;
       }
-      const nameNode = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+      const bare = unwrap(callee);
+      const nameNode = ts.isPropertyAccessExpression(bare) ? bare.name : bare;
       const sym = c.getSymbolAtLocation(nameNode);
       if (sym) {
         const decls = this.declarationsOf(sym);
         if (decls?.length) return decls;
       }
       if (ts.isCallExpression(node)) {
-        const sig = c.getResolvedSignature(node);
-        if (sig?.declaration && !ts.isJSDocSignature(sig.declaration)) return [sig.declaration];
+        // A computed callee: the signature the call resolved to, if it is a declaration of its own
+        // (a call through a value of function type would name the type, not code).
+        const d = c.getResolvedSignature(node)?.declaration;
+        if (d && !ts.isJSDocSignature(d) && !ts.isFunctionTypeNode(d) && !ts.isCallSignatureDeclaration(d)) return [d];
       }
       return undefined;
     }
@@ -192,6 +207,11 @@ function chain(n: ts.Node, depth = 0): string | null {
   if (ts.isExpressionWithTypeArguments(n)) return chain(n.expression, depth + 1);
   if (ts.isJsxNamespacedName(n)) return null;
   return null;
+}
+
+function unwrap(n: ts.Expression): ts.Expression {
+  while (ts.isNonNullExpression(n) || ts.isParenthesizedExpression(n)) n = n.expression;
+  return n;
 }
 
 function entityText(n: ts.EntityName): string {
