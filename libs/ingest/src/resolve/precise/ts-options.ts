@@ -20,7 +20,7 @@ const INFERRED: ts.CompilerOptions = {
   allowJs: true,
   checkJs: false,
   experimentalDecorators: true,
-  lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+  lib: ['lib.es2022.d.ts'],
 };
 
 /** Forced on every program: nothing is emitted, and only the repository's files are read. */
