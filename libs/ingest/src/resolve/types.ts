@@ -1,13 +1,9 @@
+import type { ResolverName } from '@scopegraph/code-model';
 import type { ParsedFile, RawReference, RawReferenceKind } from '../parse/types';
 
-export type EdgeType = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES' | 'IMPORTS' | 'OVERRIDES';
+export type { ResolverName };
 
-/**
- * Which resolver produced an edge: `precise` (TypeScript's checker: symbol -> declaration) or `fast`
- * (the name-based resolver over tree-sitter facts, every language; also the fallback when the
- * checker has no answer).
- */
-export type ResolverName = 'precise' | 'fast';
+export type EdgeType = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES' | 'IMPORTS' | 'OVERRIDES';
 
 /** A reference resolved to a scope of the repository. IMPORTS edges link file scopes. */
 export interface ResolvedEdge {
