@@ -4,6 +4,7 @@ import type { ParsedFile, ParsedScope, RawReference } from '../../parse/types';
 import type { PreciseOutcome } from '../types';
 
 const JS_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
+const MAX_ALIAS_HOPS = 3;
 
 export function isJsFamily(f: ParsedFile): boolean {
   return JS_LANGUAGES.has(f.language);
@@ -39,6 +40,18 @@ export class TsOracle {
     if (!node) return undefined;
     const decls = this.declarationsAt(node, ref);
     if (!decls?.length) return this.fromOutside(node) ? { reason: 'external' } : undefined;
+    return this.outcomeOf(decls, 0);
+  }
+
+  private aliasTarget(d: ts.Declaration): ts.Declaration[] | undefined {
+    if (!ts.isVariableDeclaration(d) || !d.initializer) return undefined;
+    const init = unwrap(d.initializer);
+    if (!ts.isIdentifier(init) && !ts.isPropertyAccessExpression(init)) return undefined;
+    const sym = this.checker.getSymbolAtLocation(ts.isPropertyAccessExpression(init) ? init.name : init);
+    return sym ? this.declarationsOf(sym) : undefined;
+  }
+
+  private outcomeOf(decls: ts.Declaration[], depth: number): PreciseOutcome | undefined {
     const ids = new Set<string>();
     let external = false;
     let builtin = false;
@@ -57,6 +70,17 @@ export class TsOracle {
       const scope = this.scopeOf(rel, d, sf);
       if (scope) ids.add(scope.id);
       else if (isLocal(d)) local = true;
+      else {
+        // A module-level alias without a scope of its own (`export const defineProperty =
+        // Object.defineProperty`): what its initialiser denotes.
+        const held = depth < MAX_ALIAS_HOPS ? this.aliasTarget(d) : undefined;
+        if (held) {
+          const out = this.outcomeOf(held, depth + 1);
+          if (out && 'targetIds' in out) out.targetIds.forEach((id) => ids.add(id));
+          else if (out?.reason === 'external') external = true;
+          else if (out?.reason === 'builtin') builtin = true;
+        }
+      }
     }
     if (ids.size) return { targetIds: [...ids] };
     if (external) return { reason: 'external' };
