@@ -49,7 +49,7 @@ program
 program
   .command('search <text>')
   .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
-  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank', 'hybrid')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph', 'hybrid')
   .option('--repo <name>', 'only this repository')
   .option('--top-k <n>', 'how many results', positiveInt, 10)
   .option('--path <text>', 'only files whose path contains this')

@@ -1,8 +1,12 @@
 import type { SearchRerankHandle, SearchRerankRequest } from './search-reranker';
 import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/ingest';
 
-/** Retrieval modes (seed 002 §3.2; DIRECT is the pipeline's business, not a search). */
-export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'] as const;
+/**
+ * Retrieval modes (DIRECT is the pipeline's business, not a search). `graph` answers relationship
+ * questions ("which classes extend X", "who calls X") from the graph alone; hybrid does the same
+ * automatically when it recognises one.
+ */
+export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const DIRECTIONS = ['out', 'in', 'both'] as const;
@@ -116,6 +120,10 @@ export interface SearchPlan {
   sourceChars: number | null;
   /** Rerank the retrieved hits with an LLM (libs/rerank) after retrieval. */
   rerank?: SearchRerankRequest;
+  /** graph mode: the relationship question. */
+  graph?: { text: string };
+  /** hybrid: answer a recognised relationship question from the graph first (default true). */
+  structural?: boolean;
 }
 
 // ---- Results -----------------------------------------------------------------------------------------
@@ -154,8 +162,18 @@ export interface ScoreBreakdown {
   keyword?: ListScore & { raw: number };
   /** Graph signal: how many other candidates this scope is directly connected to. */
   graph?: ListScore & { connections: number };
-  fusion: 'none' | 'rrf' | 'blend';
+  fusion: 'none' | 'rrf' | 'blend' | 'graph';
   filtersApplied: string[];
+}
+
+/** How a GRAPH answer is connected to the scope the question named. */
+export interface GraphVia {
+  relation: string;
+  /** The scope the question named (the path starts there). */
+  anchorId: string;
+  anchorName: string;
+  depth: number;
+  path: PathStep;
 }
 
 export interface PathStep {
@@ -181,6 +199,10 @@ export interface SearchHit {
   rank: number;
   scoreBreakdown: ScoreBreakdown;
   neighbors?: Neighbor[];
+  /** GRAPH answers: the relation and the path from the named scope. */
+  via?: GraphVia;
+  /** The same scope (same kind, name and source) found at other paths: shown once, with these paths. */
+  alsoAt?: string[];
 }
 
 export interface SearchTimings {
@@ -190,6 +212,7 @@ export interface SearchTimings {
   bm25: number;
   fuse: number;
   graph: number;
+  structural: number;
   fetch: number;
   expand: number;
   total: number;
@@ -225,11 +248,26 @@ export interface SearchExplain {
   candidateCount: { count: number; capped: boolean } | null;
   vectorStrategy: { name: VectorStrategyName; reason: string };
   lists: ListExplain[];
-  fusion: { method: 'none' | 'rrf' | 'blend'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
+  fusion: { method: 'none' | 'rrf' | 'blend' | 'graph'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
   graphSignal?: { cypher: string; weight: number; edges: string[] };
   expand?: { cypher: string; pattern: string; depth: number; edges: string[]; direction: Direction; maxNodes: number };
   fetch: { cypher: string; sourceChars: number | null };
+  /** A relationship question recognised (graph mode, or hybrid's structural route). */
+  structural?: StructuralExplain;
   notes: string[];
+}
+
+export interface StructuralExplain {
+  relation: string;
+  target: string;
+  rule: string;
+  edges: string[];
+  direction: 'in' | 'out';
+  maxDepth: number;
+  anchors: { id: string; qualifiedName: string; kind: string; path: string; degree: number }[];
+  cypher: string[];
+  /** Hits answered from the graph (placed first). */
+  answered: number;
 }
 
 export interface SearchResponse {
