@@ -29,7 +29,13 @@ export class RepositoriesResolver {
       if (error instanceof IngestInputError) throw new UserInputError(error.message, error.field);
       throw error;
     }
-    const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name, excludeDocComments: input.excludeDocComments });
+    const job = await this.queues.add(JobName.INDEX_REPOSITORY, {
+      path,
+      name: input.name,
+      excludeDocComments: input.excludeDocComments,
+      ...(input.include ? { include: input.include } : {}),
+      ...(input.exclude ? { exclude: input.exclude } : {}),
+    });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
 
