@@ -112,5 +112,6 @@ export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan 
     limit,
     sourceChars: null,
     ...(mode === 'graph' ? { graph: { text } } : {}),
+    ...(hybrid || mode === 'semantic_rerank' ? { rescore: { ...SEARCH_DEFAULTS.rescore } } : {}),
   };
 }

@@ -4,12 +4,13 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import type { GlobMatcher } from './filters/glob';
 import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
+import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
 import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expansion-cypher';
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { buildLuceneQuery, keywordQuery, LuceneQuery } from './query/lucene';
+import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, queryPhrases } from './query/lucene';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { SearchErrorCode, SearchInputError } from './search.errors';
@@ -45,6 +46,8 @@ const KEYWORD_SOURCE_CHARS = 4_000;
 const EXPLAIN_LIST_MAX = 20;
 /** Related scopes read per anchor of a relationship question (before filters and de-duplication). */
 const GRAPH_PER_ANCHOR_MIN = 50;
+/** semantic_rerank: scopes holding a phrase of the query added to its vector pool. */
+const PHRASE_POOL = 10;
 /** Extra hits fetched beyond the limit so that folding copies of one scope still fills the page. */
 const DUPLICATE_SLACK = 10;
 
@@ -165,10 +168,20 @@ export class SearchService {
     if (p.semantic && p.mode !== 'semantic_rerank') primary.push({ name: 'semantic', weight: p.fusion.weights.semantic, items: semanticItems });
     if (p.bm25) primary.push({ name: 'bm25', weight: p.fusion.weights.bm25, items: bm25Items });
     if (p.mode === 'semantic_rerank') {
-      const texts = await this.repo.scopesById(semanticItems.map((i) => i.id), KEYWORD_SOURCE_CHARS);
+      // Pasted text may be far from its scope in vector space: scopes holding a query phrase join the pool.
+      let pool = semanticItems;
+      const phrases = queryPhrases(p.semantic!.text);
+      if (phrases.length > 0 && !prep.filters.matchesNothing) {
+        const phraseHits = await time('bm25', () => this.repo.fullText(phraseOnlyQuery(phrases), prep.filters.cypher, PHRASE_POOL));
+        const have = new Set(pool.map((i) => i.id));
+        const floor = Math.min(0, ...pool.map((i) => i.score));
+        pool = [...pool, ...phraseHits.filter((h) => !have.has(h.id)).map((h) => ({ id: h.id, score: floor }))];
+      }
+      const semanticItemsPool = pool;
+      const texts = await this.repo.scopesById(semanticItemsPool.map((i) => i.id), KEYWORD_SOURCE_CHARS);
       const terms = keywordTerms(p.semantic!.text);
       const blended = blendScores(
-        semanticItems.filter((i) => texts.has(i.id)).map((i) => ({ id: i.id, semantic: i.score, keyword: keywordScore(terms, texts.get(i.id)!) })),
+        semanticItemsPool.filter((i) => texts.has(i.id)).map((i) => ({ id: i.id, semantic: i.score, keyword: keywordScore(terms, texts.get(i.id)!) })),
         p.keywordWeight,
       );
       fused = blended.map((b) => ({ id: b.id, score: b.score, breakdown: { fusion: 'blend', semantic: b.semantic, keyword: b.keyword } }));
@@ -225,6 +238,22 @@ export class SearchService {
       const note = `not answered from the graph: the text is not a recognised relationship question ("which classes extend X", "who calls X", "what does X call", "where is X imported/used", "what overrides X")`;
       warnings.push(note);
       prep.explain.notes.push(note);
+    }
+
+    // Second stage: the fused head re-ordered by evidence read from the candidates themselves.
+    const rescoreText = p.semantic?.text ?? p.bm25?.text;
+    if (p.rescore && rescoreText && fused.length > 1 && (p.mode === 'hybrid' || p.mode === 'semantic_rerank')) {
+      const plan = p.rescore;
+      const head = fused.slice(0, plan.depth).filter((f) => !via.has(f.id));
+      const docs = await time('rescore', () => this.repo.scopesById(head.map((h) => h.id), KEYWORD_SOURCE_CHARS));
+      const byId = new Map(fused.map((f) => [f.id, f]));
+      const graphFirst = fused.filter((f) => via.has(f.id));
+      const rest = fused.filter((f) => !via.has(f.id));
+      fused = [
+        ...graphFirst,
+        ...rescore(rest, docs, rescoreText, plan).map((r) => ({ id: r.id, score: r.score, breakdown: { ...byId.get(r.id)!.breakdown, rescore: r.rescore } })),
+      ];
+      prep.explain.rescore = { ...plan, cypher: SEARCH_CYPHER.scopesById };
     }
 
     const top = fused.slice(0, p.limit + DUPLICATE_SLACK);
@@ -581,7 +610,7 @@ function toFused(fusion: 'rrf') {
 }
 
 function emptyTimings(): SearchTimings {
-  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, fetch: 0, expand: 0, total: 0 };
+  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, rescore: 0, fetch: 0, expand: 0, total: 0 };
 }
 
 /**

@@ -57,6 +57,8 @@ export const SEARCH_DEFAULTS = {
   overfetchFactor: 4,
   overfetchMaxK: 4096,
   expand: { depth: 1, direction: 'both' as Direction, maxNodes: 50 },
+  /** Second stage over the fused head (fusion/rescore.ts); tuned on the union of both dev sets (bench/search/README.md). */
+  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0.3 },
 } as const;
 
 // ---- The plan: what the fluent builder and the GraphQL resolver both produce -----------------------
@@ -96,6 +98,13 @@ export interface GraphSignalPlan {
   edges: GraphEdgeType[];
 }
 
+export interface RescorePlan {
+  depth: number;
+  keywordWeight: number;
+  phraseBonus: number;
+  nameBonus: number;
+}
+
 export interface ExpandPlan {
   depth: number;
   edges: GraphEdgeType[];
@@ -124,6 +133,8 @@ export interface SearchPlan {
   graph?: { text: string };
   /** hybrid: answer a recognised relationship question from the graph first (default true). */
   structural?: boolean;
+  /** Second stage over the fused top candidates (hybrid and semantic_rerank); null: off. */
+  rescore?: RescorePlan | null;
 }
 
 // ---- Results -----------------------------------------------------------------------------------------
@@ -162,6 +173,8 @@ export interface ScoreBreakdown {
   keyword?: ListScore & { raw: number };
   /** Graph signal: how many other candidates this scope is directly connected to. */
   graph?: ListScore & { connections: number };
+  /** Second stage: what each piece of evidence added (fused share, pool keyword share, phrase and name bonuses). */
+  rescore?: { fused: number; keyword: number; phrase: number; name: number };
   fusion: 'none' | 'rrf' | 'blend' | 'graph';
   filtersApplied: string[];
 }
@@ -213,6 +226,7 @@ export interface SearchTimings {
   fuse: number;
   graph: number;
   structural: number;
+  rescore: number;
   fetch: number;
   expand: number;
   total: number;
@@ -252,6 +266,7 @@ export interface SearchExplain {
   graphSignal?: { cypher: string; weight: number; edges: string[] };
   expand?: { cypher: string; pattern: string; depth: number; edges: string[]; direction: Direction; maxNodes: number };
   fetch: { cypher: string; sourceChars: number | null };
+  rescore?: RescorePlan & { cypher: string };
   /** A relationship question recognised (graph mode, or hybrid's structural route). */
   structural?: StructuralExplain;
   notes: string[];

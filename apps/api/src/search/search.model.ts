@@ -173,6 +173,10 @@ export class SearchInput {
   @IsOptional() @IsBoolean()
   structural?: boolean;
 
+  @Field({ nullable: true, defaultValue: true, description: 'HYBRID and SEMANTIC_RERANK: re-order the fused top 30 by keyword, phrase and name evidence read from the candidates' })
+  @IsOptional() @IsBoolean()
+  rescore?: boolean;
+
   @Field({ nullable: true, defaultValue: false, description: 'Rank up hits connected to other hits (an extra RRF list, weight weights.graph)' })
   @IsOptional() @IsBoolean()
   graphSignal?: boolean;
@@ -230,12 +234,21 @@ export class GraphScore extends ListScore {
   @Field(() => Int, { description: 'Other candidates this scope is directly connected to' }) connections: number;
 }
 
+@ObjectType({ description: 'Second stage: what each piece of evidence added to the final score' })
+export class RescoreScore {
+  @Field(() => Float, { description: 'Share of the fused score (normalised by the best)' }) fused: number;
+  @Field(() => Float, { description: 'Share of the keyword score over the candidate pool' }) keyword: number;
+  @Field(() => Float, { description: 'Bonus for a phrase of the query found word for word' }) phrase: number;
+  @Field(() => Float, { description: 'Bonus for a name the query mentions' }) name: number;
+}
+
 @ObjectType()
 export class ScoreBreakdown {
   @Field(() => ListScore, { nullable: true }) semantic?: ListScore;
   @Field(() => ListScore, { nullable: true }) bm25?: ListScore;
   @Field(() => KeywordScore, { nullable: true }) keyword?: KeywordScore;
   @Field(() => GraphScore, { nullable: true }) graph?: GraphScore;
+  @Field(() => RescoreScore, { nullable: true }) rescore?: RescoreScore;
   @Field({ description: 'none | rrf | blend | graph (answered from the graph)' }) fusion: string;
   @Field(() => [String]) filtersApplied: string[];
 }
@@ -284,6 +297,7 @@ export class SearchTimings {
   @Field(() => Float) fuse: number;
   @Field(() => Float) graph: number;
   @Field(() => Float, { description: 'Relationship question answered from the graph' }) structural: number;
+  @Field(() => Float, { description: 'Second stage over the fused head' }) rescore: number;
   @Field(() => Float) fetch: number;
   @Field(() => Float) expand: number;
   @Field(() => Float) total: number;

@@ -173,6 +173,13 @@ export function fieldBoostedQuery(flat: string, phrases: string[][] = []): strin
   return groups.join(' OR ');
 }
 
+/** A full-text query of phrases alone (semantic_rerank widens its pool with their hits). */
+export function phraseOnlyQuery(phrases: string[][]): string {
+  if (phrases.length === 0) return '';
+  const clauses = phrases.map(phraseClause).join(' ');
+  return PHRASE_FIELDS.map(([field, boost]) => `${field}:(${clauses})^${boost}`).join(' OR ');
+}
+
 /** The full-text query of a built query: boosted terms plus its phrases. */
 export function keywordQuery(lucene: LuceneQuery): string {
   return fieldBoostedQuery(lucene.query, lucene.phrases);
