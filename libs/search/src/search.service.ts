@@ -170,7 +170,7 @@ export class SearchService {
     if (p.mode === 'semantic_rerank') {
       // Pasted text may be far from its scope in vector space: scopes holding a query phrase join the pool.
       let pool = semanticItems;
-      const phrases = queryPhrases(p.semantic!.text);
+      const phrases = p.phrases === false ? [] : queryPhrases(p.semantic!.text);
       if (phrases.length > 0 && !prep.filters.matchesNothing) {
         const phraseHits = await time('bm25', () => this.repo.fullText(phraseOnlyQuery(phrases), prep.filters.cypher, PHRASE_POOL));
         const have = new Set(pool.map((i) => i.id));
@@ -379,6 +379,7 @@ export class SearchService {
       });
     }
     const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
+    if (lucene && plan.phrases === false) lucene.phrases = [];
     return { plan, filters, strategy, candidateCount, lucene, explain: this.explainOf(plan, filters, strategy, candidateCount, lucene) };
   }
 

@@ -133,6 +133,8 @@ export interface SearchPlan {
   graph?: { text: string };
   /** hybrid: answer a recognised relationship question from the graph first (default true). */
   structural?: boolean;
+  /** Phrase clauses for pasted text in the keyword query (default true; off only to measure their gain). */
+  phrases?: boolean;
   /** Second stage over the fused top candidates (hybrid and semantic_rerank); null: off. */
   rescore?: RescorePlan | null;
 }

@@ -33,8 +33,10 @@ export function rankAnchors(question: StructuralQuestion, rows: GraphAnchorRow[]
         a.path.length - b.path.length ||
         a.id.localeCompare(b.id),
     );
-  const connected = ranked.filter((r) => r.degree > 0);
-  return (connected.length > 0 ? connected : ranked).slice(0, MAX_ANCHORS);
+  // A qualified target (Animal.speak) means that scope, not every member named speak.
+  const qualified = /[.:#]/.test(question.target) && ranked.some(exact) ? ranked.filter(exact) : ranked;
+  const connected = qualified.filter((r) => r.degree > 0);
+  return (connected.length > 0 ? connected : qualified).slice(0, MAX_ANCHORS);
 }
 
 /**
@@ -50,8 +52,8 @@ export function orderRelated(question: StructuralQuestion, rows: GraphRelatedRow
   };
   const isFile = (r: GraphRelatedRow) => Number(r.kind === 'file');
   const anchorRank = (r: GraphRelatedRow) => anchorIds.indexOf(r.anchorId);
-  const sorted = rows
-    .filter((r) => !anchorIds.includes(r.id))
+  // An answer may itself be a candidate anchor (Dog.speak overrides Animal.speak, both named speak).
+  const sorted = [...rows]
     .sort((a, b) => anchorRank(a) - anchorRank(b) || a.depth - b.depth || firstEdge(a) - firstEdge(b) || isFile(a) - isFile(b));
   const seen = new Set<string>();
   return sorted.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)));
