@@ -37,6 +37,8 @@ export interface RescoredItem {
   rescore: { fused: number; keyword: number; phrase: number; name: number };
 }
 
+/** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
+const FULL_PHRASE_WORDS = 6;
 const K1 = 1.2;
 const B = 0.75;
 const FIELD_WEIGHT = { name: 3, signature: 1.5, doc: 1.5, source: 1 } as const;
@@ -120,7 +122,7 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     const d = docs.get(h.id)!;
     const body = words(`${d.source ?? ''}\n${d.docComment ?? ''}`);
     const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
-    const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / queryWordCount) : 0;
+    const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
     const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
     const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
