@@ -2,7 +2,7 @@
  * Retrieval quality per question type on the UNION of both dev sets, in process (the same
  * SearchService the API runs), with the first-stage settings side by side:
  *
- *   node dist/bench/search/quality-tune.js [--index] [--only a,b] [--json out.json]
+ *   node dist/bench/search/quality-tune.js [--index [--with-dist]] [--only a,b] [--json out.json]
  *
  * Datasets: rxjs-dev.jsonl (doc-comment questions, typed `doc`; its graph questions WITHOUT their
  * expand spec, typed `structural`) and questions-dev.jsonl (typed semantic / lexical / structural,
@@ -114,7 +114,8 @@ async function main(): Promise<void> {
         ['rxjs', rxjsRoot(), { excludeDocComments: true }],
         ...DEVSET_CORPORA.map((c) => [PREFIX + c.repo, corpusRoot(c), {}] as [string, string, Record<string, unknown>]),
         [`${PREFIX}mobx-package`, mobxPackage, { include: [], exclude: [] }],
-        [`${PREFIX}mobx-package-dist`, mobxPackage, { include: ['dist/**'], exclude: [] }],
+        // dist/ forced in makes ~4x the scopes to embed: only on request.
+        ...(process.argv.includes('--with-dist') ? [[`${PREFIX}mobx-package-dist`, mobxPackage, { include: ['dist/**'], exclude: [] }] as [string, string, Record<string, unknown>]] : []),
       ];
       for (const [name, root, extra] of jobs) {
         const t0 = performance.now();

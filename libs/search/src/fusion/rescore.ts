@@ -1,4 +1,4 @@
-import { subTokenList } from '@scopegraph/ingest';
+import { subTokenList } from '@scopegraph/code-model';
 import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
 import { queryWords } from '../query/query-text';
 import type { KeywordDoc } from './keyword-blend';

@@ -1,4 +1,4 @@
-import type { GraphEdgeType } from '@scopegraph/ingest';
+import type { GraphEdgeType } from '@scopegraph/code-model';
 
 /**
  * Relationship questions in plain words ("which classes extend Subject", "who calls popScheduler",
