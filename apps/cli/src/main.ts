@@ -45,11 +45,13 @@ program
   .option('--name <name>', 'repository name (default: the folder name)')
   .option('--json', 'print the result as JSON')
   .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
+  .option('--include <glob...>', 'index although skipped by default (dist/, build/, vendor/, bundles), e.g. "dist/**"; kept with the repository')
+  .option('--exclude <glob...>', 'skip besides the defaults, e.g. "src/legacy/"; kept with the repository')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));
 program
   .command('search <text>')
   .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
-  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank', 'hybrid')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph', 'hybrid')
   .option('--repo <name>', 'only this repository')
   .option('--top-k <n>', 'how many results', positiveInt, 10)
   .option('--path <text>', 'only files whose path contains this')

@@ -52,6 +52,9 @@ export interface IndexRepositoryJobData {
   path: string;
   name: string;
   excludeDocComments?: boolean;
+  /** Walk filters (gitignore-syntax globs); absent: the ones stored with the repository. */
+  include?: string[];
+  exclude?: string[];
 }
 
 /** One batch of a rerank; the candidates and options live in the rerank's state in Redis (libs/rerank). */

@@ -91,11 +91,11 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    await this.repo.upsertRepository(repoId, request.name, rootPath);
+    const filters = await this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude });
 
     // 1. Walk.
     const walk = await time('walk', () =>
-      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }),
+      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
     );
     walk.errors.forEach(addError);
     progress.filesTotal = walk.files.length;
@@ -184,6 +184,10 @@ export class IngestService {
         ignored: walk.ignored,
         skipped: walk.skipped,
         nonUtf8: walk.files.filter((f) => f.nonUtf8).length,
+      },
+      filters: {
+        include: filters.include,
+        exclude: filters.exclude,
       },
       scopes: { ...scopeStats, total: totals.scopes },
       edges: { total: totals.edges, added: edgesAdded, updated: edgesUpdated, removed: edgeDeletes.length, unresolved: edges.unresolved, builtinSkipped: edges.builtinSkipped },
