@@ -8,9 +8,11 @@ import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
 import { IngestRepository } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
+import { PipelineModule } from '@scopegraph/pipeline';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
+import { AskResolver } from './ask/ask.resolver';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { formatError } from './graphql/errors';
@@ -31,6 +33,7 @@ export const GRAPHQL_PATH = '/graphql';
     RerankModule,
     LlmModule,
     SearchModule,
+    PipelineModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
@@ -59,6 +62,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}
