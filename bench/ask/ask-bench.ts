@@ -28,7 +28,7 @@ import { arg, median, percentile, printTable, startBuiltApp, stopApp } from '../
 const TARGET_OVERHEAD_MS = 150;
 const TARGET_FIRST_CHUNK_SLACK_MS = 100;
 const ASK = 'mutation($input: AskInput!) { ask(input: $input) { id } }';
-const PROGRESS = 'subscription($id: ID!) { askProgress(id: $id) { kind message result { modelCalls timings { totalMs modelMs overheadMs } citations { id } } } }';
+const PROGRESS = 'subscription($id: ID!) { askProgress(id: $id) { kind message result { modelCalls timings { totalMs modelMs overheadMs } trace { stepId ms modelMs } } } }';
 const QUESTIONS = ['How is an invoice created?', 'Where are invoices stored?', 'How are amounts formatted?', 'What does the legacy import do?', 'Which class do entities extend?'];
 const ROUTES = ['[HYBRID:] invoice creation', '[SEMANTIC:] store invoices', '[BM25:] formatMoney', '[SEMANTIC_RERANK:] legacy import', '[GRAPH:] subclasses of BaseEntity'];
 
@@ -38,6 +38,7 @@ interface AskTimes {
   calls: number;
   workerTotalMs: number;
   workerOverheadMs: number;
+  steps: Array<{ stepId: string; ms: number; modelMs: number }>;
 }
 
 async function main(): Promise<void> {
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
         );
       });
       const calls = gemini.requests.slice(before).filter((r) => r.action === 'streamGenerateContent').length;
-      return { e2eMs: final.e2eMs, firstChunkMs, calls, workerTotalMs: final.result.timings.totalMs, workerOverheadMs: final.result.timings.overheadMs };
+      return { e2eMs: final.e2eMs, firstChunkMs, calls, workerTotalMs: final.result.timings.totalMs, workerOverheadMs: final.result.timings.overheadMs, steps: final.result.trace };
     };
 
     await ask(0); // warm-up: tokenizer ranks, embedder, Cypher plans
@@ -110,6 +111,16 @@ async function main(): Promise<void> {
       row('first chunk - 2 L', firstSlack, `<= ${TARGET_FIRST_CHUNK_SLACK_MS}`, percentile(firstSlack, 95) <= TARGET_FIRST_CHUNK_SLACK_MS),
       ['worker: engine total - model time', median(times.map((t) => t.workerOverheadMs)), percentile(times.map((t) => t.workerOverheadMs), 95), '', ''],
       ['model calls per ask', median(times.map((t) => t.calls)), percentile(times.map((t) => t.calls), 95), '', ''],
+    ]);
+    // Where the worker's own time goes: each step's time outside model calls.
+    const stepIds = [...new Set(times.flatMap((t) => t.steps.map((s) => s.stepId)))];
+    process.stdout.write('\n');
+    printTable([
+      ['step (ms outside model calls)', 'median', 'p95'],
+      ...stepIds.map((id) => {
+        const xs = times.flatMap((t) => t.steps.filter((s) => s.stepId === id).map((s) => s.ms - s.modelMs));
+        return [id, median(xs), percentile(xs, 95)];
+      }),
     ]);
     process.stdout.write(
       JSON.stringify({
