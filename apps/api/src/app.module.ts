@@ -6,7 +6,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
-import { IngestRepository } from '@scopegraph/ingest';
+import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { PipelineModule } from '@scopegraph/pipeline';
 import { QueueModule } from '@scopegraph/queue';
@@ -15,7 +15,7 @@ import { SearchModule } from '@scopegraph/search';
 import { AskResolver } from './ask/ask.resolver';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
-import { formatError } from './graphql/errors';
+import { formatError, formatSubscriptionResult } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
@@ -30,6 +30,7 @@ export const GRAPHQL_PATH = '/graphql';
     GraphModule,
     QueueModule,
     HealthModule,
+    IngestCatalogModule,
     RerankModule,
     LlmModule,
     SearchModule,
@@ -51,6 +52,7 @@ export const GRAPHQL_PATH = '/graphql';
             // Refuse the socket itself when the key is wrong, not just each operation.
             onConnect: (ctx) =>
               !config.api.apiKey || keyMatches(config.api.apiKey, presentedKey(ctx.connectionParams as Record<string, unknown>)),
+            onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
           },
         },
         context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown } }) => ({
@@ -62,6 +64,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -1,17 +1,14 @@
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+
 /** What a caller did wrong, with the input field to show it against. */
-export class AskInputError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-    this.name = 'AskInputError';
+export class AskInputError extends DomainError {
+  constructor(message: string, field: string) {
+    super(DomainErrorCode.AskInvalidInput, message, field);
   }
 }
 
-export class AskNotFoundError extends Error {
+export class AskNotFoundError extends DomainError {
   constructor(readonly askId: string) {
-    super(`no ask "${askId}"`);
-    this.name = 'AskNotFoundError';
+    super(DomainErrorCode.AskNotFound, `no ask "${askId}"`);
   }
 }

@@ -1,6 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
-import { AskEvent, AskInputError, AskNotFoundError, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
-import { NotFoundError, UserInputError } from '../graphql/errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { AskEvent, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
 import { AskInput, AskJob, AskProgress, Conversation, MAX_VALIDATE_CHARS, PipelineGql, PipelineValidation } from './ask.model';
 
 @Resolver()
@@ -9,7 +9,7 @@ export class AskResolver {
 
   @Mutation(() => AskJob, { name: 'ask', description: 'Asks a question about a repository; returns an id at once. The pipeline runs on a worker: watch it with askProgress.' })
   askMutation(@Args('input') input: AskInput): Promise<AskJob> {
-    return translate(() => this.ask.start(input));
+    return this.ask.start(input);
   }
 
   @Subscription(() => AskProgress, {
@@ -17,12 +17,12 @@ export class AskResolver {
     resolve: (event: AskEvent) => event,
   })
   async askProgress(@Args('id', { type: () => ID }) id: string): Promise<AsyncIterator<AskEvent>> {
-    return translate(() => this.ask.watch(id));
+    return this.ask.watch(id);
   }
 
   @Query(() => Conversation, { nullable: true, description: 'A conversation: every turn and the current rolling summary' })
   conversation(@Args('sessionId') sessionId: string): Promise<Conversation | null> {
-    return translate(() => this.ask.conversation(sessionId));
+    return this.ask.conversation(sessionId);
   }
 
   @Query(() => [PipelineGql], { description: 'The pipelines in pipelines/*.yaml, extends resolved' })
@@ -32,23 +32,12 @@ export class AskResolver {
 
   @Query(() => PipelineValidation, { description: 'Checks a pipeline YAML (it may extend the shipped ones) without saving it' })
   validatePipeline(@Args('yaml') yaml: string): PipelineValidation {
-    if (yaml.length > MAX_VALIDATE_CHARS) throw new UserInputError(`yaml must be at most ${MAX_VALIDATE_CHARS} characters`, 'yaml');
+    if (yaml.length > MAX_VALIDATE_CHARS) throw new DomainError(DomainErrorCode.AskInvalidInput, `yaml must be at most ${MAX_VALIDATE_CHARS} characters`, 'yaml');
     try {
       return { valid: true, pipeline: this.ask.validate(yaml), errors: [] };
     } catch (error) {
       if (error instanceof PipelineDefinitionError) return { valid: false, pipeline: null, errors: error.issues };
       throw error;
     }
-  }
-}
-
-/** Library errors to GraphQL errors: bad input names its field, an unknown ask is NOT_FOUND. */
-async function translate<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AskInputError) throw new UserInputError(error.message, error.field);
-    if (error instanceof AskNotFoundError) throw new NotFoundError(error.message);
-    throw error;
   }
 }
