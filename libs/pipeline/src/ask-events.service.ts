@@ -1,7 +1,5 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { ASK_EVENTS, createRedisConnection, QueueName, QueueService } from '@scopegraph/queue';
-import { Redis } from 'ioredis';
+import { Injectable, Logger } from '@nestjs/common';
+import { ASK_EVENTS, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { AskEvent, AskEventBody } from './ask.types';
 
 /** How long an ask's events stay replayable after its last one. */
@@ -14,15 +12,12 @@ const LIVENESS_POLL_MS = 2_000;
  * replica can serve a subscription, and one that subscribes late replays what it missed.
  */
 @Injectable()
-export class AskEventsService implements OnModuleDestroy {
+export class AskEventsService {
   private readonly logger = new Logger(AskEventsService.name);
-  private subscriber?: Redis;
-  private readonly listeners = new Map<string, Set<(e: AskEvent) => void>>();
-  private readonly subscribing = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly queues: QueueService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly channels: RedisChannelsService,
   ) {}
 
   /** A publisher for one ask: events get consecutive seq numbers and are sent in order. */
@@ -46,8 +41,13 @@ export class AskEventsService implements OnModuleDestroy {
     const buffer: AskEvent[] = [];
     let wake: (() => void) | undefined;
     const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
-    const unlisten = await this.listen(channel, (e) => {
-      buffer.push(e);
+    const unlisten = await this.channels.listen(channel, (message) => {
+      try {
+        buffer.push(JSON.parse(message) as AskEvent);
+      } catch {
+        this.logger.warn(`unreadable ask event on ${channel}`);
+        return;
+      }
       wake?.();
     });
     const poll = setInterval(() => wake?.(), LIVENESS_POLL_MS);
@@ -81,45 +81,4 @@ export class AskEventsService implements OnModuleDestroy {
     }
   }
 
-  private async listen(channel: string, listener: (e: AskEvent) => void): Promise<() => Promise<void>> {
-    const sub = this.connection();
-    let set = this.listeners.get(channel);
-    if (!set) {
-      this.listeners.set(channel, (set = new Set()));
-      this.subscribing.set(channel, sub.subscribe(channel));
-    }
-    set.add(listener);
-    // Resolves once Redis confirmed the subscription: nothing published afterwards is missed.
-    await this.subscribing.get(channel);
-    return async () => {
-      set!.delete(listener);
-      if (set!.size === 0) {
-        this.listeners.delete(channel);
-        this.subscribing.delete(channel);
-        await sub.unsubscribe(channel).catch(() => undefined);
-      }
-    };
-  }
-
-  private connection(): Redis {
-    if (!this.subscriber) {
-      this.subscriber = createRedisConnection(this.config.redis.url);
-      this.subscriber.on('error', (e) => this.logger.warn(`ask events: ${e.message}`));
-      this.subscriber.on('message', (channel: string, message: string) => {
-        const set = this.listeners.get(channel);
-        if (!set) return;
-        try {
-          const event = JSON.parse(message) as AskEvent;
-          for (const l of set) l(event);
-        } catch {
-          this.logger.warn(`unreadable ask event on ${channel}`);
-        }
-      });
-    }
-    return this.subscriber;
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    this.subscriber?.disconnect();
-  }
 }

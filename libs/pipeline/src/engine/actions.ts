@@ -76,11 +76,11 @@ const loadHistory: ActionHandler = async (state, _step, ctx) => {
   state.history.summaryVersion = loaded.version;
   state.history.summaryUpTo = loaded.upTo;
   state.history.turns = loaded.turns;
+  // Formatted and counted by the budget step that follows; counting here too would tokenize twice.
   state.history.forPrompt = formatHistory(loaded.summary, loaded.turns);
-  state.history.tokens = countTokens(state.history.forPrompt);
   return {
     outcome: loaded.summary === null && loaded.turns.length === 0 ? 'empty' : 'ok',
-    detail: { summaryVersion: loaded.version, summaryUpTo: loaded.upTo, newTurns: loaded.turns.length, tokens: state.history.tokens },
+    detail: { summaryVersion: loaded.version, summaryUpTo: loaded.upTo, newTurns: loaded.turns.length },
   };
 };
 

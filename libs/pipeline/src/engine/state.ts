@@ -1,13 +1,8 @@
+import type { AskJobData } from '@scopegraph/queue';
 import type { RetrievalPlan } from '../protocol/prefix';
 
-export interface AskInput {
-  askId: string;
-  question: string;
-  repository: string;
-  sessionId: string | null;
-  isEnglish: boolean;
-  pipeline: string;
-}
+/** The run's input is the job's data as enqueued. */
+export type AskInput = AskJobData;
 
 export interface HistoryTurn {
   seq: number;
