@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { countTokens } from '@scopegraph/pipeline';
 import { askModel, evidenceIds } from '../fakes/ask-scripts';
 import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
-import { runId, RunningStack, startStack } from '../support/processes';
+import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 
 const ASK = `mutation($input: AskInput!) { ask(input: $input) { id } }`;
 const PROGRESS = `subscription($id: ID!) { askProgress(id: $id) {
@@ -279,6 +282,15 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     expect(ok.body.data.validatePipeline).toMatchObject({ valid: true, pipeline: { name: 'mine', lineage: ['base', 'mine'] } });
     const bad = await gql(stack.url, VALIDATE, { y: 'pipeline:\n  name: mine\n  extends: base\n  steps:\n    - { id: guard, action: loop_guard, on_ok: nowhere }\n' });
     expect(bad.body.data.validatePipeline).toEqual({ valid: false, pipeline: null, errors: [{ file: '<input>', stepId: 'guard', field: 'on_ok', message: 'names no step ("nowhere")' }] });
+  });
+
+  it('CLI: `scopegraph ask` streams the answer and lists its sources; --json prints the final event', async () => {
+    gemini.onGenerate(askModel({ router: '[BM25:] formatMoney', answer: (req) => `[Answer:] formatMoney formats amounts [cite:${evidenceIds(req)[0]}].` }));
+    const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(ROOT, 'bin/scopegraph'), ...args], { env: { ...process.env, SCOPEGRAPH_URL: stack.url }, cwd: ROOT });
+    const text = await cli('ask', 'How are amounts formatted?', '--repo', repo);
+    expect(text.stdout).toMatch(/^formatMoney formats amounts \[cite:[^\]]+\]\.\n\nSources:\n  formatMoney  ts\/src\/utils\/format\.ts:\d+/);
+    const json = JSON.parse((await cli('ask', 'How are amounts formatted?', '--repo', repo, '--json')).stdout);
+    expect(json).toMatchObject({ plan: { mode: 'bm25', query: 'formatMoney' }, citations: [{ qualifiedName: 'formatMoney' }] });
   });
 
   describe('with no chat model configured', () => {
