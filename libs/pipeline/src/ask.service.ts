@@ -115,14 +115,6 @@ export class AskService {
     }
   }
 
-  /** Runs a pipeline in this process (bench and eval tools); the same engine the worker uses. */
-  runLocal(data: AskJobData, hooks: { onChunk?: (t: string) => void } = {}): Promise<AskResult> {
-    const pipeline = this.pipelines.get(data.pipeline);
-    if (!pipeline) throw new AskInputError(`unknown pipeline ${data.pipeline}`, 'pipeline');
-    const state = initialState(data, this.gateway.available);
-    return this.engine.run(pipeline, state, hooks).then((run) => this.result(pipeline, state, run));
-  }
-
   async conversation(sessionId: string): Promise<ConversationRecord | null> {
     if (!SESSION_RE.test(sessionId) || sessionId.length > ASK_LIMITS.maxSessionIdChars) throw new AskInputError('sessionId is not a valid session id', 'sessionId');
     return this.history.conversation(sessionId);
