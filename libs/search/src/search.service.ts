@@ -342,14 +342,16 @@ export class SearchService {
 
   /** The scopes around one scope, each with the path that reached it; null when the id is unknown. */
   async neighborhood(id: string, options: Partial<ExpandPlan> = {}, sourceChars: number | null = null): Promise<NeighborhoodResult | null> {
-    const expand = expandDefaults(options);
-    expansionPattern(expand);
-    if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
-      throw new DomainError(DomainErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
-    }
+    const expand = checkedExpand(options);
     const root = await this.scope(id, sourceChars);
     if (!root) return null;
     return { root, neighbors: await this.expandFrom([id], expand, sourceChars), cypher: EXPAND_CYPHER, pattern: expansionPattern(expand) };
+  }
+
+  /** The scopes around several seeds at once (bounded like neighborhood), each with its path. */
+  async neighborsOf(seedIds: string[], options: Partial<ExpandPlan> = {}, sourceChars: number | null = null): Promise<Neighbor[]> {
+    const expand = checkedExpand(options);
+    return seedIds.length === 0 ? [] : this.expandFrom(seedIds, expand, sourceChars);
   }
 
   // ---- stages ------------------------------------------------------------------------------------
@@ -582,6 +584,16 @@ export function rerankPool(topK: number): number {
 }
 
 /** Expansion options with defaults: depth 1, both directions, every edge type, 50 nodes. */
+/** Defaults filled and bounds checked (edge allow-list, depth, node cap) before any query runs. */
+function checkedExpand(options: Partial<ExpandPlan>): ExpandPlan {
+    const expand = expandDefaults(options);
+    expansionPattern(expand);
+    if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
+      throw new DomainError(DomainErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
+    }
+  return expand;
+}
+
 export function expandDefaults(options: Partial<ExpandPlan> = {}): ExpandPlan {
   return {
     depth: options.depth ?? SEARCH_DEFAULTS.expand.depth,
