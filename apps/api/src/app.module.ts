@@ -13,6 +13,7 @@ import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
+import { McpController } from './mcp/mcp.controller';
 import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
@@ -58,7 +59,7 @@ export const GRAPHQL_PATH = '/graphql';
       }),
     }),
   ],
-  controllers: [GraphiqlController],
+  controllers: [GraphiqlController, McpController],
   providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -20,6 +20,13 @@ export function keyMatches(expected: string, given: string | undefined): boolean
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The key a request presents, for GraphQL (HTTP or graphql-ws) and plain HTTP routes (/mcp, /metrics) alike. */
+function keyOf(context: ExecutionContext): string | undefined {
+  if (context.getType() === 'http') return presentedKey(context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers);
+  const ctx = GqlExecutionContext.create(context).getContext<{ req?: { headers: Record<string, unknown> }; connectionParams?: Record<string, unknown> }>();
+  return presentedKey(ctx.req?.headers) ?? presentedKey(ctx.connectionParams);
+}
+
 /** When API_KEY is set every operation needs it; when unset the API is open (it binds to 127.0.0.1 by default). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -28,8 +35,7 @@ export class ApiKeyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const expected = this.config.api.apiKey;
     if (!expected) return true;
-    const ctx = GqlExecutionContext.create(context).getContext<{ req?: { headers: Record<string, unknown> }; connectionParams?: Record<string, unknown> }>();
-    const given = presentedKey(ctx.req?.headers) ?? presentedKey(ctx.connectionParams);
+    const given = keyOf(context);
     if (!keyMatches(expected, given)) throw new UnauthorizedException('missing or wrong API key (x-api-key header)');
     return true;
   }
