@@ -8,12 +8,16 @@ import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
 import { IngestRepository } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
+import { loggerParams } from '@scopegraph/observability';
+import { LoggerModule } from 'nestjs-pino';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { McpController } from './mcp/mcp.controller';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
+import { MetricsController } from './metrics/metrics.controller';
 import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
@@ -26,6 +30,7 @@ export const GRAPHQL_PATH = '/graphql';
 @Module({
   imports: [
     ConfigModule,
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, true) }),
     GraphModule,
     QueueModule,
     HealthModule,
@@ -42,7 +47,7 @@ export const GRAPHQL_PATH = '/graphql';
         playground: false,
         introspection: true,
         includeStacktraceInErrorResponses: false,
-        plugins: [ApolloServerPluginLandingPageDisabled()],
+        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin()],
         subscriptions: {
           'graphql-ws': {
             path: GRAPHQL_PATH,
@@ -59,7 +64,7 @@ export const GRAPHQL_PATH = '/graphql';
       }),
     }),
   ],
-  controllers: [GraphiqlController, McpController],
+  controllers: [GraphiqlController, McpController, MetricsController],
   providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

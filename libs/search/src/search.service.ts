@@ -1,3 +1,4 @@
+import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/ingest';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
@@ -195,6 +196,7 @@ export class SearchService {
     }
 
     timings.total = round(performance.now() - started);
+    for (const [stage, ms] of Object.entries(timings)) searchStageDuration.observe({ mode: p.mode, stage }, ms / 1000);
     this.logger.debug(`search ${p.mode} "${truncate(p.semantic?.text ?? p.bm25?.text ?? '', 80)}": ${results.length} hits in ${timings.total} ms (${prep.strategy.name})`);
     return { results, timings, explain: prep.explain, warnings };
   }

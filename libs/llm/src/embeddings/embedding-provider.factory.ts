@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { EMBEDDING_PROVIDER_NAMES, EmbeddingConfigError, EmbeddingProvider, EmbeddingProviderName } from './embedding-provider';
 import {
   DEFAULT_GEMINI_EMBEDDING_MODEL,
@@ -37,6 +38,28 @@ export interface CreateEmbeddingProviderOptions {
  * write vectors of the wrong size into the index). Errors name the env var to change.
  */
 export function createEmbeddingProvider(opts: CreateEmbeddingProviderOptions): EmbeddingProvider {
+  return instrumentEmbeddings(buildEmbeddingProvider(opts));
+}
+
+/** Counts and times every embedding call (scopegraph_llm_* series, kind "embed"). */
+function instrumentEmbeddings(inner: EmbeddingProvider): EmbeddingProvider {
+  return {
+    get name() {
+      return inner.name;
+    },
+    get model() {
+      return inner.model;
+    },
+    get dimensions() {
+      return inner.dimensions;
+    },
+    embedDocuments: (texts) => observeModelCall(inner.name, 'embed', () => inner.embedDocuments(texts)),
+    embedQuery: (text) => observeModelCall(inner.name, 'embed', () => inner.embedQuery(text)),
+    ...(inner.close ? { close: () => inner.close!() } : {}),
+  };
+}
+
+function buildEmbeddingProvider(opts: CreateEmbeddingProviderOptions): EmbeddingProvider {
   const { provider, dimensions } = opts;
   if (!EMBEDDING_PROVIDER_NAMES.includes(provider)) {
     throw new EmbeddingConfigError(
