@@ -6,7 +6,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
-import { IngestRepository } from '@scopegraph/ingest';
+import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { loggerParams } from '@scopegraph/observability';
 import { LoggerModule } from 'nestjs-pino';
@@ -15,10 +15,10 @@ import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
+import { formatError, formatSubscriptionResult } from './graphql/errors';
 import { McpController } from './mcp/mcp.controller';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
 import { MetricsController } from './metrics/metrics.controller';
-import { formatError } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
@@ -34,6 +34,7 @@ export const GRAPHQL_PATH = '/graphql';
     GraphModule,
     QueueModule,
     HealthModule,
+    IngestCatalogModule,
     RerankModule,
     LlmModule,
     SearchModule,
@@ -54,6 +55,7 @@ export const GRAPHQL_PATH = '/graphql';
             // Refuse the socket itself when the key is wrong, not just each operation.
             onConnect: (ctx) =>
               !config.api.apiKey || keyMatches(config.api.apiKey, presentedKey(ctx.connectionParams as Record<string, unknown>)),
+            onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
           },
         },
         context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown } }) => ({
@@ -65,6 +67,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController, McpController, MetricsController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}
