@@ -89,6 +89,22 @@ describe('/metrics and JSON logs', () => {
     expect(sample(text, 'scopegraph_metrics_source_up', { source: 'index' })).toBe(1);
   });
 
+  it('serves the queue board at /queues to the admin key only', async () => {
+    const base = stack.url.replace(/\/graphql$/, '/queues');
+    const refused = await fetch(base);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Basic /);
+    expect((await fetch(base, { headers: { 'x-api-key': 'wrong' } })).status).toBe(401);
+    // A browser sends the key as the Basic auth password.
+    const page = await fetch(base, { headers: { authorization: `Basic ${Buffer.from(`admin:${API_KEY}`).toString('base64')}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<div id="root"/);
+    const api = await fetch(`${base}/api/queues?activeQueue=rerank&status=completed&page=1`, { headers: auth });
+    const board = (await api.json()) as { queues: { name: string; counts: Record<string, number> }[] };
+    expect(board.queues.map((q) => q.name).sort()).toEqual(['index', 'rerank', 'system']);
+    expect(board.queues.find((q) => q.name === 'rerank')!.counts.completed).toBe(2);
+  });
+
   it('needs the API key', async () => {
     expect((await fetch(metricsUrl)).status).toBe(401);
   });

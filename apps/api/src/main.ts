@@ -8,6 +8,7 @@ import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { validationError } from './graphql/errors';
+import { mountQueueBoard } from './queues/queue-board';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
     runWithRequestId(req.id, next);
   });
   app.enableShutdownHooks();
+  mountQueueBoard(app);
   // Input types validate where they enter; a failure becomes BAD_USER_INPUT (see graphql/errors.ts).
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);

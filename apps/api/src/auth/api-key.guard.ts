@@ -13,6 +13,26 @@ export function presentedKey(headers: Record<string, unknown> | undefined): stri
   return undefined;
 }
 
+/** HTTP Basic credentials' password: how a browser presents a key to pages it cannot add headers to (/queues). */
+export function basicAuthPassword(headers: Record<string, unknown>): string | undefined {
+  const auth = headers['authorization'];
+  if (typeof auth !== 'string' || !auth.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(auth.slice('Basic '.length), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+}
+
+/**
+ * The one admin check for routes outside GraphQL (the queue board). Until read and admin keys are
+ * separate, the admin key is API_KEY; without a key the API is open, as it is for GraphQL (it binds
+ * to 127.0.0.1 by default).
+ */
+export function adminAllowed(config: AppConfig, headers: Record<string, unknown>): boolean {
+  const expected = config.api.apiKey;
+  if (!expected) return true;
+  return keyMatches(expected, presentedKey(headers)) || keyMatches(expected, basicAuthPassword(headers));
+}
+
 export function keyMatches(expected: string, given: string | undefined): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(expected);
