@@ -41,22 +41,16 @@ export function createEmbeddingProvider(opts: CreateEmbeddingProviderOptions): E
   return instrumentEmbeddings(buildEmbeddingProvider(opts));
 }
 
-/** Counts and times every embedding call (scopegraph_llm_* series, kind "embed"). */
-function instrumentEmbeddings(inner: EmbeddingProvider): EmbeddingProvider {
-  return {
-    get name() {
-      return inner.name;
-    },
-    get model() {
-      return inner.model;
-    },
-    get dimensions() {
-      return inner.dimensions;
-    },
-    embedDocuments: (texts) => observeModelCall(inner.name, 'embed', () => inner.embedDocuments(texts)),
-    embedQuery: (text) => observeModelCall(inner.name, 'embed', () => inner.embedQuery(text)),
-    ...(inner.close ? { close: () => inner.close!() } : {}),
-  };
+/**
+ * Counts and times every embedding call (scopegraph_llm_* series, kind "embed"). The instance's own
+ * methods are wrapped, so it stays an instance of its class for callers that check.
+ */
+function instrumentEmbeddings(provider: EmbeddingProvider): EmbeddingProvider {
+  const embedDocuments = provider.embedDocuments.bind(provider);
+  const embedQuery = provider.embedQuery.bind(provider);
+  provider.embedDocuments = (texts) => observeModelCall(provider.name, 'embed', () => embedDocuments(texts));
+  provider.embedQuery = (text) => observeModelCall(provider.name, 'embed', () => embedQuery(text));
+  return provider;
 }
 
 function buildEmbeddingProvider(opts: CreateEmbeddingProviderOptions): EmbeddingProvider {
