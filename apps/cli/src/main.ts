@@ -88,6 +88,11 @@ program
   // Loaded on use: the evaluation pulls in the search types, which the other commands do not need.
   .action((o) => run(async () => (await import('./commands/eval.command')).evalCommand(o)));
 program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
+program
+  .command('mcp')
+  .description('MCP server on stdio for coding agents (tools: search, get_scope, neighborhood, list_repositories, index_repository)')
+  // Loaded on use: the MCP SDK is needed by this command alone.
+  .action(() => run(async () => (await import('./commands/mcp.command')).mcpCommand()));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
 
 program.parseAsync(process.argv);

@@ -1,3 +1,4 @@
+import { withRequestId } from '@scopegraph/observability';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
@@ -343,7 +344,7 @@ export class RerankService {
     await this.queues.queue(QueueName.RERANK).addBulk(
       dispatch.map(([position, batch]) => ({
         name: JobName.RERANK_BATCH,
-        data: { rerankId, batch, position } satisfies RerankBatchJobData,
+        data: withRequestId({ rerankId, batch, position } satisfies RerankBatchJobData),
         opts: { jobId: `${rerankId}-${batch}` },
       })),
     );

@@ -1,3 +1,4 @@
+import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
@@ -288,6 +289,7 @@ export class SearchService {
     }
 
     timings.total = round(performance.now() - started);
+    for (const [stage, ms] of Object.entries(timings)) searchStageDuration.observe({ mode: p.mode, stage }, ms / 1000);
     this.logger.debug(`search ${p.mode} "${truncate(p.semantic?.text ?? p.bm25?.text ?? p.graph?.text ?? '', 80)}": ${results.length} hits in ${timings.total} ms (${prep.strategy.name})`);
     return { results, timings, explain: prep.explain, warnings };
   }

@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { ModelCallError, postJson } from './model-call.error';
 
 /** One document's relevance as a cross-encoder rerank API returns it. */
@@ -41,13 +42,14 @@ export class CohereRerankClient implements CrossEncoderRerankClient {
   }
 
   async rerank(query: string, documents: string[], signal?: AbortSignal): Promise<CrossEncoderScore[]> {
-    const answer = (await postJson(
+    const answer = (await observeModelCall(this.provider, 'rerank', () =>
+      postJson(
       this.url,
       { model: this.model, query, documents, top_n: documents.length },
       { authorization: `Bearer ${this.apiKey}` },
       signal,
       `Cohere rerank (model ${this.model})`,
-    )) as { results?: Array<{ index?: unknown; relevance_score?: unknown }> };
+    ))) as { results?: Array<{ index?: unknown; relevance_score?: unknown }> };
     return scoresFrom(answer?.results, 'Cohere rerank: the answer has no results array');
   }
 }
@@ -68,13 +70,14 @@ export class VoyageRerankClient implements CrossEncoderRerankClient {
   }
 
   async rerank(query: string, documents: string[], signal?: AbortSignal): Promise<CrossEncoderScore[]> {
-    const answer = (await postJson(
+    const answer = (await observeModelCall(this.provider, 'rerank', () =>
+      postJson(
       this.url,
       { query, documents, model: this.model, truncation: true },
       { authorization: `Bearer ${this.apiKey}` },
       signal,
       `Voyage rerank (model ${this.model})`,
-    )) as { data?: Array<{ index?: unknown; relevance_score?: unknown }> };
+    ))) as { data?: Array<{ index?: unknown; relevance_score?: unknown }> };
     return scoresFrom(answer?.data, 'Voyage rerank: the answer has no data array');
   }
 }

@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
@@ -46,7 +47,11 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
     Object.defineProperty(this, 'chat', { enumerable: false });
   }
 
-  async generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+  generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+    return observeModelCall(this.provider, 'chat', () => this.callModel(request), (a) => a.usage);
+  }
+
+  private async callModel(request: JsonChatRequest): Promise<JsonChatAnswer> {
     const runnable = this.runnableFor(request.schema);
     const messages: [string, string][] = [
       ['system', request.system],

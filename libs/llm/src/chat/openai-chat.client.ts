@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { DEFAULT_JUDGE_TEMPERATURE, JsonChatAnswer, JsonChatClient, JsonChatRequest } from './chat-json';
 import { TextChatAnswer, TextChatClient, TextChatRequest } from './chat-stream';
 import { ModelCallError, postJson, retryAfterMs } from './model-call.error';
@@ -42,7 +43,11 @@ export class OpenAiCompatibleChatClient implements JsonChatClient, TextChatClien
     Object.defineProperty(this, 'apiKey', { enumerable: false });
   }
 
-  async generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+  generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+    return observeModelCall(this.provider, 'chat', () => this.callModel(request), (a) => a.usage);
+  }
+
+  private async callModel(request: JsonChatRequest): Promise<JsonChatAnswer> {
     const body = {
       model: this.model,
       temperature: this.temperature,
