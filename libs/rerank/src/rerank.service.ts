@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
+import { EventInbox, JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
 import { BatchScorer } from './batch-scorer';
 import { batchCacheKey, contentFingerprint } from './cache/cache-key';
 import { RerankCache, RerankCacheStats } from './cache/rerank-cache';
@@ -228,12 +228,8 @@ export class RerankService {
    */
   async *watch(jobId: string): AsyncGenerator<RerankProgressEvent> {
     if (!RERANK_ID_RE.test(jobId)) throw new RerankNotFoundError(jobId);
-    const buffer: RerankProgressEvent[] = [];
-    let wake: (() => void) | undefined;
-    const unlisten = await this.events.listen(this.store.channel(jobId), (event) => {
-      buffer.push(event);
-      wake?.();
-    });
+    const inbox = new EventInbox<RerankProgressEvent>();
+    const unlisten = await this.events.listen(this.store.channel(jobId), inbox.push);
     let timer: NodeJS.Timeout | undefined;
     try {
       const final = await this.store.getResult(jobId);
@@ -257,19 +253,14 @@ export class RerankService {
       }
       const wait = Math.max(0, snapshot.state.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
       timer = setTimeout(() => void this.expireIfDue(jobId).catch((e: Error) => this.logger.warn(`expiring ${jobId}: ${e.message}`)), wait);
-      for (;;) {
-        while (buffer.length > 0) {
-          const event = buffer.shift()!;
-          if (event.kind === 'completed') {
-            yield event;
-            return;
-          }
-          if (event.done <= lastDone) continue;
-          lastDone = event.done;
+      for await (const event of inbox) {
+        if (event.kind === 'completed') {
           yield event;
+          return;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
+        if (event.done <= lastDone) continue;
+        lastDone = event.done;
+        yield event;
       }
     } finally {
       if (timer) clearTimeout(timer);
