@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { IngestRepository, IngestService, ParserService, ReferenceResolver } from '@scopegraph/ingest';
+import { IngestRepository, IngestService, type ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
@@ -12,9 +12,6 @@ import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../suppo
 // Against the real Neo4j (and, for the GraphQL part, the built API process). The polyglot fixture is
 // indexed once under this run's own repository id; only that repository is deleted afterwards.
 const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
-
-/** ParseCache is not exported by @scopegraph/ingest; its type is IngestService's third parameter. */
-type ParseCache = ConstructorParameters<typeof IngestService>[2];
 
 /** Parse results are not cached here: the test must not leave keys in Redis. */
 const noParseCache = {

@@ -6,12 +6,15 @@ import { projectRoot } from './project-root';
  * Without INGEST_ALLOWED_ROOTS, repositories may be indexed from the folder that holds this checkout
  * (a developer's projects folder) and below, nothing else.
  */
-function defaultAllowedRoot(): string {
-  return path.dirname(projectRoot());
+function defaultAllowedRoot(root: string): string {
+  return path.dirname(root);
 }
 
-/** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
+/** Default models folder relative to the project root; `.cache/` is git-ignored. */
+const DEFAULT_MODELS_SUBDIR = path.join('.cache', 'models');
+
+/** Names of the environment variables that hold secrets (REDIS_URL may carry a password): never logged, never echoed in errors. */
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -45,6 +48,8 @@ export const envSchema = z.object({
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
   SCOPEGRAPH_MODELS_DIR: z.string().optional(),
+  /** The folder holding cypher/, when the walk-up from the code cannot find it. */
+  SCOPEGRAPH_ROOT: z.string().optional(),
   INGEST_ALLOWED_ROOTS: z.string().optional(),
   INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
   INGEST_MAX_FILES: positiveInt.default(200_000),
@@ -91,7 +96,9 @@ export interface AppConfig {
   redis: { url: string };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
-  embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
+  embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir: string; batchSize: number };
+  /** The project root (cypher/, scripts/) and the local models folder. */
+  paths: { root: string };
   api: { host: string; port: number; apiKey?: string };
   ingest: {
     allowedRoots: string[];
@@ -120,7 +127,9 @@ export interface AppConfig {
 }
 
 export function toAppConfig(env: Env): AppConfig {
+  const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
+    paths: { root },
     neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
     redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}` },
     queue: { prefix: env.QUEUE_PREFIX },
@@ -129,12 +138,12 @@ export function toAppConfig(env: Env): AppConfig {
       provider: env.EMBEDDING_PROVIDER,
       model: env.EMBEDDING_MODEL,
       dimensions: env.EMBEDDING_DIMENSIONS,
-      modelsDir: env.SCOPEGRAPH_MODELS_DIR,
+      modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
     },
     api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
     ingest: {
-      allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
+      allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot(root)).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,
       maxFiles: env.INGEST_MAX_FILES,
       tsResolver: env.INGEST_TS_RESOLVER,

@@ -19,7 +19,10 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
   });
 }
 
-/** The one place model clients are created; other libs inject them by token. */
+/**
+ * Provides the configured embedding provider by token. Chat and rerank clients are built from the same
+ * config by libs/rerank's provider factory, since only the reranker uses them.
+ */
 @Global()
 @Module({
   providers: [

@@ -4,3 +4,4 @@ export * from './queue.module';
 export * from './redis.connection';
 export * from './job-events.service';
 export * from './redis-channels.service';
+export * from './event-inbox';

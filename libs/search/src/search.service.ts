@@ -580,7 +580,7 @@ export class SearchService {
   }
 }
 
-/** seed 002 §4.2: widen = max(50, 3 × topK). */
+/** The semantic_rerank pool: deep enough that the keyword score can lift a hit from well below topK. */
 export function rerankPool(topK: number): number {
   return Math.max(SEARCH_DEFAULTS.rerankMinPool, SEARCH_DEFAULTS.rerankPoolFactor * topK);
 }

@@ -34,13 +34,13 @@ export const SEARCH_LIMITS = {
 
 export const SEARCH_DEFAULTS = {
   topK: 10,
-  /** Per-list candidate limit in hybrid mode (seed 001: denseLimit / lexicalLimit). */
+  /** Per-list candidate limit in hybrid mode: how deep the vector and the full-text list each go before fusion. */
   candidates: 150,
-  /** RRF smoothing constant (seed 001). */
+  /** RRF smoothing constant: 60, the value of the original RRF paper; larger flattens the lead of top ranks. */
   rrfK: 60,
-  /** Seed 001, "Code search" row: exact identifiers matter more than paraphrases. */
+  /** Code search: exact identifiers matter more than paraphrases, so keywords weigh more. */
   weights: { semantic: 2, bm25: 3, graph: 1 },
-  /** semantic_rerank (seed 002 §4.2): final = (1 - w) * semantic + w * keyword_norm. */
+  /** semantic_rerank: final = (1 - w) * semantic + w * keyword_norm. */
   keywordWeight: 0.3,
   rerankMinPool: 50,
   rerankPoolFactor: 3,

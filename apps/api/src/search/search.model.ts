@@ -83,7 +83,7 @@ function IsGlob() {
     });
 }
 
-@InputType({ description: 'RRF weights (seed 001 code-search defaults: semantic 2, bm25 3); graph applies with graphSignal' })
+@InputType({ description: 'RRF weights (code-search defaults: semantic 2, bm25 3, since exact identifiers matter more than paraphrases); graph applies with graphSignal' })
 export class SearchWeightsInput {
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) semantic?: number;
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) bm25?: number;

@@ -4,7 +4,7 @@ import { planFromInput } from './search.resolver';
 import { SearchInput, SearchModeEnum } from './search.model';
 
 describe('SearchInput -> SearchPlan', () => {
-  it('fills the defaults: hybrid, seed 001 code-search weights, 150 candidates per list, 2000 source characters', () => {
+  it('fills the defaults: hybrid, code-search RRF weights (semantic 2, bm25 3), 150 candidates per list, 2000 source characters', () => {
     const plan = planFromInput({ text: 'create an invoice' } as SearchInput);
     expect(plan).toMatchObject({
       mode: 'hybrid',

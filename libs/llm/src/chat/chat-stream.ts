@@ -1,4 +1,4 @@
-import { backoffDelayMs, RetryPolicy, sleep } from '../embeddings/retry';
+import { backoffDelayMs, RetryPolicy, sleep } from '../retry';
 import { ModelCallError } from './model-call.error';
 
 /** A plain-text chat request whose answer arrives as a stream of text chunks. */

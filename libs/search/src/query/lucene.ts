@@ -8,7 +8,8 @@ import { queryWords } from './query-text';
  * * ? : \ /` and the words AND, OR, NOT change the query's structure, and an unbalanced one is a
  * syntax error. User text therefore never reaches the parser raw: it is cut into words, every
  * character the parser treats specially is backslash-escaped, and operator words are escaped too, so
- * the query is always a flat OR of plain terms (the parser's default operator), whatever was typed.
+ * user text only ever becomes plain terms, whatever was typed. The structure around those terms
+ * (per-field groups and their boosts) comes from constants in this file.
  */
 
 /** Characters with a meaning in the classic query parser (Lucene's QueryParserBase.escape set). */
@@ -107,11 +108,6 @@ export function phraseClause(words: string[]): string {
   return `"${words.map(escapeLuceneTerm).join(' ')}"`;
 }
 
-/**
- * Builds the full-text query for user text: each word (lower-cased, so AND/OR/NOT are plain words;
- * the analyzer lower-cases anyway), followed by its identifier sub-tokens (`parseFileAnalysis` ->
- * `parsefileanalysis parse file analysis`), de-duplicated, escaped, joined by spaces (OR).
- */
 /** Lucene's English stop set: words that match everywhere and rank nothing. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
@@ -131,6 +127,12 @@ export const FIELD_BOOSTS: readonly (readonly [field: string, boost: number])[] 
   ['source', 1],
 ];
 
+/**
+ * Builds the full-text term list for user text: each word that is not an English stop word
+ * (lower-cased, so AND/OR/NOT are plain words; the analyzer lower-cases anyway), followed by its
+ * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`),
+ * de-duplicated, escaped, joined by spaces (OR). {@link fieldBoostedQuery} spreads it over the fields.
+ */
 export function buildLuceneQuery(text: string): LuceneQuery {
   const terms: string[] = [];
   const seen = new Set<string>();
