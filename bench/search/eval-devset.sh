@@ -12,11 +12,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-MODES="${EVAL_MODES:-semantic,bm25,hybrid,semantic_rerank}"
-K="${EVAL_K:-10}"
 DATASET="bench/search/datasets/questions-dev.jsonl"
-OUT=".cache/eval"
-mkdir -p "$OUT"
 # shellcheck source=bench/search/eval-stack.sh
 source bench/search/eval-stack.sh
 

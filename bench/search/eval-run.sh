@@ -11,11 +11,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
-MODES="${EVAL_MODES:-semantic,bm25,hybrid,semantic_rerank}"
-K="${EVAL_K:-10}"
 DATASET="bench/search/datasets/rxjs-dev.jsonl"
-OUT=".cache/eval"
-mkdir -p "$OUT"
 # shellcheck source=bench/search/eval-stack.sh
 source bench/search/eval-stack.sh
 

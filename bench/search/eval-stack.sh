@@ -3,7 +3,11 @@
 # Uses the API at SCOPEGRAPH_URL (default http://127.0.0.1:4000/graphql, as the CLI does) when one
 # answers; otherwise, or with EVAL_FRESH_API=1 (to measure this build rather than whatever is
 # running), starts an API and a worker from dist/ on a free port with a queue prefix of their own
-# and stops them (and only them) when the calling script exits. Expects ROOT and OUT to be set.
+# and stops them (and only them) when the calling script exits. Sets MODES, K and OUT (.cache/eval).
+MODES="${EVAL_MODES:-semantic,bm25,hybrid,semantic_rerank}"
+K="${EVAL_K:-10}"
+OUT=".cache/eval"
+mkdir -p "$OUT"
 log() { printf '[eval] %s\n' "$*" >&2; }
 
 log "services ..."
