@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
-import { IngestInputError, IngestResult, IngestService } from '@scopegraph/ingest';
+import { DomainError } from '@scopegraph/errors';
+import { IngestResult, IngestService } from '@scopegraph/ingest';
 import { IndexRepositoryJobData, JobName } from '@scopegraph/queue';
 import { JobProcessor } from './job-processor';
 
@@ -16,8 +17,8 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
     try {
       return await this.ingest.index({ ...job.data, jobId: job.id }, (progress) => job.updateProgress(progress as unknown as object));
     } catch (error) {
-      // A path that vanished or left the allowed roots will not come back by retrying.
-      if (error instanceof IngestInputError) throw new UnrecoverableError(error.message);
+      // Bad input (a path that vanished or left the allowed roots) will not come back by retrying.
+      if (error instanceof DomainError) throw new UnrecoverableError(error.message);
       throw error;
     }
   }

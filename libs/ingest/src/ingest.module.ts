@@ -4,7 +4,18 @@ import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { ParseCache } from './pipeline/parse-cache';
 
+/**
+ * The repository catalogue (list, delete) without the parser: the API lists and deletes repositories
+ * but never parses, so it should not pay for loading the grammars.
+ */
 @Module({
+  providers: [IngestRepository],
+  exports: [IngestRepository],
+})
+export class IngestCatalogModule {}
+
+@Module({
+  imports: [IngestCatalogModule],
   providers: [
     {
       provide: ParserService,
@@ -15,7 +26,6 @@ import { ParseCache } from './pipeline/parse-cache';
         return parser;
       },
     },
-    IngestRepository,
     ParseCache,
     IngestService,
   ],
