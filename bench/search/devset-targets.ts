@@ -72,7 +72,9 @@ const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.resolve
 function main(): void {
   const results = devsetTargets(readJson<Report>(arg('devset', '.cache/eval/questions-dev.json')));
   const rxjs = arg('rxjs', '');
-  if (rxjs) {
+  if (rxjs && !fs.existsSync(path.resolve(projectRoot(), arg('rxjs-baseline', RXJS_BASELINE_FILE)))) {
+    results.push({ target: 'rxjs: no mode regresses by more than 0.02', measured: null, threshold: null, pass: null, note: `no baseline (record one as {"ndcg": {mode: value}} in ${RXJS_BASELINE_FILE})` });
+  } else if (rxjs) {
     const baseline = readJson<{ ndcg: Record<string, number> }>(arg('rxjs-baseline', RXJS_BASELINE_FILE));
     results.push(...noRegression('rxjs', readJson<Report>(rxjs), baseline.ndcg));
   } else results.push({ target: 'rxjs: no mode regresses by more than 0.02', measured: null, threshold: null, pass: null, note: 'not measured (run npm run eval first)' });
