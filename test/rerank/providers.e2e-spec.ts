@@ -1,6 +1,6 @@
 import { loadConfig } from '@scopegraph/config';
 import { CohereRerankClient, GeminiChatClient, OpenAiCompatibleChatClient, VoyageRerankClient } from '@scopegraph/llm';
-import { QueueName, QueueService } from '@scopegraph/queue';
+import { QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { PromptRequest, RerankCandidate } from '@scopegraph/rerank';
 import { LocalKeywordProvider, RerankService } from '@scopegraph/rerank';
 import { BatchScorer } from '../../libs/rerank/src/batch-scorer';
@@ -184,12 +184,13 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
   const base = loadConfig();
   const config = { ...base, queue: { prefix: runId('rrsvc') }, rerank: { ...base.rerank, retryBaseMs: 5 } };
   const queues = new QueueService(config);
-  const services: RerankEventsService[] = [];
+  const services: RedisChannelsService[] = [];
   let cohere: FakeCohere;
 
   function service(provider: RerankProvider): RerankService {
-    const events = new RerankEventsService(queues, config);
-    services.push(events);
+    const channels = new RedisChannelsService(config);
+    services.push(channels);
+    const events = new RerankEventsService(queues, channels);
     return new RerankService(new RerankStore(queues), new RerankCache(queues, config), events, queues, provider, config);
   }
 

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { IngestRepository, IngestService, ParserService } from '@scopegraph/ingest';
+import { IngestRepository, IngestService, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
@@ -51,7 +51,7 @@ describe('search over an indexed repository (real Neo4j)', () => {
     embedder = createEmbeddingProvider({ provider: 'local', dimensions: config.embedding.dimensions, modelsDir: config.embedding.modelsDir });
     const parser = new ParserService();
     await parser.init();
-    const ingest = new IngestService(ingestRepo, parser, noParseCache, embedder, config);
+    const ingest = new IngestService(ingestRepo, parser, noParseCache, new ReferenceResolver(config), embedder, config);
     const result = await ingest.index({ path: FIXTURE, name: repoId });
     expect(result.embedded).toBeGreaterThan(50);
     service = new SearchService(new SearchRepository(neo4j), embedder);

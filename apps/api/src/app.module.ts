@@ -8,9 +8,11 @@ import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
 import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
+import { PipelineModule } from '@scopegraph/pipeline';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
+import { AskResolver } from './ask/ask.resolver';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { formatError, formatSubscriptionResult } from './graphql/errors';
@@ -32,6 +34,7 @@ export const GRAPHQL_PATH = '/graphql';
     RerankModule,
     LlmModule,
     SearchModule,
+    PipelineModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
@@ -61,6 +64,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -9,6 +9,8 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.INDEX]: 1,
   // Rerank batches mostly wait on the LLM; a worker holds up to the largest `parallel` allowed.
   [QueueName.RERANK]: 20,
+  // An ask mostly waits on the chat model and Neo4j.
+  [QueueName.ASK]: 8,
 };
 
 /**

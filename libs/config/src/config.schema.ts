@@ -11,7 +11,7 @@ function defaultAllowedRoot(): string {
 }
 
 /** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY'] as const;
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -49,6 +49,11 @@ export const envSchema = z.object({
   INGEST_ALLOWED_ROOTS: z.string().optional(),
   INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
   INGEST_MAX_FILES: positiveInt.default(200_000),
+  // precise: TypeScript's checker resolves TS/JS references (tree-sitter resolver as fallback);
+  // fast: the tree-sitter resolver alone.
+  INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
+  INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
@@ -70,6 +75,14 @@ export const envSchema = z.object({
   RERANK_MAX_ATTEMPTS: positiveInt.max(10).default(3),
   RERANK_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   RERANK_SOURCE_CHARS: positiveInt.max(100_000).default(1_500),
+  // Answering (libs/pipeline). auto: gemini with GEMINI_API_KEY, else openai with CHAT_OPENAI_BASE_URL,
+  // else none (ask still answers: with the evidence and a message saying no model is configured).
+  CHAT_PROVIDER: z.enum(['auto', 'gemini', 'openai', 'none']).default('auto'),
+  CHAT_MODEL: z.string().min(1).optional(),
+  CHAT_OPENAI_BASE_URL: z.string().url().optional(),
+  CHAT_OPENAI_API_KEY: optionalSecret,
+  ASK_MODEL_TIMEOUT_MS: positiveInt.max(600_000).default(60_000),
+  ASK_DEFAULT_PIPELINE: z.string().min(1).default('base'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -81,7 +94,13 @@ export interface AppConfig {
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
   embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
   api: { host: string; port: number; apiKey?: string };
-  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number };
+  ingest: {
+    allowedRoots: string[];
+    maxFileBytes: number;
+    maxFiles: number;
+    tsResolver: 'precise' | 'fast';
+    tsPreciseMaxFiles: number;
+  };
   logLevel: Env['LOG_LEVEL'];
   rerank: {
     provider: Env['RERANK_PROVIDER'];
@@ -97,6 +116,8 @@ export interface AppConfig {
     retryBaseMs: number;
     sourceChars: number;
   };
+  chat: { provider: Env['CHAT_PROVIDER']; model?: string; openai: { baseUrl?: string; apiKey?: string } };
+  ask: { modelTimeoutMs: number; defaultPipeline: string };
 }
 
 /**
@@ -136,6 +157,8 @@ export function toAppConfig(env: Env): AppConfig {
       allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,
       maxFiles: env.INGEST_MAX_FILES,
+      tsResolver: env.INGEST_TS_RESOLVER,
+      tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
     },
     logLevel: env.LOG_LEVEL,
     rerank: {
@@ -151,5 +174,7 @@ export function toAppConfig(env: Env): AppConfig {
       retryBaseMs: env.RERANK_RETRY_BASE_MS,
       sourceChars: env.RERANK_SOURCE_CHARS,
     },
+    chat: { provider: env.CHAT_PROVIDER, model: env.CHAT_MODEL, openai: { baseUrl: env.CHAT_OPENAI_BASE_URL, apiKey: env.CHAT_OPENAI_API_KEY } },
+    ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE },
   };
 }

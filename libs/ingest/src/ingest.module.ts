@@ -3,6 +3,7 @@ import { IngestRepository } from './graph/ingest.repository';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { ParseCache } from './pipeline/parse-cache';
+import { ReferenceResolver } from './resolve/reference-resolver';
 
 /**
  * The repository catalogue (list, delete) without the parser: the API lists and deletes repositories
@@ -27,6 +28,7 @@ export class IngestCatalogModule {}
       },
     },
     ParseCache,
+    ReferenceResolver,
     IngestService,
   ],
   exports: [IngestService, ParserService],
