@@ -46,7 +46,8 @@ export const envSchema = z.object({
   GEMINI_CHAT_MODEL: z.string().min(1).default('gemini-2.5-flash'),
   EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'hash']).default('local'),
   EMBEDDING_MODEL: z.string().min(1).optional(),
-  EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
+  /** Unset: the size the chosen local model produces (defaultEmbeddingDimensions), 384 otherwise. */
+  EMBEDDING_DIMENSIONS: positiveInt.max(4096).optional(),
   SCOPEGRAPH_MODELS_DIR: z.string().optional(),
   /** The folder holding cypher/, when the walk-up from the code cannot find it. */
   SCOPEGRAPH_ROOT: z.string().optional(),
@@ -126,6 +127,25 @@ export interface AppConfig {
   ask: { modelTimeoutMs: number; defaultPipeline: string };
 }
 
+/**
+ * Vector sizes of the local models (ids and aliases), so that choosing a model with EMBEDDING_MODEL
+ * is enough: the vector index follows. libs/llm holds the models themselves and a unit test there
+ * keeps this table in step (config cannot import llm, which depends on it).
+ */
+export const LOCAL_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+  'all-MiniLM-L6-v2-onnx-int8': 384,
+  'all-MiniLM-L6-v2': 384,
+  'sentence-transformers/all-MiniLM-L6-v2': 384,
+  'all-mpnet-base-v2-onnx-int8': 768,
+  'all-mpnet-base-v2': 768,
+  'sentence-transformers/all-mpnet-base-v2': 768,
+};
+const DEFAULT_EMBEDDING_DIMENSIONS = 384;
+
+export function defaultEmbeddingDimensions(provider: string, model: string | undefined): number {
+  return (provider === 'local' && model && LOCAL_MODEL_DIMENSIONS[model]) || DEFAULT_EMBEDDING_DIMENSIONS;
+}
+
 export function toAppConfig(env: Env): AppConfig {
   const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
@@ -137,7 +157,7 @@ export function toAppConfig(env: Env): AppConfig {
     embedding: {
       provider: env.EMBEDDING_PROVIDER,
       model: env.EMBEDDING_MODEL,
-      dimensions: env.EMBEDDING_DIMENSIONS,
+      dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
       modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
     },

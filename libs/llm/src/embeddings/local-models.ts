@@ -38,6 +38,17 @@ export const LOCAL_EMBEDDING_MODELS: Readonly<Record<string, LocalModelSpec>> = 
     description: 'sentence-transformers/all-MiniLM-L6-v2, ONNX with int8 weights (fp32 arithmetic)',
     aliases: ['all-MiniLM-L6-v2', 'sentence-transformers/all-MiniLM-L6-v2'],
   },
+  // Opt-in (scripts/models.sh installs it only when EMBEDDING_MODEL names it): converted from the
+  // original safetensors at set-up; sentence-transformers runs it with max_seq_length 384.
+  'all-mpnet-base-v2-onnx-int8': {
+    id: 'all-mpnet-base-v2-onnx-int8',
+    dimensions: 768,
+    maxTokens: 384,
+    modelFile: 'model.onnx',
+    tokenizerFile: 'tokenizer.json',
+    description: 'sentence-transformers/all-mpnet-base-v2, ONNX converted at set-up with per-channel int8 weights (fp32 arithmetic)',
+    aliases: ['all-mpnet-base-v2', 'sentence-transformers/all-mpnet-base-v2'],
+  },
 };
 
 export class LocalModelNotInstalledError extends EmbeddingError {
