@@ -101,7 +101,7 @@ describe('/metrics and JSON logs', () => {
     expect(await page.text()).toMatch(/<div id="root"/);
     const api = await fetch(`${base}/api/queues?activeQueue=rerank&status=completed&page=1`, { headers: auth });
     const board = (await api.json()) as { queues: { name: string; counts: Record<string, number> }[] };
-    expect(board.queues.map((q) => q.name).sort()).toEqual(['index', 'rerank', 'system']);
+    expect(board.queues.map((q) => q.name).sort()).toEqual(['ask', 'index', 'rerank', 'system']);
     expect(board.queues.find((q) => q.name === 'rerank')!.counts.completed).toBe(2);
   });
 
