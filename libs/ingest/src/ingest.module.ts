@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IngestRepository } from './graph/ingest.repository';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
+import { EmbeddingCache } from './pipeline/embedding-cache';
 import { ParseCache } from './pipeline/parse-cache';
 
 @Module({
@@ -17,6 +18,7 @@ import { ParseCache } from './pipeline/parse-cache';
     },
     IngestRepository,
     ParseCache,
+    EmbeddingCache,
     IngestService,
   ],
   exports: [IngestService, ParserService],
