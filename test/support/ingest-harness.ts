@@ -82,7 +82,9 @@ export class IngestHarness {
     };
   }
 
-  private async deleteKeys(pattern: string): Promise<void> {
+  /** Deletes this harness's Redis keys matching `pattern` (only with a harness-owned prefix). */
+  async deleteKeys(pattern: string): Promise<void> {
+    if (!this.queuePrefix || !pattern.startsWith(`${this.queuePrefix}:`)) throw new Error('refusing to delete keys outside this harness prefix');
     const redis = this.queues.redis;
     let cursor = '0';
     do {

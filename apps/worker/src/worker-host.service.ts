@@ -1,11 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { createRedisConnection, JOB_QUEUE, JobName, QueueName } from '@scopegraph/queue';
 import { JOB_PROCESSORS, JobProcessor } from './job-processor';
 
 const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.SYSTEM]: 4,
+  // One index job per worker (parsing and the model use every core); more repositories in parallel
+  // means more workers, and a per-repository lock keeps two jobs off the same repository.
   [QueueName.INDEX]: 1,
   // Rerank batches mostly wait on the LLM; a worker holds up to the largest `parallel` allowed.
   [QueueName.RERANK]: 20,
@@ -47,7 +49,7 @@ export class WorkerHostService implements OnApplicationShutdown {
   start(): void {
     const queues = new Set(Object.values(JOB_QUEUE));
     for (const queue of queues) {
-      const worker = new Worker(queue, (job) => this.dispatch(job), {
+      const worker = new Worker(queue, (job, token) => this.dispatch(job, token), {
         connection: createRedisConnection(this.config.redis.url),
         prefix: this.config.queue.prefix,
         concurrency: DEFAULT_CONCURRENCY[queue],
@@ -60,13 +62,14 @@ export class WorkerHostService implements OnApplicationShutdown {
     this.logger.log(`worker ${process.pid} consuming ${[...queues].join(', ')}`);
   }
 
-  private async dispatch(job: Job): Promise<unknown> {
+  private async dispatch(job: Job, token?: string): Promise<unknown> {
     const processor = this.byName.get(job.name);
     if (!processor) throw new Error(`no processor for job "${job.name}" (id ${job.id})`);
     try {
-      return await processor.process(job);
+      return await processor.process(job, token);
     } catch (error) {
-      if ((error as Error).name === 'UnrecoverableError') throw error;
+      // BullMQ acts on these by class: wrapping them would turn a postponement into a failure.
+      if (error instanceof UnrecoverableError || error instanceof DelayedError) throw error;
       throw new Error(`job ${job.name}#${job.id} failed: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -48,6 +48,10 @@ export const envSchema = z.object({
   INGEST_ALLOWED_ROOTS: z.string().optional(),
   INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
   INGEST_MAX_FILES: positiveInt.default(200_000),
+  /** A crashed worker's hold on a repository lapses this long after its last heartbeat. */
+  INGEST_LOCK_TTL_MS: positiveInt.min(100).max(600_000).default(30_000),
+  /** A job for a repository that another worker is indexing waits this long before trying again. */
+  INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
@@ -80,7 +84,7 @@ export interface AppConfig {
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
   embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
   api: { host: string; port: number; apiKey?: string };
-  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number };
+  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number; lockTtlMs: number; lockRetryMs: number };
   logLevel: Env['LOG_LEVEL'];
   rerank: {
     provider: Env['RERANK_PROVIDER'];
@@ -116,6 +120,8 @@ export function toAppConfig(env: Env): AppConfig {
       allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,
       maxFiles: env.INGEST_MAX_FILES,
+      lockTtlMs: env.INGEST_LOCK_TTL_MS,
+      lockRetryMs: env.INGEST_LOCK_RETRY_MS,
     },
     logLevel: env.LOG_LEVEL,
     rerank: {

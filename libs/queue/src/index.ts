@@ -3,3 +3,4 @@ export * from './queue.service';
 export * from './queue.module';
 export * from './redis.connection';
 export * from './job-events.service';
+export * from './resource-lock.service';

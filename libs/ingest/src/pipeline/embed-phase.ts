@@ -16,6 +16,8 @@ export interface EmbedPhaseStats {
   embedded: number;
   /** Of those, vectors found in the (model, text hash) cache. */
   cacheHits: number;
+  /** Of those, copies of a text embedded in the same round (embedded once). */
+  duplicates: number;
   /** Scopes that held a vector from another model and were re-embedded. */
   modelSwitched: number;
   /** Wall time spent waiting on each stage (ms): where the phase's time goes. */
@@ -33,6 +35,7 @@ interface Round {
   rows: ScopeToEmbed[];
   vectors: number[][];
   fresh: { hash: string; vector: number[] }[];
+  cacheHits: number;
 }
 
 /**
@@ -53,7 +56,7 @@ export class EmbedPhase {
 
   async run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats> {
     const model = this.embedder.model;
-    const stats: EmbedPhaseStats = { embedded: 0, cacheHits: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
+    const stats: EmbedPhaseStats = { embedded: 0, cacheHits: 0, duplicates: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
     const { pending, otherModel } = await this.repo.countScopesToEmbed(repoId, model);
     stats.modelSwitched = otherModel;
     if (otherModel > 0) this.logger.warn(`${repoId}: ${otherModel} scopes hold vectors of another model; re-embedding them with ${model}`);
@@ -82,7 +85,8 @@ export class EmbedPhase {
           stats.error = round;
           break;
         }
-        stats.cacheHits += rows.length - round.fresh.length;
+        stats.cacheHits += round.cacheHits;
+        stats.duplicates += rows.length - round.cacheHits - round.fresh.length;
         // At most one write in flight: bounded memory, and a failed write stops the phase early.
         await timed('writeWait', () => writing);
         writing = handled(this.write(round, model));
@@ -129,7 +133,7 @@ export class EmbedPhase {
     }
     const byHash = new Map(toEmbed.map((i, k) => [hashes[i], vectors[k]]));
     const fresh = toEmbed.map((i, k) => ({ hash: hashes[i], vector: vectors[k] }));
-    return { rows, vectors: rows.map((_, i) => cached[i] ?? byHash.get(hashes[i])!), fresh };
+    return { rows, vectors: rows.map((_, i) => cached[i] ?? byHash.get(hashes[i])!), fresh, cacheHits: rows.length - missing.length };
   }
 
   private async write(round: Round, model: string): Promise<void> {

@@ -184,7 +184,7 @@ export class IngestService {
           },
         }),
       );
-      embedding = { cacheHits: stats.cacheHits, modelSwitched: stats.modelSwitched, model: this.embedder.model };
+      embedding = { cacheHits: stats.cacheHits, duplicates: stats.duplicates, modelSwitched: stats.modelSwitched, model: this.embedder.model };
       for (const [stage, ms] of Object.entries(stats.profileMs)) timings[`embed.${stage}`] = Math.round(ms);
       embeddingError = stats.error;
       if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });

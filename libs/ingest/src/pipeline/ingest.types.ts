@@ -33,8 +33,8 @@ export interface IngestResult {
   embedded: number;
   embeddedThisRun: number;
   embeddingError?: string;
-  /** The embedding phase: vectors reused from the (model, text) cache, scopes re-embedded after a model switch. */
-  embedding?: { model: string; cacheHits: number; modelSwitched: number };
+  /** The embedding phase: vectors reused from the (model, text) cache or from an identical text, scopes re-embedded after a model switch. */
+  embedding?: { model: string; cacheHits: number; duplicates: number; modelSwitched: number };
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
 }
