@@ -11,7 +11,7 @@ function defaultAllowedRoot(): string {
 }
 
 /** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY'] as const;
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -41,7 +41,12 @@ export const envSchema = z.object({
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
   GEMINI_CHAT_MODEL: z.string().min(1).default('gemini-2.5-flash'),
-  EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'hash']).default('local'),
+  EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'openai', 'hash']).default('local'),
+  /** OpenAI-compatible /v1/embeddings server (Ollama, llama.cpp, vLLM, text-embeddings-inference), up to /v1. */
+  EMBEDDING_OPENAI_BASE_URL: z.string().url().optional(),
+  EMBEDDING_OPENAI_API_KEY: optionalSecret,
+  /** Embedding requests in flight at once against that server. */
+  EMBEDDING_OPENAI_CONCURRENCY: positiveInt.max(64).default(4),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
   SCOPEGRAPH_MODELS_DIR: z.string().optional(),
@@ -82,7 +87,14 @@ export interface AppConfig {
   redis: { url: string };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
-  embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir?: string; batchSize: number };
+  embedding: {
+    provider: 'local' | 'gemini' | 'openai' | 'hash';
+    model?: string;
+    dimensions: number;
+    modelsDir?: string;
+    batchSize: number;
+    openai: { baseUrl?: string; apiKey?: string; concurrency: number };
+  };
   api: { host: string; port: number; apiKey?: string };
   ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number; lockTtlMs: number; lockRetryMs: number };
   logLevel: Env['LOG_LEVEL'];
@@ -114,6 +126,7 @@ export function toAppConfig(env: Env): AppConfig {
       dimensions: env.EMBEDDING_DIMENSIONS,
       modelsDir: env.SCOPEGRAPH_MODELS_DIR,
       batchSize: env.EMBEDDING_BATCH_SIZE,
+      openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
     api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
     ingest: {
