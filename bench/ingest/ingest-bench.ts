@@ -14,7 +14,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EMBED_SOURCE_CHARS, embeddingText, identifierSubTokens, walkRepository } from '@scopegraph/ingest';
+import { identifierSubTokens } from '@scopegraph/code-model';
+import { EMBED_SOURCE_CHARS, embeddingText, walkRepository } from '@scopegraph/ingest';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg, median, npmPackageSources, printTable } from '../support/bench-util';

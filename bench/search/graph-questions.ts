@@ -1,4 +1,4 @@
-import type { GraphEdgeType } from '@scopegraph/ingest';
+import type { GraphEdgeType } from '@scopegraph/code-model';
 
 /**
  * The hand-written graph questions of the rxjs dev set: a question a developer would ask, the scope

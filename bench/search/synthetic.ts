@@ -9,7 +9,8 @@
  * of real code embeddings (which an HNSW index finds easier than uniform noise) without embedding
  * 100k texts: generation stays around a minute or two.
  */
-import { embeddingText, type GraphEdge, type GraphEdgeType, graphId, IngestRepository, KIND_LABEL, type ScopeKind, type ScopeRow, subTokenList } from '@scopegraph/ingest';
+import { type GraphEdge, type GraphEdgeType, graphId, KIND_LABEL, type ScopeKind, subTokenList } from '@scopegraph/code-model';
+import { embeddingText, IngestRepository, type ScopeRow } from '@scopegraph/ingest';
 import type { EmbeddingProvider } from '@scopegraph/llm';
 import { seededRandom } from '../../libs/rerank/src/prompt/shuffle';
 

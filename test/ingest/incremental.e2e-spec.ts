@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { IngestInputError } from '@scopegraph/ingest';
+import { DomainError } from '@scopegraph/errors';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
 
@@ -97,7 +97,7 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
   it('refuses paths outside the allowed roots and bad names, naming the field', async () => {
     await expect(h.ingest.index({ path: '/etc', name: repoA })).rejects.toMatchObject({ field: 'path' });
     await expect(h.ingest.index({ path: 'relative/dir', name: repoA })).rejects.toThrow(/absolute/);
-    await expect(h.ingest.index({ path: path.join(dir, 'ts', '..', '..', '..', '..', 'etc'), name: repoA })).rejects.toBeInstanceOf(IngestInputError);
+    await expect(h.ingest.index({ path: path.join(dir, 'ts', '..', '..', '..', '..', 'etc'), name: repoA })).rejects.toBeInstanceOf(DomainError);
     await expect(h.ingest.index({ path: dir, name: "x' }) DETACH DELETE n //" })).rejects.toMatchObject({ field: 'name' });
   });
 });

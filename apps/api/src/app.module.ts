@@ -6,14 +6,14 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
-import { IngestRepository } from '@scopegraph/ingest';
+import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
-import { formatError } from './graphql/errors';
+import { formatError, formatSubscriptionResult } from './graphql/errors';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
@@ -28,6 +28,7 @@ export const GRAPHQL_PATH = '/graphql';
     GraphModule,
     QueueModule,
     HealthModule,
+    IngestCatalogModule,
     RerankModule,
     LlmModule,
     SearchModule,
@@ -48,6 +49,7 @@ export const GRAPHQL_PATH = '/graphql';
             // Refuse the socket itself when the key is wrong, not just each operation.
             onConnect: (ctx) =>
               !config.api.apiKey || keyMatches(config.api.apiKey, presentedKey(ctx.connectionParams as Record<string, unknown>)),
+            onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
           },
         },
         context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown } }) => ({
@@ -59,6 +61,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, IngestRepository, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { IngestInputError, IngestResult, IngestService } from '@scopegraph/ingest';
+import { DomainError } from '@scopegraph/errors';
+import { IngestResult, IngestService } from '@scopegraph/ingest';
 import { IndexRepositoryJobData, JobName, ResourceLockService } from '@scopegraph/queue';
 import { JobProcessor } from './job-processor';
 
@@ -30,8 +31,8 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
     try {
       return await this.ingest.index({ ...job.data, jobId: job.id }, (progress) => job.updateProgress(progress as unknown as object));
     } catch (error) {
-      // A path that vanished or left the allowed roots will not come back by retrying.
-      if (error instanceof IngestInputError) throw new UnrecoverableError(error.message);
+      // Bad input (a path that vanished or left the allowed roots) will not come back by retrying.
+      if (error instanceof DomainError) throw new UnrecoverableError(error.message);
       throw error;
     } finally {
       await lock.release();

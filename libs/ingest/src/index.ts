@@ -1,6 +1,5 @@
 export * from './parse';
 export * from './resolve';
-export * from './graph/graph-model';
 export * from './graph/ingest.repository';
 export * from './pipeline/ingest.service';
 export * from './pipeline/ingest.types';

@@ -5,7 +5,18 @@ import { IngestService } from './pipeline/ingest.service';
 import { EmbeddingCache } from './pipeline/embedding-cache';
 import { ParseCache } from './pipeline/parse-cache';
 
+/**
+ * The repository catalogue (list, delete) without the parser: the API lists and deletes repositories
+ * but never parses, so it should not pay for loading the grammars.
+ */
 @Module({
+  providers: [IngestRepository],
+  exports: [IngestRepository],
+})
+export class IngestCatalogModule {}
+
+@Module({
+  imports: [IngestCatalogModule],
   providers: [
     {
       provide: ParserService,
@@ -16,7 +27,6 @@ import { ParseCache } from './pipeline/parse-cache';
         return parser;
       },
     },
-    IngestRepository,
     ParseCache,
     EmbeddingCache,
     IngestService,

@@ -1,3 +1,4 @@
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { QueueEvents } from 'bullmq';
 import { QueueName } from './queue.constants';
@@ -16,10 +17,9 @@ export interface JobEvent {
 
 type Listener = (event: JobEvent) => void;
 
-export class UnknownJobError extends Error {
+export class UnknownJobError extends DomainError {
   constructor(readonly queue: QueueName, readonly jobId: string) {
-    super(`no job "${jobId}" on queue "${queue}"`);
-    this.name = 'UnknownJobError';
+    super(DomainErrorCode.JobNotFound, `no job "${jobId}" on queue "${queue}"`);
   }
 }
 

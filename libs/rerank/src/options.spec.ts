@@ -1,3 +1,4 @@
+import { DomainErrorCode } from '@scopegraph/errors';
 import { normalizeOptions, validateCandidates, validateQuestion } from './options';
 import { RerankCandidate } from './rerank.types';
 
@@ -45,7 +46,7 @@ describe('normalizeOptions', () => {
     [{ scheduling: 'random' }, 'options.scheduling'],
     [{ withSuggestions: 'yes' }, 'options.withSuggestions'],
   ])('%j is refused naming %s', (input, field) => {
-    expect(() => normalizeOptions(input as never, DEFAULTS)).toThrow(expect.objectContaining({ field, name: 'RerankInputError' }));
+    expect(() => normalizeOptions(input as never, DEFAULTS)).toThrow(expect.objectContaining({ field, name: 'DomainError', code: DomainErrorCode.RerankInvalidOption }));
   });
 
   it('names fields under another prefix (the search input\'s rerank: {...})', () => {

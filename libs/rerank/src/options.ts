@@ -1,4 +1,4 @@
-import { RerankErrorCode, RerankInputError } from './rerank.errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import {
   RERANK_DEFAULTS,
   RERANK_LIMITS,
@@ -20,14 +20,14 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 
 /**
- * Fills defaults and checks every option, throwing a RerankInputError that names the field as the
+ * Fills defaults and checks every option, throwing a DomainError that names the field as the
  * GraphQL input spells it (`options.batchSize`). Also used by the search API's `rerank: {...}`.
  */
 export function normalizeOptions(input: RerankOptionsInput | undefined | null, defaults: ConfiguredDefaults, prefix = 'options'): RerankOptions {
   const o = input ?? {};
   const field = (name: string) => `${prefix}.${name}`;
   const fail = (name: string, message: string): never => {
-    throw new RerankInputError(RerankErrorCode.InvalidOption, `${field(name)} ${message}`, field(name));
+    throw new DomainError(DomainErrorCode.RerankInvalidOption, `${field(name)} ${message}`, field(name));
   };
   const int = (name: keyof RerankOptionsInput, value: unknown, min: number, max: number): number => {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(name, `must be an integer in ${min}..${max}`);
@@ -68,14 +68,14 @@ export function normalizeOptions(input: RerankOptionsInput | undefined | null, d
 
 export function validateQuestion(question: unknown, queryDescription: unknown): void {
   if (typeof question !== 'string' || question.trim().length === 0) {
-    throw new RerankInputError(RerankErrorCode.InvalidQuestion, 'question must not be empty', 'question');
+    throw new DomainError(DomainErrorCode.RerankInvalidQuestion, 'question must not be empty', 'question');
   }
   if (question.length > RERANK_LIMITS.questionChars) {
-    throw new RerankInputError(RerankErrorCode.InvalidQuestion, `question must be at most ${RERANK_LIMITS.questionChars} characters`, 'question');
+    throw new DomainError(DomainErrorCode.RerankInvalidQuestion, `question must be at most ${RERANK_LIMITS.questionChars} characters`, 'question');
   }
   if (queryDescription != null && (typeof queryDescription !== 'string' || queryDescription.length > RERANK_LIMITS.queryDescriptionChars)) {
-    throw new RerankInputError(
-      RerankErrorCode.InvalidQuestion,
+    throw new DomainError(
+      DomainErrorCode.RerankInvalidQuestion,
       `queryDescription must be a string of at most ${RERANK_LIMITS.queryDescriptionChars} characters`,
       'queryDescription',
     );
@@ -84,17 +84,17 @@ export function validateQuestion(question: unknown, queryDescription: unknown): 
 
 /** Ids must be unique non-empty strings and scores finite: a duplicate would be judged twice and merged once. */
 export function validateCandidates(candidates: RerankCandidate[], field = 'candidates'): void {
-  if (!Array.isArray(candidates)) throw new RerankInputError(RerankErrorCode.InvalidCandidates, `${field} must be a list`, field);
+  if (!Array.isArray(candidates)) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `${field} must be a list`, field);
   if (candidates.length > RERANK_LIMITS.candidates.max) {
-    throw new RerankInputError(RerankErrorCode.InvalidCandidates, `${field} may hold at most ${RERANK_LIMITS.candidates.max} scopes`, field);
+    throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `${field} may hold at most ${RERANK_LIMITS.candidates.max} scopes`, field);
   }
   const seen = new Set<string>();
   candidates.forEach((c, i) => {
-    if (typeof c?.id !== 'string' || c.id.length === 0) throw new RerankInputError(RerankErrorCode.InvalidCandidates, `${field}[${i}].id must be a non-empty string`, field);
-    if (seen.has(c.id)) throw new RerankInputError(RerankErrorCode.InvalidCandidates, `${field} holds ${JSON.stringify(c.id)} twice`, field);
+    if (typeof c?.id !== 'string' || c.id.length === 0) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `${field}[${i}].id must be a non-empty string`, field);
+    if (seen.has(c.id)) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `${field} holds ${JSON.stringify(c.id)} twice`, field);
     seen.add(c.id);
     if (typeof c.retrievalScore !== 'number' || !Number.isFinite(c.retrievalScore)) {
-      throw new RerankInputError(RerankErrorCode.InvalidCandidates, `${field}[${i}].retrievalScore must be a finite number`, field);
+      throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `${field}[${i}].retrievalScore must be a finite number`, field);
     }
   });
 }

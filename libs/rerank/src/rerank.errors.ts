@@ -1,27 +1,8 @@
-export enum RerankErrorCode {
-  InvalidOption = 'RERANK_INVALID_OPTION',
-  InvalidCandidates = 'RERANK_INVALID_CANDIDATES',
-  InvalidQuestion = 'RERANK_INVALID_QUESTION',
-  NotFound = 'RERANK_NOT_FOUND',
-}
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 
-/** Bad input from a caller; `field` names what to fix, as the GraphQL input spells it. */
-export class RerankInputError extends Error {
-  constructor(
-    readonly code: RerankErrorCode,
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-    this.name = 'RerankInputError';
-  }
-}
-
-export class RerankNotFoundError extends Error {
-  readonly code = RerankErrorCode.NotFound;
+export class RerankNotFoundError extends DomainError {
   constructor(readonly jobId: string) {
-    super(`no rerank "${jobId}" (unknown, or expired)`);
-    this.name = 'RerankNotFoundError';
+    super(DomainErrorCode.RerankNotFound, `no rerank "${jobId}" (unknown, or expired)`);
   }
 }
 

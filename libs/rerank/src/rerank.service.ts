@@ -76,7 +76,7 @@ export class RerankService {
     return { name: this.provider.name, model: this.provider.model, kind: this.provider.kind };
   }
 
-  /** Options with defaults filled, as `start` would apply them (throws RerankInputError naming the field). */
+  /** Options with defaults filled, as `start` would apply them (throws DomainError naming the field). */
   options(input: StartRerankRequest['options'], prefix = 'options'): RerankOptions {
     return normalizeOptions(input, { timeoutMs: this.config.rerank.timeoutMs, batchTimeoutMs: this.config.rerank.batchTimeoutMs }, prefix);
   }

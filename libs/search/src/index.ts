@@ -1,5 +1,4 @@
 export * from './search.types';
-export * from './search.errors';
 export * from './search.module';
 export * from './search.service';
 export * from './search.repository';

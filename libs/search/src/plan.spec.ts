@@ -1,6 +1,6 @@
 import { defaultPlan, validatePlan } from './plan';
 import { ScopeQueryBuilder } from './query-builder';
-import { SearchInputError } from './search.errors';
+import { DomainError } from '@scopegraph/errors';
 import type { SearchService } from './search.service';
 import { SEARCH_DEFAULTS, type SearchPlan } from './search.types';
 
@@ -10,7 +10,7 @@ const fieldOf = (plan: SearchPlan): string | undefined => {
     validatePlan(plan);
     return undefined;
   } catch (error) {
-    if (error instanceof SearchInputError) return error.field;
+    if (error instanceof DomainError) return error.field;
     throw error;
   }
 };

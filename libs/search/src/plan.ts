@@ -1,7 +1,7 @@
 import { MAX_RERANK_CANDIDATES } from './search-reranker';
 import { compileGlob, GlobMatcher, GlobSyntaxError } from './filters/glob';
 import { allowedEdgeTypes, expansionPattern } from './graph/expansion-cypher';
-import { SearchErrorCode, SearchInputError } from './search.errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import {
   LANGUAGES,
   SCOPE_KINDS,
@@ -17,33 +17,33 @@ import {
  * Returns the compiled glob when there is one.
  */
 export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
-  const fail = (code: SearchErrorCode, message: string, field: string): never => {
-    throw new SearchInputError(code, message, field);
+  const fail = (code: DomainErrorCode, message: string, field: string): never => {
+    throw new DomainError(code, message, field);
   };
 
-  if (!(SEARCH_MODES as readonly string[]).includes(plan.mode)) fail(SearchErrorCode.InvalidPlan, `mode must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
+  if (!(SEARCH_MODES as readonly string[]).includes(plan.mode)) fail(DomainErrorCode.InvalidPlan, `mode must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
   const needs = { semantic: plan.mode !== 'bm25', bm25: plan.mode === 'bm25' || plan.mode === 'hybrid' };
-  if (needs.semantic && !plan.semantic) fail(SearchErrorCode.InvalidPlan, `mode ${plan.mode} needs a semantic list (semanticSearchBySource)`, 'mode');
-  if (needs.bm25 && !plan.bm25) fail(SearchErrorCode.InvalidPlan, `mode ${plan.mode} needs a full-text list (fullText)`, 'mode');
+  if (needs.semantic && !plan.semantic) fail(DomainErrorCode.InvalidPlan, `mode ${plan.mode} needs a semantic list (semanticSearchBySource)`, 'mode');
+  if (needs.bm25 && !plan.bm25) fail(DomainErrorCode.InvalidPlan, `mode ${plan.mode} needs a full-text list (fullText)`, 'mode');
   for (const list of [plan.semantic, plan.bm25]) {
     if (!list) continue;
-    if (typeof list.text !== 'string' || list.text.trim().length === 0) fail(SearchErrorCode.InvalidText, 'text must not be empty', 'text');
-    if (list.text.length > SEARCH_LIMITS.maxTextLength) fail(SearchErrorCode.InvalidText, `text must be at most ${SEARCH_LIMITS.maxTextLength} characters`, 'text');
+    if (typeof list.text !== 'string' || list.text.trim().length === 0) fail(DomainErrorCode.InvalidText, 'text must not be empty', 'text');
+    if (list.text.length > SEARCH_LIMITS.maxTextLength) fail(DomainErrorCode.InvalidText, `text must be at most ${SEARCH_LIMITS.maxTextLength} characters`, 'text');
     checkInt(list.limit, 1, SEARCH_LIMITS.maxCandidates, 'candidates');
   }
   checkInt(plan.limit, 1, SEARCH_LIMITS.maxTopK, 'topK');
   checkInt(plan.fusion.k, 1, 10_000, 'rrfK');
   for (const key of ['semantic', 'bm25', 'graph'] as const) {
     const w = plan.fusion.weights[key];
-    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) fail(SearchErrorCode.InvalidWeight, `weights.${key} must be a finite number >= 0`, `weights.${key}`);
+    if (typeof w !== 'number' || !Number.isFinite(w) || w < 0) fail(DomainErrorCode.InvalidWeight, `weights.${key} must be a finite number >= 0`, `weights.${key}`);
   }
   if (plan.mode === 'hybrid' && plan.fusion.weights.semantic === 0 && plan.fusion.weights.bm25 === 0) {
-    fail(SearchErrorCode.InvalidWeight, 'weights.semantic and weights.bm25 cannot both be 0', 'weights');
+    fail(DomainErrorCode.InvalidWeight, 'weights.semantic and weights.bm25 cannot both be 0', 'weights');
   }
   const kw = plan.keywordWeight;
-  if (typeof kw !== 'number' || !Number.isFinite(kw) || kw < 0 || kw > 1) fail(SearchErrorCode.InvalidWeight, 'keywordWeight must be between 0 and 1', 'keywordWeight');
+  if (typeof kw !== 'number' || !Number.isFinite(kw) || kw < 0 || kw > 1) fail(DomainErrorCode.InvalidWeight, 'keywordWeight must be between 0 and 1', 'keywordWeight');
   checkInt(plan.exactMaxCandidates, 0, 1_000_000, 'exactMaxCandidates');
-  if (!['auto', 'exact', 'overfetch'].includes(plan.filterStrategy)) fail(SearchErrorCode.InvalidPlan, 'filterStrategy must be auto, exact or overfetch', 'filterStrategy');
+  if (!['auto', 'exact', 'overfetch'].includes(plan.filterStrategy)) fail(DomainErrorCode.InvalidPlan, 'filterStrategy must be auto, exact or overfetch', 'filterStrategy');
   if (plan.sourceChars !== null) checkInt(plan.sourceChars, 0, 10_000_000, 'sourceChars');
 
   const f = plan.filters;
@@ -52,12 +52,12 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   if (f.path?.contains !== undefined) checkString(f.path.contains, 'pathContains', SEARCH_LIMITS.maxFilterLength);
   for (const language of f.languages ?? []) {
     if (!(LANGUAGES as readonly string[]).includes(language)) {
-      fail(SearchErrorCode.InvalidFilter, `unknown language ${JSON.stringify(language)}; known: ${LANGUAGES.join(', ')}`, 'language');
+      fail(DomainErrorCode.InvalidFilter, `unknown language ${JSON.stringify(language)}; known: ${LANGUAGES.join(', ')}`, 'language');
     }
   }
   for (const kind of f.kinds ?? []) {
     if (!(SCOPE_KINDS as readonly string[]).includes(kind)) {
-      fail(SearchErrorCode.InvalidFilter, `unknown kind ${JSON.stringify(kind)}; known: ${SCOPE_KINDS.join(', ')}`, 'kind');
+      fail(DomainErrorCode.InvalidFilter, `unknown kind ${JSON.stringify(kind)}; known: ${SCOPE_KINDS.join(', ')}`, 'kind');
     }
   }
   let glob: GlobMatcher | null = null;
@@ -66,18 +66,18 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
     try {
       glob = compileGlob(f.path.glob);
     } catch (error) {
-      if (error instanceof GlobSyntaxError) fail(SearchErrorCode.InvalidGlob, error.message, 'pathGlob');
+      if (error instanceof GlobSyntaxError) fail(DomainErrorCode.InvalidGlob, error.message, 'pathGlob');
       throw error;
     }
   }
 
   if (plan.graphSignal) {
-    if (plan.mode === 'semantic_rerank') fail(SearchErrorCode.InvalidPlan, 'the graph signal is not available in semantic_rerank mode', 'graphSignal');
+    if (plan.mode === 'semantic_rerank') fail(DomainErrorCode.InvalidPlan, 'the graph signal is not available in semantic_rerank mode', 'graphSignal');
     allowedEdgeTypes(plan.graphSignal.edges, 'graphSignal.edges');
   }
   if (plan.rerank) {
     checkString(plan.rerank.question, 'rerank.question', SEARCH_LIMITS.maxTextLength);
-    if (!/\S/.test(plan.rerank.question)) fail(SearchErrorCode.InvalidText, 'rerank.question must not be empty', 'rerank.question');
+    if (!/\S/.test(plan.rerank.question)) fail(DomainErrorCode.InvalidText, 'rerank.question must not be empty', 'rerank.question');
     checkInt(plan.rerank.candidateCount, 1, MAX_RERANK_CANDIDATES, 'rerank.candidateCount');
   }
   if (plan.expand) {
@@ -87,11 +87,11 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   return { glob };
 
   function checkInt(value: number, min: number, max: number, field: string): void {
-    if (!Number.isInteger(value) || value < min || value > max) fail(SearchErrorCode.InvalidLimit, `${field} must be an integer from ${min} to ${max}`, field);
+    if (!Number.isInteger(value) || value < min || value > max) fail(DomainErrorCode.InvalidLimit, `${field} must be an integer from ${min} to ${max}`, field);
   }
   function checkString(value: string, field: string, max: number): void {
-    if (typeof value !== 'string' || value.length === 0) fail(SearchErrorCode.InvalidFilter, `${field} must not be empty`, field);
-    if (value.length > max) fail(SearchErrorCode.InvalidFilter, `${field} must be at most ${max} characters`, field);
+    if (typeof value !== 'string' || value.length === 0) fail(DomainErrorCode.InvalidFilter, `${field} must not be empty`, field);
+    if (value.length > max) fail(DomainErrorCode.InvalidFilter, `${field} must be at most ${max} characters`, field);
   }
 }
 

@@ -1,6 +1,6 @@
 import { defaultRerankCandidates } from './search-reranker';
 import { Injectable } from '@nestjs/common';
-import { SearchErrorCode, SearchInputError } from './search.errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { expandDefaults, graphSignalDefaults, SearchService } from './search.service';
 import {
   type Direction,
@@ -156,7 +156,7 @@ export class ScopeQueryBuilder {
 
   build(): SearchPlan {
     const invalid = (message: string): never => {
-      throw new SearchInputError(SearchErrorCode.InvalidPlan, message, 'mode');
+      throw new DomainError(DomainErrorCode.InvalidPlan, message, 'mode');
     };
     if (this.rerank && (this.semantic || this.bm25 || this.hybridOptions)) invalid('semanticRerank() cannot be combined with other lists or hybrid()');
     if (!this.rerank && !this.semantic && !this.bm25) invalid('no list: call semanticSearchBySource(), fullText() or semanticRerank()');

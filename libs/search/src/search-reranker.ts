@@ -1,22 +1,4 @@
-import type { SearchPlan, SearchResponse } from './search.types';
-
-/** What a search asks of a reranker: the question the hits should answer and its options. */
-export interface SearchRerankRequest {
-  question: string;
-  /** Options as the reranker defines them (batchSize, parallel, strategy, scoreMerging, ...). */
-  options: Record<string, unknown>;
-  /** How many retrieved hits go to the reranker (the final list keeps `limit`). */
-  candidateCount: number;
-}
-
-/** A started rerank: its job id to watch (rerankProgress) and, when it finished at once, its result. */
-export interface SearchRerankHandle {
-  jobId: string;
-  status: string;
-  skipped: boolean;
-  total: number;
-  result?: unknown;
-}
+import type { SearchPlan, SearchRerankHandle, SearchResponse } from './search.types';
 
 /**
  * Implemented by libs/rerank and provided under SEARCH_RERANKER; libs/search only knows this shape,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import type { GraphEdgeType } from '@scopegraph/ingest';
+import type { GraphEdgeType } from '@scopegraph/code-model';
 import { EXPAND_CYPHER, ExpansionShape, renderExpansionQuery } from './graph/expansion-cypher';
 import type { ScopeRecord } from './search.types';
 

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { EmbeddingProvider } from '@scopegraph/llm';
 import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
-import { SearchErrorCode, SearchInputError } from './search.errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import type { CypherFilters, ExpansionRow, ScoredId, SearchRepository } from './search.repository';
 import { SearchService } from './search.service';
 import type { ScopeRecord } from './search.types';
@@ -141,15 +141,15 @@ describe('SearchService', () => {
   it('refuses an unknown repository naming the field, before any list runs', async () => {
     const { rag, repo, emb } = setup([row('a')]);
     const error = await rag.scope().inRepository('nope').semanticSearchBySource('x').execute().catch((e) => e);
-    expect(error).toBeInstanceOf(SearchInputError);
-    expect(error).toMatchObject({ code: SearchErrorCode.UnknownRepository, field: 'repository' });
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: DomainErrorCode.UnknownRepository, field: 'repository' });
     expect(repo.calls).toEqual(['repositoryIds']);
     expect(emb.texts).toEqual([]);
   });
 
   it('refuses a malformed glob before touching the repository', async () => {
     const { rag, repo } = setup([row('a')]);
-    await expect(rag.scope().whereFile({ glob: 'src/[ab' }).fullText('a').execute()).rejects.toMatchObject({ field: 'pathGlob', code: SearchErrorCode.InvalidGlob });
+    await expect(rag.scope().whereFile({ glob: 'src/[ab' }).fullText('a').execute()).rejects.toMatchObject({ field: 'pathGlob', code: DomainErrorCode.InvalidGlob });
     expect(repo.calls).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/ingest';
+import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import type { GlobMatcher } from './filters/glob';
 import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
@@ -10,7 +10,7 @@ import { validatePlan } from './plan';
 import { buildLuceneQuery, fieldBoostedQuery, LuceneQuery } from './query/lucene';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
-import { SearchErrorCode, SearchInputError } from './search.errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { CypherFilters, ExpansionRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
 import {
   type Direction,
@@ -84,7 +84,7 @@ export class SearchService {
 
   async execute(plan: SearchPlan): Promise<SearchResponse> {
     if (!plan.rerank) return this.retrieve(plan);
-    if (!this.reranker) throw new SearchInputError(SearchErrorCode.InvalidPlan, 'reranking is not available in this process', 'rerank');
+    if (!this.reranker) throw new DomainError(DomainErrorCode.InvalidPlan, 'reranking is not available in this process', 'rerank');
     // Retrieve deeper than the final limit so the reranker has something to reorder.
     const response = await this.retrieve({ ...plan, limit: Math.max(plan.limit, plan.rerank.candidateCount) });
     const rerank = await this.reranker.rerank(plan, response);
@@ -209,7 +209,7 @@ export class SearchService {
     const expand = expandDefaults(options);
     expansionPattern(expand);
     if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
-      throw new SearchInputError(SearchErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
+      throw new DomainError(DomainErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
     }
     const root = await this.scope(id, sourceChars);
     if (!root) return null;
@@ -252,7 +252,7 @@ export class SearchService {
     let repoIds = allRepos;
     if (f.repository !== undefined) {
       if (!allRepos.includes(f.repository)) {
-        throw new SearchInputError(SearchErrorCode.UnknownRepository, `unknown repository ${JSON.stringify(f.repository)}`, 'repository');
+        throw new DomainError(DomainErrorCode.UnknownRepository, `unknown repository ${JSON.stringify(f.repository)}`, 'repository');
       }
       repoIds = [f.repository];
       descriptions.push(`repository = ${JSON.stringify(f.repository)}`);

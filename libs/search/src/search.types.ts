@@ -1,5 +1,4 @@
-import type { SearchRerankHandle, SearchRerankRequest } from './search-reranker';
-import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/ingest';
+import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
 
 /** Retrieval modes (seed 002 §3.2; DIRECT is the pipeline's business, not a search). */
 export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'] as const;
@@ -247,4 +246,22 @@ export interface NeighborhoodResult {
   neighbors: Neighbor[];
   cypher: string;
   pattern: string;
+}
+
+/** What a search asks of a reranker: the question the hits should answer and its options. */
+export interface SearchRerankRequest {
+  question: string;
+  /** Options as the reranker defines them (batchSize, parallel, strategy, scoreMerging, ...). */
+  options: Record<string, unknown>;
+  /** How many retrieved hits go to the reranker (the final list keeps `limit`). */
+  candidateCount: number;
+}
+
+/** A started rerank: its job id to watch (rerankProgress) and, when it finished at once, its result. */
+export interface SearchRerankHandle {
+  jobId: string;
+  status: string;
+  skipped: boolean;
+  total: number;
+  result?: unknown;
 }

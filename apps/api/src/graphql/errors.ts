@@ -1,11 +1,12 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { GraphQLFormattedError, GraphQLError } from 'graphql';
+import { type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ValidationError } from 'class-validator';
 import { ConfigError } from '@scopegraph/config';
-import { UnknownJobError } from '@scopegraph/queue';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 
 const logger = new Logger('GraphQL');
 
+/** The codes clients see in `extensions.code`. */
 export enum ErrorCode {
   BadUserInput = 'BAD_USER_INPUT',
   NotFound = 'NOT_FOUND',
@@ -15,18 +16,40 @@ export enum ErrorCode {
   GraphqlParse = 'GRAPHQL_PARSE_FAILED',
 }
 
-/** A user-facing error: its message is shown as is, with the offending field when there is one. */
-export class UserInputError extends GraphQLError {
-  constructor(message: string, field?: string) {
-    super(message, { extensions: { code: ErrorCode.BadUserInput, ...(field ? { field } : {}) } });
-  }
+/**
+ * The one mapping from domain codes to GraphQL codes. A Record over the enum, so a code added to
+ * DomainErrorCode does not compile until it is mapped here.
+ */
+const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
+  [DomainErrorCode.InvalidInput]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidText]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidLimit]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidWeight]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidGlob]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidFilter]: ErrorCode.BadUserInput,
+  [DomainErrorCode.UnknownRepository]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidExpansion]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidPlan]: ErrorCode.BadUserInput,
+  [DomainErrorCode.RerankInvalidOption]: ErrorCode.BadUserInput,
+  [DomainErrorCode.RerankInvalidCandidates]: ErrorCode.BadUserInput,
+  [DomainErrorCode.RerankInvalidQuestion]: ErrorCode.BadUserInput,
+  [DomainErrorCode.RerankNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.InvalidRepositoryName]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidRepositoryPath]: ErrorCode.BadUserInput,
+  [DomainErrorCode.RepositoryNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
+};
+
+/** The GraphQL code a domain error reaches clients with. */
+export function graphqlCodeOf(code: DomainErrorCode): ErrorCode {
+  return GRAPHQL_CODE[code];
 }
 
 /**
- * class-validator failures as one BAD_USER_INPUT error whose `field` is the path of the first
- * offending field (`input.topK`), with every message joined.
+ * class-validator failures as one error whose `field` is the path of the first offending field
+ * (`input.topK`), with every message joined.
  */
-export function validationError(errors: ValidationError[]): UserInputError {
+export function validationError(errors: ValidationError[]): DomainError {
   const messages: string[] = [];
   let first: string | undefined;
   const walk = (list: ValidationError[], prefix: string) => {
@@ -40,36 +63,27 @@ export function validationError(errors: ValidationError[]): UserInputError {
     }
   };
   walk(errors, '');
-  return new UserInputError(messages.join('; ') || 'invalid input', first);
+  return new DomainError(DomainErrorCode.InvalidInput, messages.join('; ') || 'invalid input', first);
 }
 
-/** Something the client named does not exist. */
-export class NotFoundError extends GraphQLError {
-  constructor(message: string) {
-    super(message, { extensions: { code: ErrorCode.NotFound } });
-  }
-}
-
-const PASSTHROUGH = new Set<string>([
-  ErrorCode.BadUserInput,
-  ErrorCode.NotFound,
-  ErrorCode.Unauthenticated,
-  ErrorCode.GraphqlValidation,
-  ErrorCode.GraphqlParse,
-]);
+/** Codes that graphql-js and Apollo assign themselves (bad documents, unknown fields): shown as they are. */
+const PASSTHROUGH = new Set<string>([ErrorCode.GraphqlValidation, ErrorCode.GraphqlParse, ErrorCode.BadUserInput]);
 
 /**
- * Maps every error leaving the API to a stable code. Known user errors keep their message;
- * anything else is logged here and reaches the client as a generic internal error, never a stack.
+ * Maps every error leaving the API to a stable code. Domain errors keep their message and carry
+ * `domainCode` (and `field`) in extensions; anything unknown is logged here and reaches the client as a
+ * generic internal error, never a stack.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = (error as { originalError?: unknown })?.originalError ?? error;
   const code = String(formatted.extensions?.code ?? '');
   const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
 
-  if (original instanceof UnknownJobError) {
-    return { ...base, message: original.message, extensions: { code: ErrorCode.NotFound } };
+  if (original instanceof DomainError) {
+    const extensions = { code: GRAPHQL_CODE[original.code], domainCode: original.code, ...(original.field ? { field: original.field } : {}) };
+    return { ...base, message: original.message, extensions };
   }
+  // Nest's own guards and pipes throw HttpExceptions.
   if (original instanceof HttpException) {
     const status = original.getStatus();
     const response = original.getResponse() as { message?: string | string[] } | string;
@@ -87,4 +101,13 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (original instanceof ConfigError) logger.error(original.message);
   else logger.error(`unexpected error at ${formatted.path?.join('.') ?? '?'}: ${(original as Error)?.stack ?? String(original)}`);
   return { message: 'Internal server error', path: formatted.path, extensions: { code: ErrorCode.Internal } };
+}
+
+/**
+ * graphql-ws sends subscription results without Apollo's formatError; this applies the same mapping,
+ * so a subscription refused with a domain error reaches the client with the same code as a query.
+ */
+export function formatSubscriptionResult(result: ExecutionResult): FormattedExecutionResult {
+  if (!result.errors?.length) return result as FormattedExecutionResult;
+  return { ...result, errors: result.errors.map((e: GraphQLError) => formatError(e.toJSON(), e)) } as FormattedExecutionResult;
 }

@@ -1,9 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { IngestInputError, IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
-import { NotFoundError, UserInputError } from '../graphql/errors';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, Repository } from './repositories.model';
 
@@ -22,13 +22,7 @@ export class RepositoriesResolver {
 
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
   async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
-    let path: string;
-    try {
-      path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
-    } catch (error) {
-      if (error instanceof IngestInputError) throw new UserInputError(error.message, error.field);
-      throw error;
-    }
+    const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
     const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name, excludeDocComments: input.excludeDocComments });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
@@ -45,7 +39,7 @@ export class RepositoriesResolver {
 
   @Mutation(() => Boolean, { description: 'Deletes a repository and everything indexed from it' })
   async deleteRepository(@Args('name') name: string): Promise<boolean> {
-    if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new NotFoundError(`no repository named "${name}"`);
+    if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);
     await this.repo.deleteRepository(name);
     return true;
   }
@@ -61,7 +55,7 @@ export class RepositoriesResolver {
     },
   })
   async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
-    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw new NotFoundError(`no index job "${jobId}"`);
+    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw new DomainError(DomainErrorCode.JobNotFound, `no index job "${jobId}"`);
     return this.events.watch(QueueName.INDEX, jobId);
   }
 }

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { RERANK_LIMITS, RerankInputError, RerankNotFoundError, RerankProgressEvent, RerankRepository, RerankService } from '@scopegraph/rerank';
-import { NotFoundError, UserInputError } from '../graphql/errors';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { RERANK_LIMITS, RerankNotFoundError, RerankProgressEvent, RerankRepository, RerankService } from '@scopegraph/rerank';
 import { RerankJob, RerankProgress, RerankResult, RerankStats, StartRerankInput } from './rerank.model';
 
 const MAX_ID_LENGTH = 2_000;
@@ -20,34 +20,32 @@ export class RerankResolver {
     description: 'Reranks scopes (by id, in retrieval order) for a question; returns a job id at once. Watch it with rerankProgress, read it with rerankResult.',
   })
   async startRerank(@Args('input') input: StartRerankInput): Promise<RerankJob> {
-    return translate(async () => {
-      const ids = input.scopeIds ?? [];
-      if (ids.length > RERANK_LIMITS.candidates.max) throw new UserInputError(`scopeIds may hold at most ${RERANK_LIMITS.candidates.max} ids`, 'scopeIds');
-      const seen = new Set<string>();
-      for (const id of ids) {
-        if (id.length === 0 || id.length > MAX_ID_LENGTH) throw new UserInputError(`scopeIds must be non-empty ids of at most ${MAX_ID_LENGTH} characters`, 'scopeIds');
-        if (seen.has(id)) throw new UserInputError(`scopeIds holds ${JSON.stringify(id)} twice`, 'scopeIds');
-        seen.add(id);
-      }
-      const scores = input.retrievalScores ?? null;
-      if (scores && (scores.length !== ids.length || scores.some((s) => !Number.isFinite(s)))) {
-        throw new UserInputError('retrievalScores must hold one finite number per scope id', 'retrievalScores');
-      }
-      // Options first: a bad option fails before Neo4j is asked anything.
-      this.rerank.options(input.options);
-      const { candidates, missing } = await this.repo.candidatesById(ids, this.config.rerank.sourceChars + 1, scores);
-      if (missing.length > 0) {
-        const listed = missing.slice(0, MAX_LISTED_MISSING).map((m) => JSON.stringify(m)).join(', ');
-        throw new UserInputError(`unknown scope ids: ${listed}${missing.length > MAX_LISTED_MISSING ? ` and ${missing.length - MAX_LISTED_MISSING} more` : ''}`, 'scopeIds');
-      }
-      const started = await this.rerank.start({ question: input.question, queryDescription: input.queryDescription ?? null, candidates, options: input.options });
-      return { jobId: started.jobId, status: started.status, skipped: started.skipped === true, total: started.total, result: started.result ?? null };
-    });
+    const ids = input.scopeIds ?? [];
+    if (ids.length > RERANK_LIMITS.candidates.max) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `scopeIds may hold at most ${RERANK_LIMITS.candidates.max} ids`, 'scopeIds');
+    const seen = new Set<string>();
+    for (const id of ids) {
+      if (id.length === 0 || id.length > MAX_ID_LENGTH) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `scopeIds must be non-empty ids of at most ${MAX_ID_LENGTH} characters`, 'scopeIds');
+      if (seen.has(id)) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `scopeIds holds ${JSON.stringify(id)} twice`, 'scopeIds');
+      seen.add(id);
+    }
+    const scores = input.retrievalScores ?? null;
+    if (scores && (scores.length !== ids.length || scores.some((s) => !Number.isFinite(s)))) {
+      throw new DomainError(DomainErrorCode.RerankInvalidCandidates, 'retrievalScores must hold one finite number per scope id', 'retrievalScores');
+    }
+    // Options first: a bad option fails before Neo4j is asked anything.
+    this.rerank.options(input.options);
+    const { candidates, missing } = await this.repo.candidatesById(ids, this.config.rerank.sourceChars + 1, scores);
+    if (missing.length > 0) {
+      const listed = missing.slice(0, MAX_LISTED_MISSING).map((m) => JSON.stringify(m)).join(', ');
+      throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `unknown scope ids: ${listed}${missing.length > MAX_LISTED_MISSING ? ` and ${missing.length - MAX_LISTED_MISSING} more` : ''}`, 'scopeIds');
+    }
+    const started = await this.rerank.start({ question: input.question, queryDescription: input.queryDescription ?? null, candidates, options: input.options });
+    return { jobId: started.jobId, status: started.status, skipped: started.skipped === true, total: started.total, result: started.result ?? null };
   }
 
   @Query(() => RerankResult, { description: 'The final result of a rerank, or the ranking so far while it runs' })
   rerankResult(@Args('jobId', { type: () => ID }) jobId: string): Promise<RerankResult> {
-    return translate(() => this.rerank.result(jobId));
+    return this.rerank.result(jobId);
   }
 
   @Query(() => RerankStats, { description: 'The configured reranker and the rerank cache counters' })
@@ -63,18 +61,7 @@ export class RerankResolver {
   })
   async rerankProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<RerankProgressEvent>> {
     // Checked here, not inside the stream, so the client gets a coded error instead of a broken stream.
-    if (!(await this.rerank.exists(jobId))) throw new NotFoundError(`no rerank "${jobId}"`);
+    if (!(await this.rerank.exists(jobId))) throw new RerankNotFoundError(jobId);
     return this.rerank.watch(jobId);
-  }
-}
-
-/** Library errors to GraphQL errors: bad input names its field, an unknown job is NOT_FOUND. */
-async function translate<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof RerankInputError) throw new UserInputError(error.message, error.field);
-    if (error instanceof RerankNotFoundError) throw new NotFoundError(error.message);
-    throw error;
   }
 }

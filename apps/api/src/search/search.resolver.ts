@@ -1,10 +1,10 @@
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { defaultPlan, defaultRerankCandidates, expandDefaults, type GraphEdgeType, graphSignalDefaults, SearchErrorCode, SearchInputError, type SearchPlan, SearchService } from '@scopegraph/search';
-import { RerankInputError, RerankService } from '@scopegraph/rerank';
-import { UserInputError } from '../graphql/errors';
+import { defaultPlan, defaultRerankCandidates, expandDefaults, type GraphEdgeType, graphSignalDefaults, type SearchPlan, SearchService } from '@scopegraph/search';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { RerankService } from '@scopegraph/rerank';
 import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse } from './search.model';
 
-/** SearchInput -> SearchPlan. Field names of SearchInputError are those of SearchInput. */
+/** SearchInput -> SearchPlan. Field names of its DomainErrors are those of SearchInput. */
 export function planFromInput(input: SearchInput): SearchPlan {
   const mode = input.mode ?? SearchModeEnum.HYBRID;
   const plan = defaultPlan(mode, input.text);
@@ -46,21 +46,12 @@ function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as Partial<T>;
 }
 
-function rerankOptionErrors(check: () => unknown): void {
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof RerankInputError) throw new UserInputError(error.message, error.field);
-    throw error;
-  }
-}
-
-/** Library input errors become BAD_USER_INPUT naming the field; anything else stays an internal error. */
-async function userErrors<T>(work: () => Promise<T>, field: (name: string) => string = (name) => name): Promise<T> {
+/** Library errors name fields as the library spells them; renames them for a transport that spells them differently. */
+async function renamingFields<T>(work: () => Promise<T>, field: (name: string) => string): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof SearchInputError) throw new UserInputError(error.message, field(error.field));
+    if (error instanceof DomainError) throw error.withField(error.field && field(error.field));
     throw error;
   }
 }
@@ -73,14 +64,12 @@ export class SearchResolver {
   ) {}
 
   @Query(() => SearchResponse, { description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
-  search(@Args('input') input: SearchInput): Promise<SearchResponse> {
-    return userErrors(async () => {
-      // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
-      if (input.rerank) rerankOptionErrors(() => this.reranks.options(input.rerank, 'rerank'));
-      const response = await this.searchService.execute(planFromInput(input));
-      const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
-      return { ...response, rerank, strategy: response.explain.vectorStrategy.name, explain: response.explain } as SearchResponse;
-    });
+  async search(@Args('input') input: SearchInput): Promise<SearchResponse> {
+    // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
+    if (input.rerank) this.reranks.options(input.rerank, 'rerank');
+    const response = await this.searchService.execute(planFromInput(input));
+    const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
+    return { ...response, rerank, strategy: response.explain.vectorStrategy.name, explain: response.explain } as SearchResponse;
   }
 
   @Query(() => Scope, { nullable: true, description: 'One scope by id' })
@@ -88,7 +77,7 @@ export class SearchResolver {
     @Args('id', { type: () => ID }) id: string,
     @Args('sourceChars', { type: () => Int, nullable: true, description: 'Cut the source to this many characters' }) sourceChars?: number | null,
   ): Promise<Scope | null> {
-    return userErrors(() => this.searchService.scope(id, checkSourceChars(sourceChars)));
+    return this.searchService.scope(id, checkSourceChars(sourceChars));
   }
 
   @Query(() => Neighborhood, { nullable: true, description: 'Scopes around one scope within depth (1-3), each with the path that reached it; null for an unknown id' })
@@ -100,8 +89,8 @@ export class SearchResolver {
     @Args('maxNodes', { type: () => Int, nullable: true }) maxNodes?: number,
     @Args('sourceChars', { type: () => Int, nullable: true, defaultValue: DEFAULT_SOURCE_CHARS, description: 'null for whole sources' }) sourceChars?: number | null,
   ): Promise<Neighborhood | null> {
-    return userErrors(() =>
-      this.searchService.neighborhood(id, { depth: depth ?? undefined, edges: edges ?? undefined, direction: direction ?? undefined, maxNodes: maxNodes ?? undefined }, checkSourceChars(sourceChars)),
+    return renamingFields(
+      () => this.searchService.neighborhood(id, { depth: depth ?? undefined, edges: edges ?? undefined, direction: direction ?? undefined, maxNodes: maxNodes ?? undefined }, checkSourceChars(sourceChars)),
       // The library names expansion fields as in SearchInput.expand; here they are plain arguments.
       (name) => name.replace(/^expand\./, ''),
     );
@@ -110,6 +99,6 @@ export class SearchResolver {
 
 function checkSourceChars(n: number | null | undefined): number | null {
   if (n === undefined || n === null) return null;
-  if (!Number.isInteger(n) || n < 0) throw new SearchInputError(SearchErrorCode.InvalidLimit, 'sourceChars must be an integer >= 0', 'sourceChars');
+  if (!Number.isInteger(n) || n < 0) throw new DomainError(DomainErrorCode.InvalidLimit, 'sourceChars must be an integer >= 0', 'sourceChars');
   return n;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import { assertEdgeType, GraphEdgeType, GraphEdge } from './graph-model';
+import { assertEdgeType, GraphEdgeType, GraphEdge } from '@scopegraph/code-model';
 
 export interface StoredScope {
   id: string;

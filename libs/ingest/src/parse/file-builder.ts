@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { nameTokens } from './tokens';
+import { nameTokens } from '@scopegraph/code-model';
 import type {
   Language, ParsedFile, ParsedScope, RawExport, RawImport, RawReferenceKind, ScopeKind, TypedBinding,
 } from './types';

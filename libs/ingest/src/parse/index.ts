@@ -1,5 +1,4 @@
 export * from './types';
-export { identifierSubTokens, nameTokens, subTokenList } from './tokens';
 export { ParserService, languageForPath, normalisePath } from './parser.service';
 export type { ParserServiceOptions } from './parser.service';
 export type { LanguageExtractor } from './extractor';

@@ -5,43 +5,10 @@
  * Everything here is plain data (JSON-serialisable), produced without I/O.
  */
 
-export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'csharp' | 'sql';
+import type { Language, ScopeKind } from '@scopegraph/code-model';
 
-export type ScopeKind =
-  | 'file'
-  | 'class'
-  | 'interface'
-  | 'enum'
-  | 'type_alias'
-  | 'function'
-  | 'method'
-  | 'constructor'
-  | 'variable'
-  | 'namespace'
-  | 'struct'
-  | 'record'
-  | 'property'
-  // SQL objects
-  | 'table'
-  | 'view'
-  | 'procedure'
-  | 'sql_function'
-  | 'trigger';
-
-export const SCOPE_KINDS: readonly ScopeKind[] = [
-  'file', 'class', 'interface', 'enum', 'type_alias', 'function', 'method', 'constructor', 'variable',
-  'namespace', 'struct', 'record', 'property', 'table', 'view', 'procedure', 'sql_function', 'trigger',
-];
-
-/** Scope kinds that declare a type (targets of EXTENDS / IMPLEMENTS / type REFERENCES). */
-export const TYPE_KINDS: ReadonlySet<ScopeKind> = new Set<ScopeKind>([
-  'class', 'interface', 'enum', 'type_alias', 'struct', 'record',
-]);
-
-/** Scope kinds that are SQL database objects. */
-export const SQL_KINDS: ReadonlySet<ScopeKind> = new Set<ScopeKind>([
-  'table', 'view', 'procedure', 'sql_function', 'trigger',
-]);
+export type { Language, ScopeKind };
+export { SCOPE_KINDS, SQL_KINDS, TYPE_KINDS } from '@scopegraph/code-model';
 
 /**
  * A named region of code: a file, a type, a function, a SQL object...

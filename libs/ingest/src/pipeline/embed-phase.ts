@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { EmbeddingProvider } from '@scopegraph/llm';
 import { IngestRepository, ScopeToEmbed } from '../graph/ingest.repository';
-import { identifierSubTokens } from '../parse/tokens';
+import { identifierSubTokens } from '@scopegraph/code-model';
 import { EmbeddingCache } from './embedding-cache';
 import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
 

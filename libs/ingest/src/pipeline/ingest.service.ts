@@ -1,7 +1,8 @@
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '../graph/graph-model';
+import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 import { IngestRepository, StoredScope } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
@@ -20,28 +21,18 @@ const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
 const YIELD_EVERY_FILES = 16;
 
-export class IngestInputError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message);
-    this.name = 'IngestInputError';
-  }
-}
-
 /**
  * Checks an index request before it is queued (the API calls this too), so bad input fails the
  * mutation with a named field rather than the job. Returns the repository's real path.
  */
 export async function validateIndexRequest(request: { path: string; name: string }, allowedRoots: string[]): Promise<string> {
   if (!REPOSITORY_NAME_PATTERN.test(request.name)) {
-    throw new IngestInputError(`name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`, 'name');
+    throw new DomainError(DomainErrorCode.InvalidRepositoryName, `name must be 1-100 letters, digits, '.', '_' or '-', starting with a letter or digit`, 'name');
   }
   try {
     return await resolveAllowedPath(request.path, allowedRoots);
   } catch (error) {
-    throw new IngestInputError((error as Error).message, 'path');
+    throw new DomainError(DomainErrorCode.InvalidRepositoryPath, (error as Error).message, 'path');
   }
 }
 
@@ -220,14 +211,6 @@ export class IngestService {
       errors,
       timingsMs: timings,
     };
-  }
-
-  async repositories() {
-    return this.repo.repositories();
-  }
-
-  async deleteRepository(name: string): Promise<void> {
-    await this.repo.deleteRepository(name);
   }
 
   private async parseChanged(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cypherInt } from '@scopegraph/graph';
-import { GraphEdge, graphId, KIND_LABEL } from '../graph/graph-model';
+import { GraphEdge, graphId, KIND_LABEL } from '@scopegraph/code-model';
 import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
 import type { ParsedFile, ParsedScope } from '../parse/types';
 

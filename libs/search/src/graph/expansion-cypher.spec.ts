@@ -1,5 +1,5 @@
 import { CypherFiles } from '@scopegraph/graph';
-import { SearchInputError } from '../search.errors';
+import { DomainError } from '@scopegraph/errors';
 import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern, renderExpansionQuery } from './expansion-cypher';
 
 describe('graph expansion Cypher', () => {
@@ -28,7 +28,7 @@ describe('graph expansion Cypher', () => {
     ['$type'],
     [''],
   ])('refuses the edge type %j', (edge) => {
-    expect(() => expansionPattern({ depth: 1, edges: [edge], direction: 'out' })).toThrow(SearchInputError);
+    expect(() => expansionPattern({ depth: 1, edges: [edge], direction: 'out' })).toThrow(DomainError);
   });
 
   it.each([[0], [4], [1.5], [Number.NaN]])('refuses depth %p', (depth) => {

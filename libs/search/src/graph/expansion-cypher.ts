@@ -1,5 +1,5 @@
-import { EDGE_TYPES, type GraphEdgeType } from '@scopegraph/ingest';
-import { SearchErrorCode, SearchInputError } from '../search.errors';
+import { EDGE_TYPES, type GraphEdgeType } from '@scopegraph/code-model';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { type Direction, DIRECTIONS, SEARCH_LIMITS } from '../search.types';
 
 /**
@@ -30,10 +30,10 @@ export interface ExpansionShape {
 
 /** Validated, allow-listed copies of the edge types (in EDGE_TYPES order, de-duplicated). */
 export function allowedEdgeTypes(edges: readonly string[], field = 'expand.edges'): GraphEdgeType[] {
-  if (edges.length === 0) throw new SearchInputError(SearchErrorCode.InvalidExpansion, 'at least one edge type is needed', field);
+  if (edges.length === 0) throw new DomainError(DomainErrorCode.InvalidExpansion, 'at least one edge type is needed', field);
   for (const e of edges) {
     if (!(EDGE_TYPES as readonly string[]).includes(e)) {
-      throw new SearchInputError(SearchErrorCode.InvalidExpansion, `unknown edge type ${JSON.stringify(e)}; allowed: ${EDGE_TYPES.join(', ')}`, field);
+      throw new DomainError(DomainErrorCode.InvalidExpansion, `unknown edge type ${JSON.stringify(e)}; allowed: ${EDGE_TYPES.join(', ')}`, field);
     }
   }
   return EDGE_TYPES.filter((t) => edges.includes(t));
@@ -43,10 +43,10 @@ export function allowedEdgeTypes(edges: readonly string[], field = 'expand.edges
 export function expansionPattern(shape: ExpansionShape): string {
   const { depth, direction } = shape;
   if (!Number.isInteger(depth) || depth < 1 || depth > SEARCH_LIMITS.maxDepth) {
-    throw new SearchInputError(SearchErrorCode.InvalidExpansion, `depth must be an integer from 1 to ${SEARCH_LIMITS.maxDepth}`, 'expand.depth');
+    throw new DomainError(DomainErrorCode.InvalidExpansion, `depth must be an integer from 1 to ${SEARCH_LIMITS.maxDepth}`, 'expand.depth');
   }
   if (!(DIRECTIONS as readonly string[]).includes(direction)) {
-    throw new SearchInputError(SearchErrorCode.InvalidExpansion, `direction must be one of ${DIRECTIONS.join(', ')}`, 'expand.direction');
+    throw new DomainError(DomainErrorCode.InvalidExpansion, `direction must be one of ${DIRECTIONS.join(', ')}`, 'expand.direction');
   }
   const types = allowedEdgeTypes(shape.edges).join('|');
   const [left, right] = ARROWS[direction as Direction];

@@ -1,4 +1,4 @@
-import { subTokenList } from '@scopegraph/ingest';
+import { subTokenList } from '@scopegraph/code-model';
 import { queryWords } from './query-text';
 
 /**

@@ -1,8 +1,8 @@
-import { subTokenList } from '@scopegraph/ingest';
+import { subTokenList } from '@scopegraph/code-model';
 
 /**
  * How user text is read for code search. The full-text index stores identifier sub-tokens in
- * `nameTokens` (`parseFileAnalysis` -> `parse file analysis`, see libs/ingest/src/parse/tokens.ts),
+ * `nameTokens` (`parseFileAnalysis` -> `parse file analysis`, see libs/code-model/src/tokens.ts),
  * so the query is split the same way; the embedder is given the split words as well, as ingestion
  * does for the scopes it embeds (libs/ingest/src/pipeline/embedding-text.ts).
  */

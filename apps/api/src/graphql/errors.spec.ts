@@ -1,0 +1,57 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { GraphQLError } from 'graphql';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { ErrorCode, formatError, formatSubscriptionResult, graphqlCodeOf, validationError } from './errors';
+
+/** What Apollo hands formatError: the formatted error and the GraphQLError wrapping the thrown one. */
+function thrown(error: unknown, path = ['search']) {
+  const wrapped = new GraphQLError(error instanceof Error ? error.message : String(error), { path, originalError: error as Error });
+  return formatError(wrapped.toJSON(), wrapped);
+}
+
+describe('formatError', () => {
+  beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
+
+  it('gives every domain code a GraphQL code (NOT_FOUND for the *_NOT_FOUND ones, BAD_USER_INPUT otherwise)', () => {
+    for (const code of Object.values(DomainErrorCode)) {
+      expect(graphqlCodeOf(code)).toBe(code.endsWith('NOT_FOUND') ? ErrorCode.NotFound : ErrorCode.BadUserInput);
+    }
+  });
+
+  it('carries the domain code and the field to the client, with the message as thrown', () => {
+    const out = thrown(new DomainError(DomainErrorCode.InvalidGlob, 'pathGlob: unclosed [', 'pathGlob'));
+    expect(out).toEqual({
+      message: 'pathGlob: unclosed [',
+      path: ['search'],
+      extensions: { code: 'BAD_USER_INPUT', domainCode: 'INVALID_GLOB', field: 'pathGlob' },
+    });
+  });
+
+  it('maps a not-found domain error to NOT_FOUND without a field', () => {
+    expect(thrown(new DomainError(DomainErrorCode.RerankNotFound, 'no rerank "x"')).extensions).toEqual({ code: 'NOT_FOUND', domainCode: 'RERANK_NOT_FOUND' });
+  });
+
+  it('hides anything else behind INTERNAL_SERVER_ERROR, without message or stack', () => {
+    const out = thrown(new Error('neo4j exploded at /secret/path'));
+    expect(out).toEqual({ message: 'Internal server error', path: ['search'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  });
+
+  it('maps Nest HTTP exceptions from guards and pipes by status', () => {
+    expect(thrown(new HttpException('nope', HttpStatus.FORBIDDEN)).extensions).toEqual({ code: 'UNAUTHENTICATED' });
+    expect(thrown(new HttpException('bad', HttpStatus.BAD_REQUEST)).extensions).toEqual({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('turns class-validator failures into one INVALID_INPUT domain error naming the first field', () => {
+    const error = validationError([
+      { property: 'input', children: [{ property: 'topK', constraints: { max: 'topK must not be greater than 100' }, children: [] }] },
+    ] as never);
+    expect(error).toMatchObject({ code: DomainErrorCode.InvalidInput, field: 'input.topK', message: 'input.topK must not be greater than 100' });
+    expect(thrown(error).extensions).toEqual({ code: 'BAD_USER_INPUT', domainCode: 'INVALID_INPUT', field: 'input.topK' });
+  });
+
+  it('applies the same mapping to subscription results', () => {
+    const error = new GraphQLError('no job', { path: ['jobEvents'], originalError: new DomainError(DomainErrorCode.JobNotFound, 'no job "x"') });
+    expect(formatSubscriptionResult({ errors: [error] }).errors?.[0].extensions).toEqual({ code: 'NOT_FOUND', domainCode: 'JOB_NOT_FOUND' });
+    expect(formatSubscriptionResult({ data: { a: 1 } })).toEqual({ data: { a: 1 } });
+  });
+});
