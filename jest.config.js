@@ -14,7 +14,8 @@ const moduleNameMapper = {
   '^@scopegraph/([a-z-]+)$': '<rootDir>/libs/$1/src',
 };
 module.exports = {
-  // e2e tests talk to real services and models; per-project testTimeout is not honoured, so it is set here.
+  // e2e tests talk to real services and models; per-project testTimeout is not honoured, so the e2e
+  // budget is the global default and unit specs lower it in their own setup file.
   testTimeout: 120000,
   projects: [
     {
@@ -22,6 +23,7 @@ module.exports = {
       testEnvironment,
       roots: ['<rootDir>/libs', '<rootDir>/apps'],
       testMatch: ['**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/unit-timeout.ts'],
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
     },

@@ -59,6 +59,12 @@ installed_ok() {
   [[ "$(sha256_of "$TARGET_DIR/tokenizer.json")" == "$TOKENIZER_SHA256" ]] || return 1
 }
 
+# all-mpnet-base-v2 is opt-in: installed only when EMBEDDING_MODEL (environment, else .env) names it.
+wanted_model="${EMBEDDING_MODEL:-$( { grep -E '^EMBEDDING_MODEL=' "$REPO_ROOT/.env" 2>/dev/null || true; } | tail -n 1 | cut -d= -f2- | tr -d '"')}"
+if [[ "$wanted_model" == *mpnet* ]]; then
+  bash "$REPO_ROOT/scripts/models-mpnet.sh"
+fi
+
 if installed_ok; then
   log "$MODEL_ID already installed in $TARGET_DIR"
   exit 0

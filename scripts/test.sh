@@ -18,6 +18,9 @@ bash scripts/setup.sh
 echo "[test] type-checking ..."
 npx tsc -p tsconfig.json --noEmit
 
+echo "[test] checking module boundaries ..."
+node scripts/check-boundaries.mjs
+
 mkdir -p .cache/test
 status=0
 npx jest --selectProjects unit --json --outputFile=.cache/test/unit.json || status=1

@@ -17,7 +17,7 @@
  *   node dist/bench/rerank/rerank-bench.js [--runs 5] [--latency 300] [--repeats 20]
  * Prints a table and one JSON line. RERANK_BENCH_TRACE=1 also prints each rerank's LLM request timeline.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { Client, createClient } from 'graphql-ws';
@@ -28,7 +28,7 @@ import { FAKE_GEMINI_API_KEY, FakeGemini } from '../../test/fakes/fake-gemini';
 import { pointwiseJudge, promptCandidates, promptQuestion } from '../../test/fakes/rerank-scripts';
 import { gql } from '../../test/support/graphql-client';
 import { API_READY, freePort, runId, WORKER_READY } from '../../test/support/processes';
-import { arg, median, percentile, printTable } from '../support/bench-util';
+import { arg, median, percentile, printTable, startBuiltApp as startApp, stopApp as stop } from '../support/bench-util';
 
 const CANDIDATES = 100;
 const BATCH = 10;
@@ -206,33 +206,6 @@ async function main(): Promise<void> {
     await neo4j.onModuleDestroy();
     await gemini.close();
   }
-}
-
-/** Starts dist/apps/<name> (built) with extra env and waits for its ready line. */
-function startApp(name: 'api' | 'worker', env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [path.join(projectRoot(), 'dist/apps', name, 'src/main.js')], {
-    cwd: projectRoot(),
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const check = (d: Buffer) => {
-      out += d;
-      if (ready.test(out)) resolve(child);
-    };
-    child.stdout!.on('data', check);
-    child.stderr!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
-  });
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 async function seed(neo4j: Neo4jService, repo: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRoot } from '@scopegraph/config';
@@ -49,4 +49,31 @@ export function npmPackageSources(spec: string): string {
     fs.writeFileSync(done, '');
   }
   return path.join(dir, 'package');
+}
+
+/** Starts dist/apps/<name> (built) with extra env and waits for its ready line. */
+export function startBuiltApp(name: 'api' | 'worker', env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(projectRoot(), 'dist/apps', name, 'src/main.js')], {
+    cwd: projectRoot(),
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const check = (d: Buffer) => {
+      out += d;
+      if (ready.test(out)) resolve(child);
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${out}`)));
+  });
+}
+
+export function stopApp(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }

@@ -29,7 +29,7 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
     expect(health.neo4j.indexes.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(['scope_embedding', 'scope_fulltext']));
     expect(health.neo4j.indexes.every((i: { online: boolean }) => i.online)).toBe(true);
     expect(health.redis.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['index', 'rerank', 'system']);
+    expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['ask', 'index', 'rerank', 'system']);
   });
 
   it('runs a job in the worker process and streams its progress over graphql-ws', async () => {

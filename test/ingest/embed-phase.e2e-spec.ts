@@ -1,4 +1,4 @@
-import { EmbedPhase, EmbeddingCache, IngestService, ParseCache } from '@scopegraph/ingest';
+import { EmbedPhase, EmbeddingCache, IngestService, ParseCache, ReferenceResolver } from '@scopegraph/ingest';
 import { EmbeddingError, EmbeddingProvider, HashEmbeddingProvider } from '@scopegraph/llm';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
@@ -111,7 +111,7 @@ describe('embedding phase: cache by (model, text), resume from the graph, model 
 
   it('re-embeds every scope when the model changes, and says so in the result', async () => {
     const switched = new RecordingEmbedder(embedder.dimensions, 'feature-hash-v1-renamed');
-    const ingest = new IngestService(h.repo, h.parser, new ParseCache(h.queues), new EmbeddingCache(h.queues), switched, h.config);
+    const ingest = new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(h.config), new EmbeddingCache(h.queues), switched, h.config);
     const result = await ingest.index({ path: FIXTURE, name: repoA });
     expect(result.scopes.changed).toBe(0);
     expect(result.embedding).toMatchObject({ model: 'feature-hash-v1-renamed', modelSwitched: result.scopes.total, cacheHits: 0 });

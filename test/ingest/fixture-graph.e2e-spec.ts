@@ -57,6 +57,7 @@ const EXPECTED_SCOPES = [
     'sql/tables.sql#dbo.Invoice|table',
     'sql/tables.sql#sql/tables.sql|file',
     'ts/src/index.ts#ts/src/index.ts|file',
+    'ts/src/internal.ts#ts/src/internal.ts|file',
     'ts/src/main.ts#main|function',
     'ts/src/main.ts#ts/src/main.ts|file',
     'ts/src/models/auditable.ts#AuditLevel|type_alias',
@@ -74,6 +75,12 @@ const EXPECTED_SCOPES = [
     'ts/src/models/invoice.ts#Invoice.describe|method',
     'ts/src/models/invoice.ts#Invoice|class',
     'ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
+    'ts/src/reactions.ts#Reaction.track|method',
+    'ts/src/reactions.ts#Reaction|class',
+    'ts/src/reactions.ts#Trackable.track|method',
+    'ts/src/reactions.ts#Trackable|interface',
+    'ts/src/reactions.ts#makeReaction|function',
+    'ts/src/reactions.ts#ts/src/reactions.ts|file',
     'ts/src/services/invoice-repository.ts#InvoiceRepository.find|method',
     'ts/src/services/invoice-repository.ts#InvoiceRepository.save|method',
     'ts/src/services/invoice-repository.ts#InvoiceRepository|class',
@@ -85,6 +92,10 @@ const EXPECTED_SCOPES = [
     'ts/src/services/invoice-service.ts#summarize.line|function',
     'ts/src/services/invoice-service.ts#summarize|function',
     'ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file',
+    'ts/src/tracker.ts#Tracker.run|method',
+    'ts/src/tracker.ts#Tracker|class',
+    'ts/src/tracker.ts#trackAll|function',
+    'ts/src/tracker.ts#ts/src/tracker.ts|file',
     'ts/src/utils/format.ts#formatAudit|function',
     'ts/src/utils/format.ts#formatMoney|function',
     'ts/src/utils/format.ts#parse|function',
@@ -92,6 +103,9 @@ const EXPECTED_SCOPES = [
     'ts/src/utils/legacy.ts#legacyTotal|function',
     'ts/src/utils/legacy.ts#parse|function',
     'ts/src/utils/legacy.ts#ts/src/utils/legacy.ts|file',
+    'ts/src/utils/predicates.ts#createPredicate|function',
+    'ts/src/utils/predicates.ts#isPositive|variable',
+    'ts/src/utils/predicates.ts#ts/src/utils/predicates.ts|file',
 ];
 
 const EXPECTED_CROSS_FILE_EDGES = [
@@ -111,12 +125,19 @@ const EXPECTED_CROSS_FILE_EDGES = [
     'CALLS ts/src/models/invoice.ts#Invoice.audit|method -> ts/src/utils/format.ts#formatAudit|function',
     'CALLS ts/src/models/invoice.ts#Invoice.constructor|constructor -> ts/src/models/base-entity.ts#BaseEntity.constructor|constructor',
     'CALLS ts/src/models/invoice.ts#Invoice.describe|method -> ts/src/utils/format.ts#formatMoney|function',
+    'CALLS ts/src/reactions.ts#Reaction.track|method -> ts/src/utils/predicates.ts#isPositive|variable',
     'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/models/invoice.ts#Invoice|class',
     'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/services/invoice-repository.ts#InvoiceRepository.save|method',
     'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/utils/format.ts#formatMoney|function',
     'CALLS ts/src/services/invoice-service.ts#InvoiceService.create|method -> ts/src/utils/format.ts#parse|function',
     'CALLS ts/src/services/invoice-service.ts#InvoiceService.importLegacy|method -> ts/src/utils/legacy.ts#legacyTotal|function',
     'CALLS ts/src/services/invoice-service.ts#summarize.line|function -> ts/src/models/invoice.ts#Invoice.describe|method',
+    'CALLS ts/src/tracker.ts#Tracker.run|method -> ts/src/reactions.ts#Reaction.track|method',
+    'CALLS ts/src/tracker.ts#Tracker|class -> ts/src/reactions.ts#makeReaction|function',
+    'CALLS ts/src/tracker.ts#trackAll|function -> ts/src/reactions.ts#Reaction.track|method',
+    'CALLS ts/src/tracker.ts#trackAll|function -> ts/src/reactions.ts#Reaction|class',
+    'CALLS ts/src/tracker.ts#trackAll|function -> ts/src/reactions.ts#makeReaction|function',
+    'CALLS ts/src/tracker.ts#trackAll|function -> ts/src/utils/predicates.ts#isPositive|variable',
     'CALLS ts/src/utils/format.ts#formatAudit|function -> ts/src/models/base-entity.ts#BaseEntity.describe|method',
     'EXTENDS cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService|class -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.ServiceBase|class',
     'EXTENDS py/billing/invoice.py#Invoice|class -> py/billing/base.py#Document|class',
@@ -134,17 +155,28 @@ const EXPECTED_CROSS_FILE_EDGES = [
     'IMPORTS py/report.py#py/report.py|file -> py/billing/tax.py#py/billing/tax.py|file',
     'IMPORTS ts/src/index.ts#ts/src/index.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
     'IMPORTS ts/src/index.ts#ts/src/index.ts|file -> ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file',
+    'IMPORTS ts/src/internal.ts#ts/src/internal.ts|file -> ts/src/reactions.ts#ts/src/reactions.ts|file',
+    'IMPORTS ts/src/internal.ts#ts/src/internal.ts|file -> ts/src/utils/predicates.ts#ts/src/utils/predicates.ts|file',
     'IMPORTS ts/src/main.ts#ts/src/main.ts|file -> ts/src/index.ts#ts/src/index.ts|file',
     'IMPORTS ts/src/main.ts#ts/src/main.ts|file -> ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file',
     'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/models/auditable.ts#ts/src/models/auditable.ts|file',
     'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/models/base-entity.ts#ts/src/models/base-entity.ts|file',
     'IMPORTS ts/src/models/invoice.ts#ts/src/models/invoice.ts|file -> ts/src/utils/format.ts#ts/src/utils/format.ts|file',
+    'IMPORTS ts/src/reactions.ts#ts/src/reactions.ts|file -> ts/src/internal.ts#ts/src/internal.ts|file',
     'IMPORTS ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
     'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/models/invoice.ts#ts/src/models/invoice.ts|file',
     'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/services/invoice-repository.ts#ts/src/services/invoice-repository.ts|file',
     'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/utils/format.ts#ts/src/utils/format.ts|file',
     'IMPORTS ts/src/services/invoice-service.ts#ts/src/services/invoice-service.ts|file -> ts/src/utils/legacy.ts#ts/src/utils/legacy.ts|file',
+    'IMPORTS ts/src/tracker.ts#ts/src/tracker.ts|file -> ts/src/reactions.ts#ts/src/reactions.ts|file',
     'IMPORTS ts/src/utils/format.ts#ts/src/utils/format.ts|file -> ts/src/models/base-entity.ts#ts/src/models/base-entity.ts|file',
+    'OVERRIDES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.Create|method -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository.Create|method',
+    'OVERRIDES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.GetOpenTotal|method -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository.GetOpenTotal|method',
+    'OVERRIDES cs/MyApp/Services/InvoiceService.cs#MyApp.Services.AuditEntry.Describe|method -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable.Describe|method',
+    'OVERRIDES cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.Describe|method -> cs/MyApp/Services/ServiceBase.cs#MyApp.Services.Auditable.Describe|method',
+    'OVERRIDES py/billing/invoice.py#Invoice.render|method -> py/billing/base.py#Document.render|method',
+    'OVERRIDES ts/src/models/invoice.ts#Invoice.audit|method -> ts/src/models/auditable.ts#Auditable.audit|method',
+    'OVERRIDES ts/src/models/invoice.ts#Invoice.describe|method -> ts/src/models/base-entity.ts#BaseEntity.describe|method',
     'REFERENCES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.Create|method -> sql/procedures.sql#dbo.usp_CreateInvoice|procedure',
     'REFERENCES cs/MyApp.Data/SqlInvoiceRepository.cs#MyApp.Data.SqlInvoiceRepository.GetOpenTotal|method -> sql/procedures.sql#dbo.vw_OpenInvoices|view',
     'REFERENCES cs/MyApp/Services/InvoiceService.cs#MyApp.Services.InvoiceService.InvoiceService|constructor -> cs/MyApp.Data/IInvoiceRepository.cs#MyApp.Data.IInvoiceRepository|interface',
@@ -184,9 +216,9 @@ describe('the polyglot fixture in the graph', () => {
     for (const r of rows) expect(r.labels.length).toBe(2);
   });
 
-  it('holds exactly the expected cross-file CALLS, IMPORTS, EXTENDS, IMPLEMENTS and REFERENCES edges', async () => {
+  it('holds exactly the expected cross-file CALLS, IMPORTS, EXTENDS, IMPLEMENTS, REFERENCES and OVERRIDES edges', async () => {
     const rows = await h.neo4j.runStatement<{ edge: string }>(
-      `MATCH (a:Scope {repoId: $repo})-[r:CALLS|EXTENDS|IMPLEMENTS|REFERENCES|IMPORTS]->(b:Scope)
+      `MATCH (a:Scope {repoId: $repo})-[r:CALLS|EXTENDS|IMPLEMENTS|REFERENCES|IMPORTS|OVERRIDES]->(b:Scope)
        WHERE a.path <> b.path
        RETURN type(r) + ' ' + a.localId + ' -> ' + b.localId AS edge ORDER BY edge`,
       { repo },
@@ -200,6 +232,37 @@ describe('the polyglot fixture in the graph', () => {
       { repo },
     );
     expect(rows.map((r) => r.path)).toEqual(['ts/src/utils/format.ts']);
+  });
+
+  it('records on each reference edge which resolver produced it', async () => {
+    const rows = await h.neo4j.runStatement<{ edge: string }>(
+      `MATCH (a:Scope {repoId: $repo})-[r:CALLS]->(b:Scope) WHERE a.path = 'ts/src/tracker.ts'
+       RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + r.resolver AS edge ORDER BY edge`,
+      { repo },
+    );
+    // `this.reaction` and `inferred` have no declared type: only the compiler (precise) pins them.
+    expect(rows.map((r) => r.edge)).toEqual([
+      'Tracker -> makeReaction fast',
+      'Tracker.run -> Reaction.track precise',
+      'trackAll -> Reaction fast',
+      'trackAll -> Reaction.track precise',
+      'trackAll -> isPositive fast',
+      'trackAll -> makeReaction fast',
+    ]);
+    const containment = await h.neo4j.runStatement<{ n: number }>(
+      'MATCH (:Scope {repoId: $repo})-[r:DECLARES|HAS_MEMBER|IMPORTS]->() WHERE r.resolver IS NOT NULL RETURN count(r) AS n',
+      { repo },
+    );
+    expect(Number(containment[0].n)).toBe(0);
+  });
+
+  it('answers "what overrides X" through OVERRIDES', async () => {
+    const rows = await h.neo4j.runStatement<{ m: string }>(
+      `MATCH (m:Scope)-[:OVERRIDES]->(:Scope {repoId: $repo, qualifiedName: 'MyApp.Services.Auditable.Describe'})
+       RETURN m.qualifiedName AS m ORDER BY m`,
+      { repo },
+    );
+    expect(rows.map((r) => r.m)).toEqual(['MyApp.Services.AuditEntry.Describe', 'MyApp.Services.InvoiceService.Describe']);
   });
 
   it('links C# code to the SQL objects it names', async () => {

@@ -135,9 +135,9 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
     expect(chatRequests(question)).toHaveLength(calls + 1);
   });
 
-  // Seed 003's test table, end to end: batch 0 (fn0..fn2) misbehaves as the row says, batch 1 (fn3..fn5)
+  // Model misbehaviours, end to end: batch 0 (fn0..fn2) misbehaves as the row says, batch 1 (fn3..fn5)
   // answers normally. Whatever the model does, the rerank completes and nothing is dropped.
-  const seed003: Array<[string, (request: GenerateRequest, attempt: number) => ReturnType<GenerateHandler>, (r: any, calls: number) => void, Record<string, unknown>?]> = [
+  const misbehaviours: Array<[string, (request: GenerateRequest, attempt: number) => ReturnType<GenerateHandler>, (r: any, calls: number) => void, Record<string, unknown>?]> = [
     [
       'valid response: reordered by the LLM',
       (req) => pointwiseJudge({ score: (c) => indexOf(c) / 6 })(req),
@@ -218,8 +218,8 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
     ],
   ];
 
-  it.each(seed003)('seed 003: %s', async (label, misbehave, check, options = {}) => {
-    const question = `seed003: ${label}`;
+  it.each(misbehaviours)('model misbehaviour: %s', async (label, misbehave, check, options = {}) => {
+    const question = `misbehaviour: ${label}`;
     let batch0Attempts = 0;
     fake.set(question, (request) => {
       if (promptCandidates(request.text).some((c) => c.name === 'fn0')) return misbehave(request, ++batch0Attempts);
@@ -231,8 +231,8 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
     check(result, chatRequests(question).length);
   });
 
-  it('seed 003: a small result set (candidates <= limit) skips the LLM, visibly', async () => {
-    const question = 'seed003: small result set';
+  it('a small result set (candidates <= limit) skips the LLM, visibly', async () => {
+    const question = 'misbehaviour: small result set';
     const started = await gql(url1, START_RERANK, { input: { question, scopeIds: ids.slice(0, 4), options: { limit: 5 } } });
     const job = started.body.data.startRerank;
     expect(job).toMatchObject({ status: 'COMPLETED', skipped: true });
@@ -349,7 +349,7 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
       suggestedQuery: { text: 'parse invoice', mode: 'hybrid', topK: 20, filters: { repository: null, pathContains: 'billing', pathGlob: null, languages: ['typescript'], kinds: [], name: null } },
     });
     expect(result.feedback.suggestions[1]).toMatchObject({ type: 'other', suggestedQuery: null });
-    // Asked once (seed 000: first batch only), and carried by every event from then on.
+    // Asked once (first batch only), and carried by every event from then on.
     const asked = chatRequests(question).filter((r) => requestText(r.body).includes('"feedback"'));
     expect(asked).toHaveLength(1);
     expect(promptCandidates(requestText(asked[0].body)).map((c) => c.name)).toEqual(['fn0', 'fn1', 'fn2']);

@@ -139,22 +139,23 @@ describe('rerank scheduler state in Redis', () => {
   });
 
   it('completes at the deadline: the next completion ends it, later ones are late; expire() works once', async () => {
-    const soon = Date.now() + 150;
-    const { id } = await create({ total: 4, parallel: 2, mode: 'pool', deadlineAt: soon });
-    expect(await store.complete(id, 0, 0, outcome(0))).toMatchObject({ outcome: 'accepted', successors: [[2, 2]], status: 'running' });
-    expect(await store.expire(id)).toBe(false);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await store.complete(id, 1, 1, outcome(1))).toMatchObject({ outcome: 'accepted', successors: [], status: 'completed' });
-    expect(await store.complete(id, 2, 2, outcome(2))).toMatchObject({ outcome: 'late' });
+    // Time is passed to every call: the deadline is crossed by moving `now`, not by sleeping.
+    const t0 = Date.now();
+    const deadlineAt = t0 + 150;
+    const { id } = await create({ total: 4, parallel: 2, mode: 'pool', deadlineAt });
+    expect(await store.complete(id, 0, 0, outcome(0), t0)).toMatchObject({ outcome: 'accepted', successors: [[2, 2]], status: 'running' });
+    expect(await store.expire(id, t0)).toBe(false);
+    const after = deadlineAt + 50;
+    expect(await store.complete(id, 1, 1, outcome(1), after)).toMatchObject({ outcome: 'accepted', successors: [], status: 'completed' });
+    expect(await store.complete(id, 2, 2, outcome(2), after)).toMatchObject({ outcome: 'late' });
     const snapshot = await store.snapshot(id);
     expect(snapshot!.state).toMatchObject({ status: 'completed', finalReason: 'deadline', done: 2 });
     expect([...snapshot!.outcomes.keys()].sort()).toEqual([0, 1]);
 
-    const other = await create({ total: 2, parallel: 1, mode: 'pool', deadlineAt: Date.now() + 50 });
-    await new Promise((r) => setTimeout(r, 80));
-    expect(await store.expire(other.id)).toBe(true);
-    expect(await store.expire(other.id)).toBe(false);
-    expect(await store.complete(other.id, 0, 0, outcome(0))).toMatchObject({ outcome: 'late' });
+    const other = await create({ total: 2, parallel: 1, mode: 'pool', deadlineAt: t0 + 50 });
+    expect(await store.expire(other.id, t0 + 80)).toBe(true);
+    expect(await store.expire(other.id, t0 + 80)).toBe(false);
+    expect(await store.complete(other.id, 0, 0, outcome(0), t0 + 80)).toMatchObject({ outcome: 'late' });
   });
 
   it('counts each batch once when completions race from many connections, never exceeding parallel in flight', async () => {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { IngestRepository, IngestService, ParserService } from '@scopegraph/ingest';
+import { IngestRepository, IngestService, type ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
@@ -13,9 +13,6 @@ import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../suppo
 // indexed once under this run's own repository id; only that repository is deleted afterwards.
 const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
 
-/** ParseCache is not exported by @scopegraph/ingest; its type is IngestService's third parameter. */
-type ParseCache = ConstructorParameters<typeof IngestService>[2];
-
 /** Parse results are not cached here: the test must not leave keys in Redis. */
 const noParseCache = {
   getMany: async (_repoId: string, files: unknown[]) => files.map(() => undefined),
@@ -25,7 +22,7 @@ const noParseCache = {
 const noEmbeddingCache = {
   getMany: async (hashes: string[]) => hashes.map(() => undefined),
   setMany: async () => undefined,
-} as unknown as ConstructorParameters<typeof IngestService>[3];
+} as unknown as ConstructorParameters<typeof IngestService>[4];
 
 const names = (hits: SearchHit[]) => hits.map((h) => h.scope.qualifiedName);
 
@@ -56,7 +53,7 @@ describe('search over an indexed repository (real Neo4j)', () => {
     embedder = createEmbeddingProvider({ provider: 'local', dimensions: config.embedding.dimensions, modelsDir: config.embedding.modelsDir });
     const parser = new ParserService();
     await parser.init();
-    const ingest = new IngestService(ingestRepo, parser, noParseCache, noEmbeddingCache, embedder, config);
+    const ingest = new IngestService(ingestRepo, parser, noParseCache, new ReferenceResolver(config), noEmbeddingCache, embedder, config);
     const result = await ingest.index({ path: FIXTURE, name: repoId });
     expect(result.embedded).toBeGreaterThan(50);
     service = new SearchService(new SearchRepository(neo4j), embedder);

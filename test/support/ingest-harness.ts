@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppConfig, loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParserService } from '@scopegraph/ingest';
+import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { ROOT } from './processes';
@@ -42,7 +42,7 @@ export class IngestHarness {
     await new MigrationService(this.neo4j, this.config).migrate();
     await this.parser.init();
     this.embedder = embedder ?? createEmbeddingProvider({ provider: 'local', dimensions: this.config.embedding.dimensions, modelsDir: this.config.embedding.modelsDir });
-    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), new EmbeddingCache(this.queues), this.embedder, this.config);
+    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), new ReferenceResolver(this.config), new EmbeddingCache(this.queues), this.embedder, this.config);
     return this;
   }
 

@@ -8,12 +8,19 @@ import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
 import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
+import { PipelineModule } from '@scopegraph/pipeline';
+import { loggerParams } from '@scopegraph/observability';
+import { LoggerModule } from 'nestjs-pino';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
+import { AskResolver } from './ask/ask.resolver';
 import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
 import { GraphiqlController } from './graphiql.controller';
 import { formatError, formatSubscriptionResult } from './graphql/errors';
+import { McpController } from './mcp/mcp.controller';
+import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
+import { MetricsController } from './metrics/metrics.controller';
 import { HealthResolver } from './health/health.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
@@ -25,6 +32,7 @@ export const GRAPHQL_PATH = '/graphql';
 @Module({
   imports: [
     ConfigModule,
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, true) }),
     GraphModule,
     QueueModule,
     HealthModule,
@@ -32,6 +40,7 @@ export const GRAPHQL_PATH = '/graphql';
     RerankModule,
     LlmModule,
     SearchModule,
+    PipelineModule,
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
@@ -42,7 +51,7 @@ export const GRAPHQL_PATH = '/graphql';
         playground: false,
         introspection: true,
         includeStacktraceInErrorResponses: false,
-        plugins: [ApolloServerPluginLandingPageDisabled()],
+        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin()],
         subscriptions: {
           'graphql-ws': {
             path: GRAPHQL_PATH,
@@ -60,7 +69,7 @@ export const GRAPHQL_PATH = '/graphql';
       }),
     }),
   ],
-  controllers: [GraphiqlController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  controllers: [GraphiqlController, McpController, MetricsController],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
 })
 export class AppModule {}

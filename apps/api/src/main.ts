@@ -1,15 +1,27 @@
 import 'reflect-metadata';
 import { Logger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { exitOnBootError, loadConfig, logLevels } from '@scopegraph/config';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
+import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { validationError } from './graphql/errors';
+import { mountQueueBoard } from './queues/queue-board';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.create(AppModule, { logger: logLevels(config) });
+  const app = await NestFactory.create(AppModule, { bufferLogs: true });
+  app.useLogger(app.get(PinoLogger));
+  // First middleware: every log line of the request, and the jobs it queues, carry this id.
+  app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
+    req.id = requestIdFrom(req.headers[REQUEST_ID_HEADER]);
+    res.setHeader(REQUEST_ID_HEADER, req.id);
+    runWithRequestId(req.id, next);
+  });
   app.enableShutdownHooks();
+  mountQueueBoard(app);
   // Input types validate where they enter; a failure becomes BAD_USER_INPUT (see graphql/errors.ts).
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from './client';
+import { askCommand, evalAskCommand } from './commands/ask.command';
 import { healthCommand } from './commands/health.command';
 import { indexCommand, reposCommand } from './commands/index.command';
 import { probeCommand } from './commands/probe.command';
@@ -45,11 +46,30 @@ program
   .option('--name <name>', 'repository name (default: the folder name)')
   .option('--json', 'print the result as JSON')
   .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
+  .option('--include <glob...>', 'index although skipped by default (dist/, build/, vendor/, bundles), e.g. "dist/**"; kept with the repository')
+  .option('--exclude <glob...>', 'skip besides the defaults, e.g. "src/legacy/"; kept with the repository')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));
+program
+  .command('ask <question>')
+  .description('Ask a question about an indexed repository; the answer streams to the terminal')
+  .requiredOption('--repo <name>', 'repository to ask about')
+  .option('--session <id>', 'conversation id: questions with the same id share history')
+  .option('--pipeline <name>', 'answering pipeline (see pipelines/*.yaml)')
+  .option('--not-english', 'the question is not in English: translate it in and the answer back')
+  .option('--verbose', 'print every pipeline step to stderr')
+  .option('--json', 'print the final event (answer, citations, plan, trace) as JSON')
+  .action((question: string, o) => run(() => askCommand(question, o)));
+program
+  .command('eval-ask <file>')
+  .description('Ask every question of a JSONL file ({"question", "expected": [scope ids, names or paths]}) and report citation recall')
+  .requiredOption('--repo <name>', 'repository (a line may set its own "repository")')
+  .option('--pipeline <name>', 'answering pipeline')
+  .option('--json', 'print JSON')
+  .action((file: string, o) => run(() => evalAskCommand(file, o)));
 program
   .command('search <text>')
   .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
-  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank', 'hybrid')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph', 'hybrid')
   .option('--repo <name>', 'only this repository')
   .option('--top-k <n>', 'how many results', positiveInt, 10)
   .option('--path <text>', 'only files whose path contains this')
@@ -68,6 +88,11 @@ program
   // Loaded on use: the evaluation pulls in the search types, which the other commands do not need.
   .action((o) => run(async () => (await import('./commands/eval.command')).evalCommand(o)));
 program.command('repos').description('Indexed repositories and their counts').option('--json', 'print JSON').action((o) => run(() => reposCommand(o)));
+program
+  .command('mcp')
+  .description('MCP server on stdio for coding agents (tools: search, get_scope, neighborhood, list_repositories, index_repository)')
+  // Loaded on use: the MCP SDK is needed by this command alone.
+  .action(() => run(async () => (await import('./commands/mcp.command')).mcpCommand()));
 program.command('welcome', { hidden: true }).action(() => run(() => welcomeCommand()));
 
 program.parseAsync(process.argv);

@@ -1,14 +1,16 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { NestFactory } from '@nestjs/core';
-import { exitOnBootError, loadConfig, logLevels } from '@scopegraph/config';
+import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { WorkerHostService } from './worker-host.service';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(WorkerModule, { logger: logLevels(config) });
+  loadConfig(); // fail fast with a readable message before Nest starts
+  const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
+  app.useLogger(app.get(PinoLogger));
   app.enableShutdownHooks();
   await bootstrapGraph(app);
   app.get(WorkerHostService).start();

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { JOB_REQUEST_ID, jobDuration, MetricsShare, PUBLISH_INTERVAL_MS, runWithRequestId } from '@scopegraph/observability';
 import { createRedisConnection, JOB_QUEUE, JobName, QueueName } from '@scopegraph/queue';
 import { JOB_PROCESSORS, JobProcessor } from './job-processor';
 
@@ -11,6 +12,8 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.INDEX]: 1,
   // Rerank batches mostly wait on the LLM; a worker holds up to the largest `parallel` allowed.
   [QueueName.RERANK]: 20,
+  // An ask mostly waits on the chat model and Neo4j.
+  [QueueName.ASK]: 8,
 };
 
 /**
@@ -31,10 +34,12 @@ export class WorkerHostService implements OnApplicationShutdown {
   private readonly logger = new Logger(WorkerHostService.name);
   private readonly workers: Worker[] = [];
   private readonly byName = new Map<string, JobProcessor>();
+  private publishTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(JOB_PROCESSORS) processors: JobProcessor[],
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsShare,
   ) {
     for (const jobName of Object.values(JobName)) {
       const handlers = processors.filter((p) => p.jobName === jobName);
@@ -59,10 +64,32 @@ export class WorkerHostService implements OnApplicationShutdown {
       worker.on('error', (error) => this.logger.error(`worker ${queue}: ${error.message}`));
       this.workers.push(worker);
     }
+    // Between jobs too, so a scrape never sees a live worker as gone (snapshots expire).
+    this.publishTimer = setInterval(() => this.publishMetrics(), PUBLISH_INTERVAL_MS).unref();
     this.logger.log(`worker ${process.pid} consuming ${[...queues].join(', ')}`);
   }
 
-  private async dispatch(job: Job, token?: string): Promise<unknown> {
+  /** Runs a job under the request id that queued it (or one of its own), timed, metrics published after. */
+  private dispatch(job: Job, token?: string): Promise<unknown> {
+    const fromRequest = (job.data as Record<string, unknown> | undefined)?.[JOB_REQUEST_ID];
+    const requestId = typeof fromRequest === 'string' ? fromRequest : `job:${job.queueName}:${job.id}`;
+    return runWithRequestId(requestId, async () => {
+      const end = jobDuration.startTimer({ queue: job.queueName, job: job.name });
+      try {
+        const result = await this.run(job, token);
+        const seconds = end({ outcome: 'completed' });
+        this.logger.log(`job ${job.name}#${job.id} completed in ${Math.round(seconds * 1000)} ms`);
+        return result;
+      } catch (error) {
+        end({ outcome: 'failed' });
+        throw error;
+      } finally {
+        await this.publishMetrics();
+      }
+    });
+  }
+
+  private async run(job: Job, token?: string): Promise<unknown> {
     const processor = this.byName.get(job.name);
     if (!processor) throw new Error(`no processor for job "${job.name}" (id ${job.id})`);
     try {
@@ -74,8 +101,15 @@ export class WorkerHostService implements OnApplicationShutdown {
     }
   }
 
+  /** Metrics are best effort: a Redis hiccup must not fail the job that just ran. */
+  private async publishMetrics(): Promise<void> {
+    await this.metrics.publish().catch((e: Error) => this.logger.warn(`publishing metrics: ${e.message}`));
+  }
+
   async onApplicationShutdown(): Promise<void> {
     // close() lets active jobs finish; a killed worker's jobs are picked up again as stalled.
     await Promise.all(this.workers.map((w) => w.close()));
+    clearInterval(this.publishTimer);
+    await this.publishMetrics();
   }
 }

@@ -1,11 +1,19 @@
 /** Relationship types written by ingestion (dynamic types in Cypher are checked against this list). */
-export const EDGE_TYPES = ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'] as const;
+export const EDGE_TYPES = ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'] as const;
 export type GraphEdgeType = (typeof EDGE_TYPES)[number];
 
 /** Reference edges (what a reader follows), as opposed to containment (DECLARES, HAS_MEMBER). */
-export const REFERENCE_EDGE_TYPES: readonly GraphEdgeType[] = ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'];
+export const REFERENCE_EDGE_TYPES: readonly GraphEdgeType[] = ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'];
 
 export type EdgeTarget = 'scope' | 'external' | 'unresolved';
+
+/**
+ * Which resolver produced a reference edge: `precise` (TypeScript's checker: symbol -> declaration)
+ * or `fast` (the name-based resolver over tree-sitter facts, every language; also the fallback when
+ * the checker has no answer). Stored as the edge property `resolver`.
+ */
+export const RESOLVERS = ['precise', 'fast'] as const;
+export type ResolverName = (typeof RESOLVERS)[number];
 
 export interface GraphEdge {
   from: string;
@@ -17,6 +25,8 @@ export interface GraphEdge {
   line: number | null;
   /** Why an unresolved reference could not be pinned to a scope. */
   reason?: string;
+  /** Which resolver decided a reference edge; unset for containment and IMPORTS. */
+  resolver?: ResolverName;
 }
 
 export function edgeKey(e: { from: string; type: string; to: string }): string {

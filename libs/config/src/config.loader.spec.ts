@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigError, loadConfig } from './config.loader';
+import { projectRoot, redactUrl } from './project-root';
 
 const NO_FILE = '/nonexistent/.env';
 
@@ -34,6 +35,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NEO4J_PASSWORD: '' }, NO_FILE)).toThrow(/NEO4J_PASSWORD: must not be empty$/m);
   });
 
+  it('never echoes REDIS_URL, which may carry a password', () => {
+    expect(() => loadConfig({ NEO4J_PASSWORD: 'pw', REDIS_URL: 'http://:hunter2@cache:6379' }, NO_FILE)).toThrow(/REDIS_URL: must be a redis/);
+    expect(() => loadConfig({ NEO4J_PASSWORD: 'pw', REDIS_URL: 'http://:hunter2@cache:6379' }, NO_FILE)).not.toThrow(/hunter2/);
+  });
+
+  it('takes SCOPEGRAPH_ROOT and SCOPEGRAPH_MODELS_DIR from the loader, with defaults from the project root', () => {
+    const defaults = loadConfig({ NEO4J_PASSWORD: 'pw' }, NO_FILE);
+    expect(defaults.paths.root).toBe(projectRoot());
+    expect(defaults.embedding.modelsDir).toBe(path.join(projectRoot(), '.cache', 'models'));
+    const set = loadConfig({ NEO4J_PASSWORD: 'pw', SCOPEGRAPH_ROOT: '/srv/sg', SCOPEGRAPH_MODELS_DIR: '/models' }, NO_FILE);
+    expect(set.paths.root).toBe('/srv/sg');
+    expect(set.embedding.modelsDir).toBe('/models');
+    expect(set.ingest.allowedRoots).toEqual(['/srv']);
+  });
+
   it('reads .env but lets the environment win', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-config-'));
     const file = path.join(dir, '.env');
@@ -42,4 +58,14 @@ describe('loadConfig', () => {
     expect(config.neo4j.password).toBe('fromfile');
     expect(config.api.port).toBe(4300);
   });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['redis://:hunter2@cache:6379/0', 'redis://***@cache:6379/0'],
+    ['rediss://user:hunter2@cache:6380', 'rediss://***@cache:6380'],
+    ['neo4j+s://neo4j:pw@db.example:7687', 'neo4j+s://***@db.example:7687'],
+    ['bolt://127.0.0.1:7687', 'bolt://127.0.0.1:7687'],
+    ['redis://cache:6379/path@x', 'redis://cache:6379/path@x'],
+  ])('%s -> %s', (url, shown) => expect(redactUrl(url)).toBe(shown));
 });

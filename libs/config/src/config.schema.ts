@@ -6,12 +6,15 @@ import { projectRoot } from './project-root';
  * Without INGEST_ALLOWED_ROOTS, repositories may be indexed from the folder that holds this checkout
  * (a developer's projects folder) and below, nothing else.
  */
-function defaultAllowedRoot(): string {
-  return path.dirname(projectRoot());
+function defaultAllowedRoot(root: string): string {
+  return path.dirname(root);
 }
 
-/** Names of the environment variables that hold secrets: never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY'] as const;
+/** Default models folder relative to the project root; `.cache/` is git-ignored. */
+const DEFAULT_MODELS_SUBDIR = path.join('.cache', 'models');
+
+/** Names of the environment variables that hold secrets (REDIS_URL may carry a password): never logged, never echoed in errors. */
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -48,11 +51,19 @@ export const envSchema = z.object({
   /** Embedding requests in flight at once against that server. */
   EMBEDDING_OPENAI_CONCURRENCY: positiveInt.max(64).default(4),
   EMBEDDING_MODEL: z.string().min(1).optional(),
-  EMBEDDING_DIMENSIONS: positiveInt.max(4096).default(384),
+  /** Unset: the size the chosen local model produces (defaultEmbeddingDimensions), 384 otherwise. */
+  EMBEDDING_DIMENSIONS: positiveInt.max(4096).optional(),
   SCOPEGRAPH_MODELS_DIR: z.string().optional(),
+  /** The folder holding cypher/, when the walk-up from the code cannot find it. */
+  SCOPEGRAPH_ROOT: z.string().optional(),
   INGEST_ALLOWED_ROOTS: z.string().optional(),
   INGEST_MAX_FILE_BYTES: positiveInt.default(1_000_000),
   INGEST_MAX_FILES: positiveInt.default(200_000),
+  // precise: TypeScript's checker resolves TS/JS references (tree-sitter resolver as fallback);
+  // fast: the tree-sitter resolver alone.
+  INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
+  INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
   /** A crashed worker's hold on a repository lapses this long after its last heartbeat. */
   INGEST_LOCK_TTL_MS: positiveInt.min(100).max(600_000).default(30_000),
   /** A job for a repository that another worker is indexing waits this long before trying again. */
@@ -78,6 +89,14 @@ export const envSchema = z.object({
   RERANK_MAX_ATTEMPTS: positiveInt.max(10).default(3),
   RERANK_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   RERANK_SOURCE_CHARS: positiveInt.max(100_000).default(1_500),
+  // Answering (libs/pipeline). auto: gemini with GEMINI_API_KEY, else openai with CHAT_OPENAI_BASE_URL,
+  // else none (ask still answers: with the evidence and a message saying no model is configured).
+  CHAT_PROVIDER: z.enum(['auto', 'gemini', 'openai', 'none']).default('auto'),
+  CHAT_MODEL: z.string().min(1).optional(),
+  CHAT_OPENAI_BASE_URL: z.string().url().optional(),
+  CHAT_OPENAI_API_KEY: optionalSecret,
+  ASK_MODEL_TIMEOUT_MS: positiveInt.max(600_000).default(60_000),
+  ASK_DEFAULT_PIPELINE: z.string().min(1).default('base'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -91,12 +110,22 @@ export interface AppConfig {
     provider: 'local' | 'gemini' | 'openai' | 'hash';
     model?: string;
     dimensions: number;
-    modelsDir?: string;
+    modelsDir: string;
     batchSize: number;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
   };
+  /** The project root (cypher/, scripts/) and the local models folder. */
+  paths: { root: string };
   api: { host: string; port: number; apiKey?: string };
-  ingest: { allowedRoots: string[]; maxFileBytes: number; maxFiles: number; lockTtlMs: number; lockRetryMs: number };
+  ingest: {
+    allowedRoots: string[];
+    maxFileBytes: number;
+    maxFiles: number;
+    tsResolver: 'precise' | 'fast';
+    tsPreciseMaxFiles: number;
+    lockTtlMs: number;
+    lockRetryMs: number;
+  };
   logLevel: Env['LOG_LEVEL'];
   rerank: {
     provider: Env['RERANK_PROVIDER'];
@@ -112,10 +141,33 @@ export interface AppConfig {
     retryBaseMs: number;
     sourceChars: number;
   };
+  chat: { provider: Env['CHAT_PROVIDER']; model?: string; openai: { baseUrl?: string; apiKey?: string } };
+  ask: { modelTimeoutMs: number; defaultPipeline: string };
+}
+
+/**
+ * Vector sizes of the local models (ids and aliases), so that choosing a model with EMBEDDING_MODEL
+ * is enough: the vector index follows. libs/llm holds the models themselves and a unit test there
+ * keeps this table in step (config cannot import llm, which depends on it).
+ */
+export const LOCAL_MODEL_DIMENSIONS: Readonly<Record<string, number>> = {
+  'all-MiniLM-L6-v2-onnx-int8': 384,
+  'all-MiniLM-L6-v2': 384,
+  'sentence-transformers/all-MiniLM-L6-v2': 384,
+  'all-mpnet-base-v2-onnx-int8': 768,
+  'all-mpnet-base-v2': 768,
+  'sentence-transformers/all-mpnet-base-v2': 768,
+};
+const DEFAULT_EMBEDDING_DIMENSIONS = 384;
+
+export function defaultEmbeddingDimensions(provider: string, model: string | undefined): number {
+  return (provider === 'local' && model && LOCAL_MODEL_DIMENSIONS[model]) || DEFAULT_EMBEDDING_DIMENSIONS;
 }
 
 export function toAppConfig(env: Env): AppConfig {
+  const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
+    paths: { root },
     neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
     redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}` },
     queue: { prefix: env.QUEUE_PREFIX },
@@ -123,16 +175,18 @@ export function toAppConfig(env: Env): AppConfig {
     embedding: {
       provider: env.EMBEDDING_PROVIDER,
       model: env.EMBEDDING_MODEL,
-      dimensions: env.EMBEDDING_DIMENSIONS,
-      modelsDir: env.SCOPEGRAPH_MODELS_DIR,
+      dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
+      modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
     api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
     ingest: {
-      allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot()).split(path.delimiter).filter(Boolean),
+      allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot(root)).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,
       maxFiles: env.INGEST_MAX_FILES,
+      tsResolver: env.INGEST_TS_RESOLVER,
+      tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,
     },
@@ -150,5 +204,7 @@ export function toAppConfig(env: Env): AppConfig {
       retryBaseMs: env.RERANK_RETRY_BASE_MS,
       sourceChars: env.RERANK_SOURCE_CHARS,
     },
+    chat: { provider: env.CHAT_PROVIDER, model: env.CHAT_MODEL, openai: { baseUrl: env.CHAT_OPENAI_BASE_URL, apiKey: env.CHAT_OPENAI_API_KEY } },
+    ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE },
   };
 }

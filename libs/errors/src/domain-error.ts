@@ -26,6 +26,8 @@ export enum DomainErrorCode {
   RepositoryNotFound = 'REPOSITORY_NOT_FOUND',
   // queue
   JobNotFound = 'JOB_NOT_FOUND',
+  AskInvalidInput = 'ASK_INVALID_INPUT',
+  AskNotFound = 'ASK_NOT_FOUND',
 }
 
 /**

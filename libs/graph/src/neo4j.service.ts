@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import neo4j, { Driver, ManagedTransaction, RecordShape, Session } from 'neo4j-driver';
-import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { APP_CONFIG, AppConfig, redactUrl } from '@scopegraph/config';
 import { CypherFiles } from './cypher-files';
 
 export type Params = Record<string, unknown>;
@@ -103,7 +103,7 @@ export class Neo4jService implements OnModuleDestroy {
   }
 
   private uriForLogs(): string {
-    return this.uri;
+    return redactUrl(this.uri);
   }
 }
 

@@ -4,6 +4,7 @@ import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { EmbeddingCache } from './pipeline/embedding-cache';
 import { ParseCache } from './pipeline/parse-cache';
+import { ReferenceResolver } from './resolve/reference-resolver';
 
 /**
  * The repository catalogue (list, delete) without the parser: the API lists and deletes repositories
@@ -29,6 +30,7 @@ export class IngestCatalogModule {}
     },
     ParseCache,
     EmbeddingCache,
+    ReferenceResolver,
     IngestService,
   ],
   exports: [IngestService, ParserService],

@@ -1,9 +1,12 @@
 import { Global, Logger, Module, OnModuleDestroy, Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { ChatClientRef, createTextChatClient } from './chat';
 import { createEmbeddingProvider, EmbeddingProvider } from './embeddings';
 
 /** Injection token of the configured EmbeddingProvider (EMBEDDING_PROVIDER picks which). */
 export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
+/** Injection token of the answering chat model (a ChatClientRef; its client is null when none is configured). */
+export const CHAT_CLIENT = Symbol('CHAT_CLIENT');
 
 export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvider {
   return createEmbeddingProvider({
@@ -17,7 +20,10 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
   });
 }
 
-/** The one place model clients are created; other libs inject them by token. */
+/**
+ * Provides the configured embedding provider by token. Chat and rerank clients are built from the same
+ * config by libs/rerank's provider factory, since only the reranker uses them.
+ */
 @Global()
 @Module({
   providers: [
@@ -30,8 +36,17 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
         return provider;
       },
     },
+    {
+      provide: CHAT_CLIENT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ChatClientRef => {
+        const client = createTextChatClient(config);
+        new Logger('Chat').log(client ? `chat model ${client.provider} ${client.model}` : 'no chat model configured: ask answers with evidence only');
+        return { client };
+      },
+    },
   ],
-  exports: [EMBEDDING_PROVIDER],
+  exports: [EMBEDDING_PROVIDER, CHAT_CLIENT],
 })
 export class LlmModule implements OnModuleDestroy {
   constructor(@Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider) {}

@@ -4,3 +4,5 @@ export * from './queue.module';
 export * from './redis.connection';
 export * from './job-events.service';
 export * from './resource-lock.service';
+export * from './redis-channels.service';
+export * from './event-inbox';

@@ -3,6 +3,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { QueueEvents } from 'bullmq';
 import { QueueName } from './queue.constants';
 import { QueueService } from './queue.service';
+import { EventInbox } from './event-inbox';
 
 export type JobEventType = 'progress' | 'completed' | 'failed';
 
@@ -42,13 +43,9 @@ export class JobEventsService implements OnModuleDestroy {
    */
   async *watch(queue: QueueName, jobId: string): AsyncGenerator<JobEvent> {
     await this.ensureListening(queue);
-    const buffer: JobEvent[] = [];
-    let wake: (() => void) | undefined;
+    const inbox = new EventInbox<JobEvent>();
     const key = `${queue}:${jobId}`;
-    const listener: Listener = (event) => {
-      buffer.push(event);
-      wake?.();
-    };
+    const listener: Listener = inbox.push;
     this.addListener(key, listener);
     try {
       const job = await this.queues.getJob(queue, jobId);
@@ -64,23 +61,18 @@ export class JobEventsService implements OnModuleDestroy {
       }
       // A subscriber that attaches mid-job first gets the latest progress, so it never starts blind.
       let last: string | undefined;
-      if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !buffer.some((e) => e.type === 'progress')) {
+      if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !inbox.some((e) => e.type === 'progress')) {
         last = JSON.stringify(job.progress);
         yield { queue, jobId, type: 'progress', progress: job.progress };
       }
-      for (;;) {
-        while (buffer.length > 0) {
-          const event = buffer.shift()!;
-          if (event.type === 'progress') {
-            const key = JSON.stringify(event.progress);
-            if (key === last) continue;
-            last = key;
-          }
-          yield event;
-          if (event.type !== 'progress') return;
+      for await (const event of inbox) {
+        if (event.type === 'progress') {
+          const key = JSON.stringify(event.progress);
+          if (key === last) continue;
+          last = key;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
+        yield event;
+        if (event.type !== 'progress') return;
       }
     } finally {
       this.removeListener(key, listener);

@@ -5,6 +5,7 @@ export enum QueueName {
   SYSTEM = 'system',
   INDEX = 'index',
   RERANK = 'rerank',
+  ASK = 'ask',
 }
 
 export enum JobName {
@@ -14,6 +15,8 @@ export enum JobName {
   INDEX_REPOSITORY = 'index-repository',
   /** Score one batch of a rerank with the configured reranker and merge it into the rerank's state. */
   RERANK_BATCH = 'rerank-batch',
+  /** Run one question through an answering pipeline (libs/pipeline), streaming progress over Redis. */
+  ASK = 'ask',
 }
 
 /** Which queue each job runs on. The worker refuses to start unless every job has exactly one handler. */
@@ -21,7 +24,14 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.PROBE]: QueueName.SYSTEM,
   [JobName.INDEX_REPOSITORY]: QueueName.INDEX,
   [JobName.RERANK_BATCH]: QueueName.RERANK,
+  [JobName.ASK]: QueueName.ASK,
 };
+
+/** Redis pub/sub channel and replay list of one ask's progress events (under the queue prefix). */
+export const ASK_EVENTS = {
+  channel: (prefix: string, askId: string) => `${prefix}:ask-events:${askId}`,
+  log: (prefix: string, askId: string) => `${prefix}:ask-log:${askId}`,
+} as const;
 
 /** Retry defaults live here; a processor throws UnrecoverableError for failures retrying cannot fix. */
 export const DEFAULT_JOB_OPTIONS = {
@@ -52,6 +62,9 @@ export interface IndexRepositoryJobData {
   path: string;
   name: string;
   excludeDocComments?: boolean;
+  /** Walk filters (gitignore-syntax globs); absent: the ones stored with the repository. */
+  include?: string[];
+  exclude?: string[];
 }
 
 /** One batch of a rerank; the candidates and options live in the rerank's state in Redis (libs/rerank). */
@@ -61,4 +74,14 @@ export interface RerankBatchJobData {
   batch: number;
   /** Its place in the rerank's dispatch order (waves are counted on it). */
   position: number;
+}
+
+/** One question for the answering pipeline; everything the worker needs is in the job. */
+export interface AskJobData {
+  askId: string;
+  question: string;
+  repository: string;
+  sessionId: string | null;
+  isEnglish: boolean;
+  pipeline: string;
 }

@@ -1,3 +1,4 @@
+import { withRequestId } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -42,7 +43,7 @@ export class QueueService implements OnModuleDestroy {
   }
 
   add<T>(job: JobName, data: T, opts: JobsOptions = {}): Promise<Job<T>> {
-    return this.queue(JOB_QUEUE[job]).add(job, data, opts) as Promise<Job<T>>;
+    return this.queue(JOB_QUEUE[job]).add(job, withRequestId(data), opts) as Promise<Job<T>>;
   }
 
   async getJob(queue: QueueName, id: string): Promise<Job | undefined> {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { backoffDelayMs, ModelCallError, RetryPolicy } from '@scopegraph/llm';
+import { type AttemptResult, ModelCallError, retryWithBackoff, RetryPolicy } from '@scopegraph/llm';
 import { PromptRequest } from './prompt/prompt';
 import { RerankProvider } from './providers/rerank-provider';
 import { MalformedOutputError } from './rerank.errors';
@@ -63,42 +63,56 @@ export class BatchScorer {
       };
     };
     const withFeedback = request.withSuggestions && this.provider.feedback;
-    for (let attempt = 1; ; attempt++) {
+    const attemptOnce = async (attempt: number): Promise<AttemptResult<BatchOutcome, CallFailure>> => {
       const remaining = budgetEnd - this.now();
-      if (remaining <= 0) return fallback(limitReason, `no time left before the ${limitReason === 'deadline' ? 'rerank deadline' : 'batch timeout'}`, attempt - 1);
+      if (remaining <= 0) return { value: fallback(limitReason, `no time left before the ${limitReason === 'deadline' ? 'rerank deadline' : 'batch timeout'}`, attempt - 1) };
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new Error(`${limitReason} after ${remaining} ms`)), remaining);
       try {
         const parsed = await this.provider.scoreBatch({ ...request, strategy, withSuggestions: withFeedback }, controller.signal);
         return {
-          ...base,
-          ok: true,
-          fallbackReason: null,
-          detail: null,
-          scores: parsed.scores,
-          feedback: withFeedback ? parsed.feedback : null,
-          ignored: parsed.ignored,
-          calls: attempt,
-          durationMs: this.now() - started,
+          value: {
+            ...base,
+            ok: true,
+            fallbackReason: null,
+            detail: null,
+            scores: parsed.scores,
+            feedback: withFeedback ? parsed.feedback : null,
+            ignored: parsed.ignored,
+            calls: attempt,
+            durationMs: this.now() - started,
+          },
         };
       } catch (error) {
-        if (controller.signal.aborted) return fallback(limitReason, `no answer within ${remaining} ms`, attempt);
-        if (error instanceof MalformedOutputError) return fallback(error.reason, error.message, attempt);
-        if (!(error instanceof ModelCallError)) return fallback('provider-error', (error as Error)?.message ?? String(error), attempt);
-        if (error.status !== undefined && error.status >= HTTP_OK_MIN && error.status <= HTTP_OK_MAX) return fallback('malformed-output', error.message, attempt);
-        const reason = failureReason(error);
-        if (!error.retryable || attempt >= this.retry.maxAttempts) {
-          return fallback(reason, `${error.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`, attempt);
-        }
-        const delay = backoffDelayMs(attempt, this.retry, error.retryAfterMs);
-        if (this.now() + delay >= budgetEnd) return fallback(reason, `${error.message}; no time left to retry`, attempt);
-        this.logger.debug(`batch ${request.batch}: ${reason}, retrying in ${delay} ms (attempt ${attempt + 1}/${this.retry.maxAttempts})`);
-        await this.sleep(delay);
+        if (controller.signal.aborted) return { value: fallback(limitReason, `no answer within ${remaining} ms`, attempt) };
+        if (error instanceof MalformedOutputError) return { value: fallback(error.reason, error.message, attempt) };
+        if (!(error instanceof ModelCallError)) return { value: fallback('provider-error', (error as Error)?.message ?? String(error), attempt) };
+        if (error.status !== undefined && error.status >= HTTP_OK_MIN && error.status <= HTTP_OK_MAX) return { value: fallback('malformed-output', error.message, attempt) };
+        return { failure: { retryable: error.retryable, retryAfterMs: error.retryAfterMs, error, reason: failureReason(error) } };
       } finally {
         clearTimeout(timer);
       }
-    }
+    };
+    return retryWithBackoff(this.retry, attemptOnce, {
+      budgetEnd,
+      now: this.now,
+      sleep: this.sleep,
+      giveUp: ({ error, reason }, attempt, why) =>
+        why === 'budget'
+          ? fallback(reason, `${error.message}; no time left to retry`, attempt)
+          : fallback(reason, `${error.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`, attempt),
+      onRetry: ({ reason }, attempt, delay) =>
+        this.logger.debug(`batch ${request.batch}: ${reason}, retrying in ${delay} ms (attempt ${attempt + 1}/${this.retry.maxAttempts})`),
+    });
   }
+}
+
+/** A model call that failed in a way retrying may fix, with the label its fallback would carry. */
+interface CallFailure {
+  retryable: boolean;
+  retryAfterMs?: number;
+  error: ModelCallError;
+  reason: string;
 }
 
 function failureReason(error: ModelCallError): string {

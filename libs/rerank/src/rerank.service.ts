@@ -1,8 +1,10 @@
+import { withRequestId } from '@scopegraph/observability';
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
+import { EventInbox, JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
 import { BatchScorer } from './batch-scorer';
+import { Clock, RERANK_CLOCK, SYSTEM_CLOCK } from './clock';
 import { batchCacheKey, contentFingerprint } from './cache/cache-key';
 import { RerankCache, RerankCacheStats } from './cache/rerank-cache';
 import { validateCandidates, normalizeOptions, validateQuestion } from './options';
@@ -64,12 +66,17 @@ export class RerankService {
     private readonly queues: QueueService,
     @Inject(RERANK_PROVIDER) private readonly provider: RerankProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() @Inject(RERANK_CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {
-    this.scorer = new BatchScorer(provider, {
-      maxAttempts: config.rerank.maxAttempts,
-      baseDelayMs: config.rerank.retryBaseMs,
-      maxDelayMs: Math.max(config.rerank.retryBaseMs, MAX_RETRY_DELAY_MS),
-    });
+    this.scorer = new BatchScorer(
+      provider,
+      {
+        maxAttempts: config.rerank.maxAttempts,
+        baseDelayMs: config.rerank.retryBaseMs,
+        maxDelayMs: Math.max(config.rerank.retryBaseMs, MAX_RETRY_DELAY_MS),
+      },
+      () => this.clock.now(),
+    );
   }
 
   get reranker(): { name: string; model: string; kind: RerankProvider['kind'] } {
@@ -86,7 +93,7 @@ export class RerankService {
     validateCandidates(request.candidates);
     const options = this.options(request.options);
     const id = `rr${randomBytes(RERANK_ID_BYTES).toString('hex')}`;
-    const now = Date.now();
+    const now = this.clock.now();
     const candidates = storedCandidates(request.candidates);
     const n = candidates.length;
     const skipReason =
@@ -172,7 +179,7 @@ export class RerankService {
     const { meta } = fixed;
     let outcome: BatchOutcome | undefined;
     if (!context.recorded) {
-      if (Date.now() >= meta.deadlineAt) {
+      if (this.clock.now() >= meta.deadlineAt) {
         await this.expireIfDue(id);
         return { outcome: 'expired' };
       }
@@ -194,7 +201,7 @@ export class RerankService {
     }
     // A retried job whose batch is already recorded still goes through complete(): it hands back the
     // successors claimed the first time, so a crash between recording and enqueueing loses nothing.
-    const verdict = await this.store.complete(id, batch, position, outcome ?? placeholderOutcome(batch, meta));
+    const verdict = await this.store.complete(id, batch, position, outcome ?? placeholderOutcome(batch, meta), this.clock.now());
     if (verdict.outcome === 'unknown') return { outcome: 'unknown' };
     // The next batch first (its slot is free now), then the cache and the events.
     await this.enqueue(id, verdict.successors);
@@ -228,12 +235,8 @@ export class RerankService {
    */
   async *watch(jobId: string): AsyncGenerator<RerankProgressEvent> {
     if (!RERANK_ID_RE.test(jobId)) throw new RerankNotFoundError(jobId);
-    const buffer: RerankProgressEvent[] = [];
-    let wake: (() => void) | undefined;
-    const unlisten = await this.events.listen(this.store.channel(jobId), (event) => {
-      buffer.push(event);
-      wake?.();
-    });
+    const inbox = new EventInbox<RerankProgressEvent>();
+    const unlisten = await this.events.listen(this.store.channel(jobId), inbox.push);
     let timer: NodeJS.Timeout | undefined;
     try {
       const final = await this.store.getResult(jobId);
@@ -255,21 +258,16 @@ export class RerankService {
         lastDone = so.done;
         yield progressEvent(so);
       }
-      const wait = Math.max(0, snapshot.state.deadlineAt - Date.now()) + DEADLINE_GRACE_MS;
+      const wait = Math.max(0, snapshot.state.deadlineAt - this.clock.now()) + DEADLINE_GRACE_MS;
       timer = setTimeout(() => void this.expireIfDue(jobId).catch((e: Error) => this.logger.warn(`expiring ${jobId}: ${e.message}`)), wait);
-      for (;;) {
-        while (buffer.length > 0) {
-          const event = buffer.shift()!;
-          if (event.kind === 'completed') {
-            yield event;
-            return;
-          }
-          if (event.done <= lastDone) continue;
-          lastDone = event.done;
+      for await (const event of inbox) {
+        if (event.kind === 'completed') {
           yield event;
+          return;
         }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
+        if (event.done <= lastDone) continue;
+        lastDone = event.done;
+        yield event;
       }
     } finally {
       if (timer) clearTimeout(timer);
@@ -281,7 +279,7 @@ export class RerankService {
   async expireIfDue(jobId: string): Promise<void> {
     const status = await this.store.status(jobId);
     if (!status) return;
-    if (status.status === 'running' && !(await this.store.expire(jobId))) return;
+    if (status.status === 'running' && !(await this.store.expire(jobId, this.clock.now()))) return;
     await this.ensureFinal(jobId);
   }
 
@@ -343,7 +341,7 @@ export class RerankService {
     await this.queues.queue(QueueName.RERANK).addBulk(
       dispatch.map(([position, batch]) => ({
         name: JobName.RERANK_BATCH,
-        data: { rerankId, batch, position } satisfies RerankBatchJobData,
+        data: withRequestId({ rerankId, batch, position } satisfies RerankBatchJobData),
         opts: { jobId: `${rerankId}-${batch}` },
       })),
     );

@@ -1,6 +1,6 @@
 /**
- * Types of an LLM rerank (seed 000: batching, parallelism, prompt, query feedback, score merging;
- * seeds 003/004: strategies, fallbacks, skip rules, cache). Field names are those of the GraphQL API.
+ * Types of an LLM rerank (batching, parallelism, prompt, query feedback, score merging, strategies,
+ * fallbacks, skip rules, cache). Field names are those of the GraphQL API.
  */
 
 /** One retrieval result to rerank, in the order retrieval ranked it. */
@@ -25,7 +25,7 @@ export interface RerankCandidate {
 }
 
 export const RERANK_STRATEGIES = ['pointwise', 'listwise'] as const;
-/** pointwise: a score per candidate (seed 000); listwise: the batch ordered best first (seeds 003/004). */
+/** pointwise: a score per candidate; listwise: the batch ordered best first (cheaper output, relative judgements). */
 export type RerankStrategy = (typeof RERANK_STRATEGIES)[number];
 
 export const SCORE_MERGINGS = ['weighted', 'multiplicative', 'llm-override'] as const;
@@ -35,7 +35,7 @@ export const SCHEDULINGS = ['pool', 'waves'] as const;
 /**
  * pool: the next batch starts as soon as any batch finishes (the default);
  * waves: the next `parallel` batches start only when the whole previous group finished (the naive
- * scheme of seed 000, kept to measure the difference in bench/rerank).
+ * scheme, kept to measure the difference in bench/rerank).
  */
 export type Scheduling = (typeof SCHEDULINGS)[number];
 
@@ -61,7 +61,7 @@ export interface RerankOptionsInput {
   strategy?: RerankStrategy;
   /** Shuffles candidates inside each batch (seeded, repeatable) to counter position bias. */
   shuffleSeed?: number | null;
-  /** Results wanted; with no more candidates than this, the LLM is skipped (seed 003). */
+  /** Results wanted; with no more candidates than this, the LLM is skipped: there is nothing to choose between. */
   limit?: number | null;
   scheduling?: Scheduling;
 }
@@ -105,7 +105,7 @@ export const RERANK_LIMITS = {
 } as const;
 
 export type RerankerName = 'gemini' | 'openai' | 'cohere' | 'voyage' | 'local-keyword';
-/** `skipped`: no reranker ran (seed 003 skip rule, or nothing to rerank). */
+/** `skipped`: no reranker ran (no more candidates than the limit, or nothing to rerank). */
 export type RerankerLabel = RerankerName | 'skipped';
 
 export const FEEDBACK_QUALITIES = ['excellent', 'good', 'insufficient', 'poor'] as const;
@@ -116,7 +116,7 @@ export const SUGGESTED_MODES = ['semantic', 'bm25', 'hybrid'] as const;
 
 /**
  * A search a client can run as is: the shape of the search API's input (text, mode, topK, filters).
- * Data only — seed 000's `exampleCode` (code for the client to eval) is deliberately not offered.
+ * Data only: code for the client to eval is deliberately not offered, since model output must never run.
  */
 export interface SuggestedSearch {
   text: string;
@@ -260,7 +260,7 @@ export interface RerankProgressEvent {
 
 export interface StartRerankRequest {
   question: string;
-  /** The query that produced the candidates, described for the LLM (seed 000's "query used"). */
+  /** The query that produced the candidates, described for the LLM (what search ran, so it can suggest a better one). */
   queryDescription?: string | null;
   candidates: RerankCandidate[];
   options?: RerankOptionsInput;

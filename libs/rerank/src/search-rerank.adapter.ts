@@ -34,7 +34,7 @@ export class SearchRerankAdapter implements SearchReranker {
   }
 }
 
-/** Seed 000's "query used": what was searched, how, and under which filters. */
+/** The query that produced the candidates: what was searched, how, and under which filters (so the model can suggest a better one). */
 export function describePlan(plan: SearchPlan, response: SearchResponse): string {
   const texts = [plan.semantic && `semantic "${plan.semantic.text}"`, plan.bm25 && `full-text "${plan.bm25.text}"`].filter(Boolean).join(' + ');
   const filters = response.explain.filters.length > 0 ? `; filters: ${response.explain.filters.join(', ')}` : '';

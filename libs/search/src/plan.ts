@@ -22,10 +22,11 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   };
 
   if (!(SEARCH_MODES as readonly string[]).includes(plan.mode)) fail(DomainErrorCode.InvalidPlan, `mode must be one of ${SEARCH_MODES.join(', ')}`, 'mode');
-  const needs = { semantic: plan.mode !== 'bm25', bm25: plan.mode === 'bm25' || plan.mode === 'hybrid' };
+  const needs = { semantic: plan.mode !== 'bm25' && plan.mode !== 'graph', bm25: plan.mode === 'bm25' || plan.mode === 'hybrid' };
+  if (plan.mode === 'graph' && !plan.graph) fail(DomainErrorCode.InvalidPlan, 'mode graph needs a question (graph.text)', 'mode');
   if (needs.semantic && !plan.semantic) fail(DomainErrorCode.InvalidPlan, `mode ${plan.mode} needs a semantic list (semanticSearchBySource)`, 'mode');
   if (needs.bm25 && !plan.bm25) fail(DomainErrorCode.InvalidPlan, `mode ${plan.mode} needs a full-text list (fullText)`, 'mode');
-  for (const list of [plan.semantic, plan.bm25]) {
+  for (const list of [plan.semantic, plan.bm25, plan.graph ? { ...plan.graph, limit: plan.limit } : undefined]) {
     if (!list) continue;
     if (typeof list.text !== 'string' || list.text.trim().length === 0) fail(DomainErrorCode.InvalidText, 'text must not be empty', 'text');
     if (list.text.length > SEARCH_LIMITS.maxTextLength) fail(DomainErrorCode.InvalidText, `text must be at most ${SEARCH_LIMITS.maxTextLength} characters`, 'text');
@@ -72,7 +73,7 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   }
 
   if (plan.graphSignal) {
-    if (plan.mode === 'semantic_rerank') fail(DomainErrorCode.InvalidPlan, 'the graph signal is not available in semantic_rerank mode', 'graphSignal');
+    if (plan.mode === 'semantic_rerank' || plan.mode === 'graph') fail(DomainErrorCode.InvalidPlan, `the graph signal is not available in ${plan.mode} mode`, 'graphSignal');
     allowedEdgeTypes(plan.graphSignal.edges, 'graphSignal.edges');
   }
   if (plan.rerank) {
@@ -101,7 +102,7 @@ export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan 
   const limit = SEARCH_DEFAULTS.topK;
   return {
     mode,
-    semantic: mode === 'bm25' ? undefined : { text, limit: hybrid ? SEARCH_DEFAULTS.candidates : limit },
+    semantic: mode === 'bm25' || mode === 'graph' ? undefined : { text, limit: hybrid ? SEARCH_DEFAULTS.candidates : limit },
     bm25: mode === 'bm25' || hybrid ? { text, limit: hybrid ? SEARCH_DEFAULTS.candidates : limit } : undefined,
     fusion: { k: SEARCH_DEFAULTS.rrfK, weights: { ...SEARCH_DEFAULTS.weights } },
     keywordWeight: SEARCH_DEFAULTS.keywordWeight,
@@ -110,5 +111,7 @@ export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan 
     exactMaxCandidates: SEARCH_DEFAULTS.exactMaxCandidates,
     limit,
     sourceChars: null,
+    ...(mode === 'graph' ? { graph: { text } } : {}),
+    ...(hybrid || mode === 'semantic_rerank' ? { rescore: { ...SEARCH_DEFAULTS.rescore } } : {}),
   };
 }

@@ -20,7 +20,7 @@ export interface ListOptions {
 }
 
 export interface HybridOptions {
-  /** RRF weights; defaults are seed 001's code-search row (semantic 2, bm25 3). */
+  /** RRF weights; defaults favour keywords (semantic 2, bm25 3): in code, exact identifiers matter more than paraphrases. */
   weights?: Partial<Pick<FusionWeights, 'semantic' | 'bm25'>>;
   /** RRF smoothing constant (default 60). */
   k?: number;
@@ -39,7 +39,7 @@ export interface ExpandOptions {
 }
 
 /**
- * The fluent search API (seed 000 style). Each call records a part of the plan; build() checks how
+ * The fluent search API: a chain of calls that reads like the query. Each call records a part of the plan; build() checks how
  * the parts combine, execute() hands the plan to SearchService.execute():
  *
  *   rag.scope().inRepository('x').whereFile({ contains: 'parsers' })
@@ -108,7 +108,7 @@ export class ScopeQueryBuilder {
     return this;
   }
 
-  /** seed 002 §4.2: a widened vector pool (max(50, 3 × limit)) re-ordered by a keyword score. */
+  /** A widened vector pool (max(50, 3 × limit)) re-ordered by a keyword score: meaning finds the pool, exact words order it. */
   semanticRerank(text: string, options: RerankOptions = {}): this {
     this.rerank = { ...options, text };
     return this;
@@ -144,7 +144,7 @@ export class ScopeQueryBuilder {
   }
 
   /**
-   * Reorders the retrieved hits with the configured LLM reranker (libs/rerank, seed 000). Options:
+   * Reorders the retrieved hits with the configured LLM reranker (libs/rerank). Options:
    * batchSize, parallel, minScore, withSuggestions, scoreMerging, weights, candidateCount (how many
    * hits are retrieved and reranked), timeoutMs, strategy, shuffleSeed. execute() returns at once
    * with the retrieval results and `rerank` (job id, or the result when it finished immediately).

@@ -9,6 +9,6 @@ import { SearchService } from './search.service';
  */
 @Module({
   providers: [SearchRepository, SearchService, RagClient],
-  exports: [SearchService, RagClient],
+  exports: [SearchService, SearchRepository, RagClient],
 })
 export class SearchModule {}

@@ -19,6 +19,27 @@ export interface ScoredId {
   score: number;
 }
 
+export interface GraphAnchorRow {
+  id: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  path: string;
+  inDegree: number;
+  outDegree: number;
+}
+
+export interface GraphRelatedRow {
+  anchorId: string;
+  anchorRank: number;
+  id: string;
+  kind: string;
+  depth: number;
+  nodeIds: string[];
+  edgeTypes: GraphEdgeType[];
+  directions: ('out' | 'in')[];
+}
+
 export interface ExpansionRow {
   fromId: string;
   seedRank: number;
@@ -41,6 +62,10 @@ export const SEARCH_CYPHER = {
   scopesById: 'search/scopes-by-id',
   hitConnections: 'search/hit-connections',
   expand: EXPAND_CYPHER,
+  graphAnchors: 'search/graph-anchors',
+  graphRelatedIn: 'search/graph-related-in',
+  graphRelatedOut: 'search/graph-related-out',
+  graphOverriders: 'search/graph-overriders',
 } as const;
 
 /**
@@ -102,6 +127,35 @@ export class SearchRepository {
     if (ids.length === 0) return new Map();
     const rows = await this.neo4j.read<{ id: string; connections: number }>(SEARCH_CYPHER.hitConnections, { ids, edgeTypes });
     return new Map(rows.map((r) => [r.id, r.connections]));
+  }
+
+  /** Scopes named by one of `names` (name or qualified name), with their degree over `edgeTypes`. */
+  graphAnchors(names: string[], repoIds: string[], edgeTypes: GraphEdgeType[]): Promise<GraphAnchorRow[]> {
+    return this.neo4j.read<GraphAnchorRow>(SEARCH_CYPHER.graphAnchors, { names, repoIds, edgeTypes });
+  }
+
+  /** Scopes related to each anchor over `edgeTypes`, nearest first, filtered like the other lists. */
+  graphRelated(
+    anchorIds: string[],
+    walk: { edgeTypes: GraphEdgeType[]; direction: 'in' | 'out'; maxDepth: number; viaFile: boolean },
+    filters: CypherFilters,
+    perAnchor: number,
+  ): Promise<GraphRelatedRow[]> {
+    if (anchorIds.length === 0) return Promise.resolve([]);
+    return this.neo4j.read<GraphRelatedRow>(walk.direction === 'in' ? SEARCH_CYPHER.graphRelatedIn : SEARCH_CYPHER.graphRelatedOut, {
+      anchorIds,
+      edgeTypes: walk.edgeTypes,
+      maxDepth: cypherInt(walk.maxDepth),
+      viaFile: walk.viaFile,
+      ...filters,
+      perAnchor: cypherInt(perAnchor),
+    });
+  }
+
+  /** Methods of the same name in the classes below each anchor method's class. */
+  graphOverriders(anchorIds: string[], filters: CypherFilters, perAnchor: number): Promise<GraphRelatedRow[]> {
+    if (anchorIds.length === 0) return Promise.resolve([]);
+    return this.neo4j.read<GraphRelatedRow>(SEARCH_CYPHER.graphOverriders, { anchorIds, ...filters, perAnchor: cypherInt(perAnchor) });
   }
 
   /** Neighbors of each seed, nearest first; see cypher/search/expand.cypher. */

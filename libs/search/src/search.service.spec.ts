@@ -274,7 +274,7 @@ describe('SearchService', () => {
     // c: 2/63 + 5/61 (2 connections, graph rank 1) beats a: 2/61 + 5/62.
     expect(boosted.results[0].scope.id).toBe('c');
     expect(boosted.results[0].scoreBreakdown.graph).toMatchObject({ connections: 2, rank: 1, contribution: 5 / 61 });
-    expect(boosted.explain.graphSignal).toEqual({ cypher: 'search/hit-connections', weight: 5, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'] });
+    expect(boosted.explain.graphSignal).toEqual({ cypher: 'search/hit-connections', weight: 5, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'] });
   });
 
   it('attaches expanded neighbors to the hit that reached them, de-duplicated and capped', async () => {

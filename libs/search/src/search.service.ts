@@ -1,17 +1,21 @@
+import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import type { GlobMatcher } from './filters/glob';
 import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
+import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
 import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expansion-cypher';
+import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
+import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { buildLuceneQuery, fieldBoostedQuery, LuceneQuery } from './query/lucene';
+import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, queryPhrases } from './query/lucene';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { CypherFilters, ExpansionRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
+import { CypherFilters, ExpansionRow, GraphRelatedRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
 import {
   type Direction,
   type ExpandPlan,
@@ -31,6 +35,8 @@ import {
   type SearchPlan,
   type SearchResponse,
   type SearchTimings,
+  type GraphVia,
+  type StructuralExplain,
 } from './search.types';
 
 /** How many fused candidates the graph signal looks at (connections among them). */
@@ -39,6 +45,20 @@ const GRAPH_SIGNAL_CANDIDATES = 200;
 const KEYWORD_SOURCE_CHARS = 4_000;
 /** Lists longer than this are shown as a count in explain output. */
 const EXPLAIN_LIST_MAX = 20;
+/** Related scopes read per anchor of a relationship question (before filters and de-duplication). */
+const GRAPH_PER_ANCHOR_MIN = 50;
+/** semantic_rerank: scopes holding a phrase of the query added to its vector pool. */
+const PHRASE_POOL = 10;
+/** Extra hits fetched beyond the limit so that folding copies of one scope still fills the page. */
+const DUPLICATE_SLACK = 10;
+
+/** A relationship question answered from the graph, in answer order. */
+export interface StructuralAnswer {
+  question: StructuralQuestion;
+  anchors: RankedAnchor[];
+  rows: GraphRelatedRow[];
+  explain: StructuralExplain;
+}
 
 interface ResolvedFilters {
   cypher: CypherFilters;
@@ -128,11 +148,18 @@ export class SearchService {
       }
       return time('semantic', () => this.semanticList(vector, prep, semanticWanted, semanticExplain));
     };
-    const [semanticItems, bm25Items] = await Promise.all([
+    // A relationship question is answered from the graph: GRAPH mode always, hybrid when it recognises one.
+    const structuralText = p.mode === 'graph' ? p.graph!.text : p.mode === 'hybrid' && p.structural !== false ? p.semantic!.text : null;
+    const structuralRun =
+      structuralText !== null && !prep.filters.matchesNothing
+        ? time('structural', () => this.structuralAnswer(structuralText, prep.filters.cypher, p.limit))
+        : Promise.resolve(null);
+    const [semanticItems, bm25Items, structural] = await Promise.all([
       semanticRun(),
       p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing
-        ? time('bm25', () => this.repo.fullText(fieldBoostedQuery(prep.lucene!.query), prep.filters.cypher, bm25Wanted))
+        ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted))
         : Promise.resolve([] as ScoredId[]),
+      structuralRun,
     ]);
 
     // Fuse.
@@ -142,15 +169,27 @@ export class SearchService {
     if (p.semantic && p.mode !== 'semantic_rerank') primary.push({ name: 'semantic', weight: p.fusion.weights.semantic, items: semanticItems });
     if (p.bm25) primary.push({ name: 'bm25', weight: p.fusion.weights.bm25, items: bm25Items });
     if (p.mode === 'semantic_rerank') {
-      const texts = await this.repo.scopesById(semanticItems.map((i) => i.id), KEYWORD_SOURCE_CHARS);
+      // Pasted text may be far from its scope in vector space: scopes holding a query phrase join the pool.
+      let pool = semanticItems;
+      const phrases = p.phrases === false ? [] : queryPhrases(p.semantic!.text);
+      if (phrases.length > 0 && !prep.filters.matchesNothing) {
+        const phraseHits = await time('bm25', () => this.repo.fullText(phraseOnlyQuery(phrases), prep.filters.cypher, PHRASE_POOL));
+        const have = new Set(pool.map((i) => i.id));
+        const floor = Math.min(0, ...pool.map((i) => i.score));
+        pool = [...pool, ...phraseHits.filter((h) => !have.has(h.id)).map((h) => ({ id: h.id, score: floor }))];
+      }
+      const semanticItemsPool = pool;
+      const texts = await this.repo.scopesById(semanticItemsPool.map((i) => i.id), KEYWORD_SOURCE_CHARS);
       const terms = keywordTerms(p.semantic!.text);
       const blended = blendScores(
-        semanticItems.filter((i) => texts.has(i.id)).map((i) => ({ id: i.id, semantic: i.score, keyword: keywordScore(terms, texts.get(i.id)!) })),
+        semanticItemsPool.filter((i) => texts.has(i.id)).map((i) => ({ id: i.id, semantic: i.score, keyword: keywordScore(terms, texts.get(i.id)!) })),
         p.keywordWeight,
       );
       fused = blended.map((b) => ({ id: b.id, score: b.score, breakdown: { fusion: 'blend', semantic: b.semantic, keyword: b.keyword } }));
     } else if (p.mode === 'hybrid') {
       fused = rrfFuse(primary, p.fusion.k).map(toFused('rrf'));
+    } else if (p.mode === 'graph') {
+      fused = [];
     } else {
       // A single list: its own score is the final score.
       fused = primary[0].items.map((item, i) => ({
@@ -175,18 +214,73 @@ export class SearchService {
       });
     }
 
-    const top = fused.slice(0, p.limit);
+    const via = new Map<string, GraphVia>();
+    if (structural) {
+      prep.explain.structural = structural.explain;
+      if (p.mode === 'hybrid' && structural.rows.length > 0) {
+        prep.explain.notes.push(
+          `structural question (${structural.question.relation} of "${structural.question.target}"): ${structural.rows.length} answers from the graph placed first, then the fused lists`,
+        );
+      }
+      const answerIds = new Set(structural.rows.map((r) => r.id));
+      const anchorName = new Map(structural.anchors.map((a) => [a.id, a.qualifiedName]));
+      const graphItems = structural.rows.map((r, i) => {
+        via.set(r.id, {
+          relation: structural.question.relation,
+          anchorId: r.anchorId,
+          anchorName: anchorName.get(r.anchorId) ?? r.anchorId,
+          depth: r.depth,
+          path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions },
+        });
+        return { id: r.id, score: 1 / (i + 1), breakdown: { fusion: 'graph' as const } };
+      });
+      fused = [...graphItems, ...fused.filter((f) => !answerIds.has(f.id))];
+    } else if (p.mode === 'graph') {
+      const note = `not answered from the graph: the text is not a recognised relationship question ("which classes extend X", "who calls X", "what does X call", "where is X imported/used", "what overrides X")`;
+      warnings.push(note);
+      prep.explain.notes.push(note);
+    }
+
+    // Second stage: the fused head re-ordered by evidence read from the candidates themselves.
+    const rescoreText = p.semantic?.text ?? p.bm25?.text;
+    if (p.rescore && rescoreText && fused.length > 1 && (p.mode === 'hybrid' || p.mode === 'semantic_rerank')) {
+      const plan = p.rescore;
+      const head = fused.slice(0, plan.depth).filter((f) => !via.has(f.id));
+      const docs = await time('rescore', () => this.repo.scopesById(head.map((h) => h.id), KEYWORD_SOURCE_CHARS));
+      const byId = new Map(fused.map((f) => [f.id, f]));
+      const graphFirst = fused.filter((f) => via.has(f.id));
+      const rest = fused.filter((f) => !via.has(f.id));
+      fused = [
+        ...graphFirst,
+        ...rescore(rest, docs, rescoreText, plan).map((r) => ({ id: r.id, score: r.score, breakdown: { ...byId.get(r.id)!.breakdown, rescore: r.rescore } })),
+      ];
+      prep.explain.rescore = { ...plan, cypher: SEARCH_CYPHER.scopesById };
+    }
+
+    const top = fused.slice(0, p.limit + DUPLICATE_SLACK);
     const records = await time('fetch', () => this.repo.scopesById(top.map((t) => t.id), p.sourceChars));
     const results: SearchHit[] = [];
+    const firstCopy = new Map<string, SearchHit>();
     for (const item of top) {
       const scope = records.get(item.id);
       if (!scope) continue; // deleted between the list query and the fetch
-      results.push({
+      // The same declaration at several paths (vendored or copied code): shown once, with the other paths.
+      const key = duplicateKey(scope);
+      const original = firstCopy.get(key);
+      if (original) {
+        if (original.scope.path !== scope.path) (original.alsoAt ??= []).includes(scope.path) || original.alsoAt!.push(scope.path);
+        continue;
+      }
+      if (results.length >= p.limit) continue;
+      const hit: SearchHit = {
         scope,
         score: item.score,
         rank: results.length + 1,
         scoreBreakdown: { ...item.breakdown, filtersApplied: prep.filters.descriptions },
-      });
+        ...(via.has(item.id) ? { via: via.get(item.id) } : {}),
+      };
+      firstCopy.set(key, hit);
+      results.push(hit);
     }
 
     if (p.expand && results.length > 0) {
@@ -195,8 +289,52 @@ export class SearchService {
     }
 
     timings.total = round(performance.now() - started);
-    this.logger.debug(`search ${p.mode} "${truncate(p.semantic?.text ?? p.bm25?.text ?? '', 80)}": ${results.length} hits in ${timings.total} ms (${prep.strategy.name})`);
+    for (const [stage, ms] of Object.entries(timings)) searchStageDuration.observe({ mode: p.mode, stage }, ms / 1000);
+    this.logger.debug(`search ${p.mode} "${truncate(p.semantic?.text ?? p.bm25?.text ?? p.graph?.text ?? '', 80)}": ${results.length} hits in ${timings.total} ms (${prep.strategy.name})`);
     return { results, timings, explain: prep.explain, warnings };
+  }
+
+  /**
+   * Answers a relationship question from the graph: recognise it (rules, no model), resolve the name
+   * it mentions (an ambiguous name keeps every candidate, best first), walk the relation's edges in
+   * its direction. Null when the text is not such a question or names no scope in the filtered
+   * repositories. GRAPH mode and hybrid's structural route run this; so can a pipeline router.
+   */
+  async structuralAnswer(text: string, filters: CypherFilters, limit: number): Promise<StructuralAnswer | null> {
+    const question = recogniseStructural(text);
+    if (!question) return null;
+    const spec = RELATION_SPECS[question.relation];
+    const anchorRows = await this.repo.graphAnchors(question.names, filters.repoIds, spec.edges);
+    const anchors = rankAnchors(question, anchorRows);
+    if (anchors.length === 0) return null;
+    const anchorIds = anchors.map((a) => a.id);
+    const perAnchor = Math.max(GRAPH_PER_ANCHOR_MIN, 3 * limit);
+    const walk = { edgeTypes: spec.edges, direction: spec.direction, maxDepth: spec.maxDepth, viaFile: question.relation === 'importers' };
+    const rows =
+      question.relation === 'overriders'
+        ? await this.repo.graphOverriders(anchorIds, filters, perAnchor)
+        : await this.repo.graphRelated(anchorIds, walk, filters, perAnchor);
+    const ordered = orderRelated(question, rows, anchorIds).slice(0, limit + DUPLICATE_SLACK);
+    const cypher =
+      question.relation === 'overriders'
+        ? [SEARCH_CYPHER.graphAnchors, SEARCH_CYPHER.graphOverriders]
+        : [SEARCH_CYPHER.graphAnchors, spec.direction === 'in' ? SEARCH_CYPHER.graphRelatedIn : SEARCH_CYPHER.graphRelatedOut];
+    return {
+      question,
+      anchors,
+      rows: ordered,
+      explain: {
+        relation: question.relation,
+        target: question.target,
+        rule: question.rule,
+        edges: spec.edges,
+        direction: spec.direction,
+        maxDepth: spec.maxDepth,
+        anchors: anchors.map((a) => ({ id: a.id, qualifiedName: a.qualifiedName, kind: a.kind, path: a.path, degree: a.degree })),
+        cypher,
+        answered: ordered.length,
+      },
+    };
   }
 
   /** One scope by id, or null. */
@@ -206,14 +344,16 @@ export class SearchService {
 
   /** The scopes around one scope, each with the path that reached it; null when the id is unknown. */
   async neighborhood(id: string, options: Partial<ExpandPlan> = {}, sourceChars: number | null = null): Promise<NeighborhoodResult | null> {
-    const expand = expandDefaults(options);
-    expansionPattern(expand);
-    if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
-      throw new DomainError(DomainErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
-    }
+    const expand = checkedExpand(options);
     const root = await this.scope(id, sourceChars);
     if (!root) return null;
     return { root, neighbors: await this.expandFrom([id], expand, sourceChars), cypher: EXPAND_CYPHER, pattern: expansionPattern(expand) };
+  }
+
+  /** The scopes around several seeds at once (bounded like neighborhood), each with its path. */
+  async neighborsOf(seedIds: string[], options: Partial<ExpandPlan> = {}, sourceChars: number | null = null): Promise<Neighbor[]> {
+    const expand = checkedExpand(options);
+    return seedIds.length === 0 ? [] : this.expandFrom(seedIds, expand, sourceChars);
   }
 
   // ---- stages ------------------------------------------------------------------------------------
@@ -243,6 +383,7 @@ export class SearchService {
       });
     }
     const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
+    if (lucene && plan.phrases === false) lucene.phrases = [];
     return { plan, filters, strategy, candidateCount, lucene, explain: this.explainOf(plan, filters, strategy, candidateCount, lucene) };
   }
 
@@ -396,8 +537,8 @@ export class SearchService {
             : filters.hasFilters
               ? 'full-text hits stream best first; filters apply as they arrive and LIMIT stops once k passed'
               : 'no filters',
-        params: { query: fieldBoostedQuery(lucene.query), k, ...filters.explainParams },
-        luceneQuery: fieldBoostedQuery(lucene.query),
+        params: { query: keywordQuery(lucene), k, ...filters.explainParams },
+        luceneQuery: keywordQuery(lucene),
       });
       if (lucene.dropped > 0) notes.push(`${lucene.dropped} query terms left out of the full-text query (clause budget)`);
     }
@@ -407,6 +548,8 @@ export class SearchService {
         ? { method: 'rrf', k: plan.fusion.k, weights: { semantic: weights.semantic, bm25: weights.bm25, ...(plan.graphSignal ? { graph: plan.graphSignal.weight } : {}) } }
         : plan.mode === 'semantic_rerank'
           ? { method: 'blend', keywordWeight: plan.keywordWeight }
+          : plan.mode === 'graph'
+            ? { method: 'graph' }
           : plan.graphSignal
             ? { method: 'rrf', k: plan.fusion.k, weights: { [plan.mode]: weights[plan.mode as 'semantic' | 'bm25'], graph: plan.graphSignal.weight } }
             : { method: 'none' };
@@ -437,12 +580,22 @@ export class SearchService {
   }
 }
 
-/** seed 002 §4.2: widen = max(50, 3 × topK). */
+/** The semantic_rerank pool: deep enough that the keyword score can lift a hit from well below topK. */
 export function rerankPool(topK: number): number {
   return Math.max(SEARCH_DEFAULTS.rerankMinPool, SEARCH_DEFAULTS.rerankPoolFactor * topK);
 }
 
 /** Expansion options with defaults: depth 1, both directions, every edge type, 50 nodes. */
+/** Defaults filled and bounds checked (edge allow-list, depth, node cap) before any query runs. */
+function checkedExpand(options: Partial<ExpandPlan>): ExpandPlan {
+    const expand = expandDefaults(options);
+    expansionPattern(expand);
+    if (!Number.isInteger(expand.maxNodes) || expand.maxNodes < 1 || expand.maxNodes > SEARCH_LIMITS.maxExpandNodes) {
+      throw new DomainError(DomainErrorCode.InvalidLimit, `maxNodes must be an integer from 1 to ${SEARCH_LIMITS.maxExpandNodes}`, 'maxNodes');
+    }
+  return expand;
+}
+
 export function expandDefaults(options: Partial<ExpandPlan> = {}): ExpandPlan {
   return {
     depth: options.depth ?? SEARCH_DEFAULTS.expand.depth,
@@ -472,7 +625,15 @@ function toFused(fusion: 'rrf') {
 }
 
 function emptyTimings(): SearchTimings {
-  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, fetch: 0, expand: 0, total: 0 };
+  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, rescore: 0, fetch: 0, expand: 0, total: 0 };
+}
+
+/**
+ * Two hits are one scope when kind, qualified name and source agree (a vendored copy, the same file
+ * in two packages); the source is compared as fetched, with its full length.
+ */
+function duplicateKey(scope: ScopeRecord): string {
+  return `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
 }
 
 function round(ms: number): number {

@@ -1,7 +1,11 @@
 import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
 
-/** Retrieval modes (seed 002 §3.2; DIRECT is the pipeline's business, not a search). */
-export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'] as const;
+/**
+ * Retrieval modes (DIRECT is the pipeline's business, not a search). `graph` answers relationship
+ * questions ("which classes extend X", "who calls X") from the graph alone; hybrid does the same
+ * automatically when it recognises one.
+ */
+export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const DIRECTIONS = ['out', 'in', 'both'] as const;
@@ -30,13 +34,13 @@ export const SEARCH_LIMITS = {
 
 export const SEARCH_DEFAULTS = {
   topK: 10,
-  /** Per-list candidate limit in hybrid mode (seed 001: denseLimit / lexicalLimit). */
+  /** Per-list candidate limit in hybrid mode: how deep the vector and the full-text list each go before fusion. */
   candidates: 150,
-  /** RRF smoothing constant (seed 001). */
+  /** RRF smoothing constant: 60, the value of the original RRF paper; larger flattens the lead of top ranks. */
   rrfK: 60,
-  /** Seed 001, "Code search" row: exact identifiers matter more than paraphrases. */
+  /** Code search: exact identifiers matter more than paraphrases, so keywords weigh more. */
   weights: { semantic: 2, bm25: 3, graph: 1 },
-  /** semantic_rerank (seed 002 §4.2): final = (1 - w) * semantic + w * keyword_norm. */
+  /** semantic_rerank: final = (1 - w) * semantic + w * keyword_norm. */
   keywordWeight: 0.3,
   rerankMinPool: 50,
   rerankPoolFactor: 3,
@@ -52,6 +56,8 @@ export const SEARCH_DEFAULTS = {
   overfetchFactor: 4,
   overfetchMaxK: 4096,
   expand: { depth: 1, direction: 'both' as Direction, maxNodes: 50 },
+  /** Second stage over the fused head (fusion/rescore.ts). Measured on the union of both dev sets (bench/search/quality-tune): a name bonus of 0.3 cost semantic questions 0.06 nDCG@10, so it is 0. */
+  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0 },
 } as const;
 
 // ---- The plan: what the fluent builder and the GraphQL resolver both produce -----------------------
@@ -91,6 +97,13 @@ export interface GraphSignalPlan {
   edges: GraphEdgeType[];
 }
 
+export interface RescorePlan {
+  depth: number;
+  keywordWeight: number;
+  phraseBonus: number;
+  nameBonus: number;
+}
+
 export interface ExpandPlan {
   depth: number;
   edges: GraphEdgeType[];
@@ -115,6 +128,14 @@ export interface SearchPlan {
   sourceChars: number | null;
   /** Rerank the retrieved hits with an LLM (libs/rerank) after retrieval. */
   rerank?: SearchRerankRequest;
+  /** graph mode: the relationship question. */
+  graph?: { text: string };
+  /** hybrid: answer a recognised relationship question from the graph first (default true). */
+  structural?: boolean;
+  /** Phrase clauses for pasted text in the keyword query (default true; off only to measure their gain). */
+  phrases?: boolean;
+  /** Second stage over the fused top candidates (hybrid and semantic_rerank); null: off. */
+  rescore?: RescorePlan | null;
 }
 
 // ---- Results -----------------------------------------------------------------------------------------
@@ -153,8 +174,20 @@ export interface ScoreBreakdown {
   keyword?: ListScore & { raw: number };
   /** Graph signal: how many other candidates this scope is directly connected to. */
   graph?: ListScore & { connections: number };
-  fusion: 'none' | 'rrf' | 'blend';
+  /** Second stage: what each piece of evidence added (fused share, pool keyword share, phrase and name bonuses). */
+  rescore?: { fused: number; keyword: number; phrase: number; name: number };
+  fusion: 'none' | 'rrf' | 'blend' | 'graph';
   filtersApplied: string[];
+}
+
+/** How a GRAPH answer is connected to the scope the question named. */
+export interface GraphVia {
+  relation: string;
+  /** The scope the question named (the path starts there). */
+  anchorId: string;
+  anchorName: string;
+  depth: number;
+  path: PathStep;
 }
 
 export interface PathStep {
@@ -180,6 +213,10 @@ export interface SearchHit {
   rank: number;
   scoreBreakdown: ScoreBreakdown;
   neighbors?: Neighbor[];
+  /** GRAPH answers: the relation and the path from the named scope. */
+  via?: GraphVia;
+  /** The same scope (same kind, name and source) found at other paths: shown once, with these paths. */
+  alsoAt?: string[];
 }
 
 export interface SearchTimings {
@@ -189,6 +226,8 @@ export interface SearchTimings {
   bm25: number;
   fuse: number;
   graph: number;
+  structural: number;
+  rescore: number;
   fetch: number;
   expand: number;
   total: number;
@@ -224,11 +263,27 @@ export interface SearchExplain {
   candidateCount: { count: number; capped: boolean } | null;
   vectorStrategy: { name: VectorStrategyName; reason: string };
   lists: ListExplain[];
-  fusion: { method: 'none' | 'rrf' | 'blend'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
+  fusion: { method: 'none' | 'rrf' | 'blend' | 'graph'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
   graphSignal?: { cypher: string; weight: number; edges: string[] };
   expand?: { cypher: string; pattern: string; depth: number; edges: string[]; direction: Direction; maxNodes: number };
   fetch: { cypher: string; sourceChars: number | null };
+  rescore?: RescorePlan & { cypher: string };
+  /** A relationship question recognised (graph mode, or hybrid's structural route). */
+  structural?: StructuralExplain;
   notes: string[];
+}
+
+export interface StructuralExplain {
+  relation: string;
+  target: string;
+  rule: string;
+  edges: string[];
+  direction: 'in' | 'out';
+  maxDepth: number;
+  anchors: { id: string; qualifiedName: string; kind: string; path: string; degree: number }[];
+  cypher: string[];
+  /** Hits answered from the graph (placed first). */
+  answered: number;
 }
 
 export interface SearchResponse {

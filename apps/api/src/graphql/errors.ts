@@ -38,6 +38,8 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.InvalidRepositoryPath]: ErrorCode.BadUserInput,
   [DomainErrorCode.RepositoryNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
+  [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,
 };
 
 /** The GraphQL code a domain error reaches clients with. */

@@ -1,9 +1,11 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { IsBoolean, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { REPOSITORY_NAME_PATTERN } from '@scopegraph/ingest';
 import { JSONScalar } from '../graphql/json.scalar';
 
 export const MAX_PATH_LENGTH = 4096;
+const MAX_WALK_GLOBS = 100;
+const MAX_GLOB_CHARS = 300;
 
 @InputType()
 export class IndexRepositoryInput {
@@ -21,6 +23,17 @@ export class IndexRepositoryInput {
   @Field({ defaultValue: false, description: 'Leave doc comments out of what is stored and embedded (evaluation runs)' })
   @IsBoolean()
   excludeDocComments: boolean = false;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Globs (gitignore syntax) to index although the defaults skip them, e.g. "dist/**"; kept with the repository (omit to keep the stored ones)',
+  })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_WALK_GLOBS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_GLOB_CHARS, { each: true })
+  include?: string[];
+
+  @Field(() => [String], { nullable: true, description: 'Globs (gitignore syntax) to skip besides the defaults, e.g. "src/legacy/"; kept with the repository' })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_WALK_GLOBS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_GLOB_CHARS, { each: true })
+  exclude?: string[];
 }
 
 @ObjectType()
@@ -33,6 +46,8 @@ export class Repository {
   @Field(() => Int, { nullable: true, description: 'CALLS, EXTENDS, IMPLEMENTS, REFERENCES and IMPORTS edges' }) edges?: number | null;
   @Field(() => Int, { nullable: true }) embedded?: number | null;
   @Field(() => String, { nullable: true }) indexedAt?: string | null;
+  @Field(() => [String], { description: 'Globs indexed although the defaults skip them (dist/, build/, vendor/, bundles...)' }) include: string[];
+  @Field(() => [String], { description: 'Globs skipped besides the defaults' }) exclude: string[];
 }
 
 @ObjectType()

@@ -23,7 +23,13 @@ export class RepositoriesResolver {
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
   async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
     const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
-    const job = await this.queues.add(JobName.INDEX_REPOSITORY, { path, name: input.name, excludeDocComments: input.excludeDocComments });
+    const job = await this.queues.add(JobName.INDEX_REPOSITORY, {
+      path,
+      name: input.name,
+      excludeDocComments: input.excludeDocComments,
+      ...(input.include ? { include: input.include } : {}),
+      ...(input.exclude ? { exclude: input.exclude } : {}),
+    });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
 

@@ -30,10 +30,12 @@ export enum SearchModeEnum {
   BM25 = 'bm25',
   HYBRID = 'hybrid',
   SEMANTIC_RERANK = 'semantic_rerank',
+  GRAPH = 'graph',
 }
 registerEnumType(SearchModeEnum, {
   name: 'SearchMode',
-  description: 'SEMANTIC: vector index; BM25: full-text index; HYBRID: both fused by weighted RRF; SEMANTIC_RERANK: widened vector pool re-ordered by keywords',
+  description:
+    'SEMANTIC: vector index; BM25: full-text index; HYBRID: both fused by weighted RRF (a recognised relationship question is answered from the graph first); SEMANTIC_RERANK: widened vector pool re-ordered by keywords; GRAPH: a relationship question ("which classes extend X", "who calls X", "what does X call", "where is X imported/used", "what overrides X") answered from the graph',
 });
 
 export enum DirectionEnum {
@@ -81,7 +83,7 @@ function IsGlob() {
     });
 }
 
-@InputType({ description: 'RRF weights (seed 001 code-search defaults: semantic 2, bm25 3); graph applies with graphSignal' })
+@InputType({ description: 'RRF weights (code-search defaults: semantic 2, bm25 3, since exact identifiers matter more than paraphrases); graph applies with graphSignal' })
 export class SearchWeightsInput {
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) semantic?: number;
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) bm25?: number;
@@ -167,6 +169,14 @@ export class SearchInput {
   @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(1)
   keywordWeight?: number;
 
+  @Field({ nullable: true, defaultValue: true, description: 'HYBRID: answer a recognised relationship question from the graph first (explain.structural says so)' })
+  @IsOptional() @IsBoolean()
+  structural?: boolean;
+
+  @Field({ nullable: true, defaultValue: true, description: 'HYBRID and SEMANTIC_RERANK: re-order the fused top 30 by keyword, phrase and name evidence read from the candidates' })
+  @IsOptional() @IsBoolean()
+  rescore?: boolean;
+
   @Field({ nullable: true, defaultValue: false, description: 'Rank up hits connected to other hits (an extra RRF list, weight weights.graph)' })
   @IsOptional() @IsBoolean()
   graphSignal?: boolean;
@@ -224,13 +234,22 @@ export class GraphScore extends ListScore {
   @Field(() => Int, { description: 'Other candidates this scope is directly connected to' }) connections: number;
 }
 
+@ObjectType({ description: 'Second stage: what each piece of evidence added to the final score' })
+export class RescoreScore {
+  @Field(() => Float, { description: 'Share of the fused score (normalised by the best)' }) fused: number;
+  @Field(() => Float, { description: 'Share of the keyword score over the candidate pool' }) keyword: number;
+  @Field(() => Float, { description: 'Bonus for a phrase of the query found word for word' }) phrase: number;
+  @Field(() => Float, { description: 'Bonus for a name the query mentions' }) name: number;
+}
+
 @ObjectType()
 export class ScoreBreakdown {
   @Field(() => ListScore, { nullable: true }) semantic?: ListScore;
   @Field(() => ListScore, { nullable: true }) bm25?: ListScore;
   @Field(() => KeywordScore, { nullable: true }) keyword?: KeywordScore;
   @Field(() => GraphScore, { nullable: true }) graph?: GraphScore;
-  @Field({ description: 'none | rrf | blend' }) fusion: string;
+  @Field(() => RescoreScore, { nullable: true }) rescore?: RescoreScore;
+  @Field({ description: 'none | rrf | blend | graph (answered from the graph)' }) fusion: string;
   @Field(() => [String]) filtersApplied: string[];
 }
 
@@ -249,6 +268,15 @@ export class Neighbor {
   @Field(() => GraphPath) path: GraphPath;
 }
 
+@ObjectType({ description: 'How a GRAPH answer is connected to the scope the question named' })
+export class GraphVia {
+  @Field({ description: 'subtypes | implementers | supertypes | callers | callees | importers | users | overriders' }) relation: string;
+  @Field(() => ID, { description: 'The scope the question named' }) anchorId: string;
+  @Field() anchorName: string;
+  @Field(() => Int) depth: number;
+  @Field(() => GraphPath, { description: 'From the named scope to this one' }) path: GraphPath;
+}
+
 @ObjectType()
 export class SearchHit {
   @Field(() => Scope) scope: Scope;
@@ -256,6 +284,8 @@ export class SearchHit {
   @Field(() => Int) rank: number;
   @Field(() => ScoreBreakdown) scoreBreakdown: ScoreBreakdown;
   @Field(() => [Neighbor], { nullable: true, description: 'With expand' }) neighbors?: Neighbor[];
+  @Field(() => GraphVia, { nullable: true, description: 'Answers to a relationship question: the relation and the connecting path' }) via?: GraphVia;
+  @Field(() => [String], { nullable: true, description: 'The same scope (kind, name and source) also found at these paths; shown once' }) alsoAt?: string[];
 }
 
 @ObjectType({ description: 'Milliseconds per stage' })
@@ -266,6 +296,8 @@ export class SearchTimings {
   @Field(() => Float) bm25: number;
   @Field(() => Float) fuse: number;
   @Field(() => Float) graph: number;
+  @Field(() => Float, { description: 'Relationship question answered from the graph' }) structural: number;
+  @Field(() => Float, { description: 'Second stage over the fused head' }) rescore: number;
   @Field(() => Float) fetch: number;
   @Field(() => Float) expand: number;
   @Field(() => Float) total: number;

@@ -4,7 +4,7 @@ import { planFromInput } from './search.resolver';
 import { SearchInput, SearchModeEnum } from './search.model';
 
 describe('SearchInput -> SearchPlan', () => {
-  it('fills the defaults: hybrid, seed 001 code-search weights, 150 candidates per list, 2000 source characters', () => {
+  it('fills the defaults: hybrid, code-search RRF weights (semantic 2, bm25 3), 150 candidates per list, 2000 source characters', () => {
     const plan = planFromInput({ text: 'create an invoice' } as SearchInput);
     expect(plan).toMatchObject({
       mode: 'hybrid',
@@ -40,8 +40,8 @@ describe('SearchInput -> SearchPlan', () => {
     expect(plan.semantic!.limit).toBe(20);
     expect(plan.filters).toEqual({ repository: 'shop', path: { contains: 'src/', glob: '**/*.ts' }, languages: ['typescript'], kinds: ['method'], name: 'create' });
     expect(plan.fusion.weights).toEqual({ semantic: 1, bm25: 3, graph: 1 });
-    expect(plan.graphSignal).toEqual({ weight: 1, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'] });
-    expect(plan.expand).toEqual({ depth: 2, edges: ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS'], direction: 'both', maxNodes: 50 });
+    expect(plan.graphSignal).toEqual({ weight: 1, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'] });
+    expect(plan.expand).toEqual({ depth: 2, edges: ['DECLARES', 'HAS_MEMBER', 'CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'], direction: 'both', maxNodes: 50 });
     expect(plan.sourceChars).toBeNull();
   });
 });

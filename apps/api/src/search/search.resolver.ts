@@ -28,6 +28,8 @@ export function planFromInput(input: SearchInput): SearchPlan {
     ...(input.kind ? { kinds: [input.kind] } : {}),
     ...(input.name !== undefined && input.name !== null ? { name: input.name } : {}),
   };
+  if (input.structural === false) plan.structural = false;
+  if (input.rescore === false) plan.rescore = null;
   if (input.graphSignal) plan.graphSignal = graphSignalDefaults({ weight: plan.fusion.weights.graph });
   if (input.expand) plan.expand = expandDefaults(definedOnly(input.expand));
   plan.sourceChars = input.sourceChars === undefined ? DEFAULT_SOURCE_CHARS : input.sourceChars;

@@ -16,6 +16,7 @@ import {
   rankedScopes,
   reportRows,
   reportSubsets,
+  type Subset,
 } from '../../../../libs/search/src/eval';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchMode } from '../../../../libs/search/src/search.types';
 import { ApiClient, CliError } from '../client';
@@ -149,7 +150,14 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
   const lines = [
     `${datasetName}: ${total} queries (${total - graph} text, ${graph} graph questions${graph > 0 ? (out.expand ? ', judged with expansion' : ', expansion OFF') : ''}); top ${out.topK} per search; latency = GraphQL round trip`,
   ];
-  const titles = { all: 'all queries', text: 'text questions', graph: `graph questions (${out.expand ? 'hits followed by their neighbors' : 'hits only'})` };
+  const titles: Record<Subset, string> = {
+    all: 'all queries',
+    text: 'text questions',
+    graph: `graph questions (${out.expand ? 'hits followed by their neighbors' : 'hits only'})`,
+    semantic: 'type semantic (behaviour in plain words)',
+    lexical: 'type lexical (exact strings)',
+    structural: 'type structural (relationships in plain words, no expand)',
+  };
   for (const subset of reportSubsets(out)) {
     lines.push('', `${titles[subset]}:`, formatTable(reportRows(out, subset)));
   }

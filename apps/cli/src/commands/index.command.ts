@@ -9,12 +9,16 @@ type Progress = IngestProgress & { result?: IngestResult; failedReason?: string 
 const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed etaSeconds errors recentErrors { path message } result failedReason';
 
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
-export async function indexCommand(dir: string, opts: { name?: string; json?: boolean; excludeDocComments?: boolean }, client = new ApiClient()): Promise<number> {
+export async function indexCommand(
+  dir: string,
+  opts: { name?: string; json?: boolean; excludeDocComments?: boolean; include?: string[]; exclude?: string[] },
+  client = new ApiClient(),
+): Promise<number> {
   const root = path.resolve(dir);
   const name = opts.name ?? path.basename(root).replace(/[^A-Za-z0-9._-]/g, '-');
   const { indexRepository } = await client.request<{ indexRepository: { id: string } }>(
     'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }',
-    { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true } },
+    { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true, ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } },
   );
   const interactive = !opts.json && process.stderr.isTTY;
   const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  ETA {etaText}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
@@ -56,6 +60,7 @@ export async function indexCommand(dir: string, opts: { name?: string; json?: bo
       [
         `indexed ${name} (${root})`,
         `  files   ${r.files.indexed} (parsed ${r.files.parsed}, unchanged ${r.files.reused}; skipped: ${skipped})`,
+        ...(r.filters && (r.filters.include.length || r.filters.exclude.length) ? [`  filters include [${r.filters.include.join(', ')}] exclude [${r.filters.exclude.join(', ')}]`] : []),
         `  scopes  ${r.scopes.total} (added ${r.scopes.added}, changed ${r.scopes.changed}, moved ${r.scopes.moved}, deleted ${r.scopes.deleted})`,
         `  edges   ${r.edges.total} (added ${r.edges.added}, removed ${r.edges.removed}, unresolved ${r.edges.unresolved})`,
         `  embedded ${r.embedded}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
@@ -67,9 +72,9 @@ export async function indexCommand(dir: string, opts: { name?: string; json?: bo
 }
 
 export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
-  const { repositories } = await client.request<{ repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string }[] }>(
-    '{ repositories { name rootPath files scopes edges embedded indexedAt } }',
-  );
+  const { repositories } = await client.request<{
+    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[] }[];
+  }>('{ repositories { name rootPath files scopes edges embedded indexedAt include exclude } }');
   if (opts.json) {
     process.stdout.write(JSON.stringify(repositories, null, 2) + '\n');
     return 0;
@@ -78,8 +83,10 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
     process.stdout.write('no repositories indexed yet: scopegraph index <path>\n');
     return 0;
   }
-  const rows = repositories.map((r) => [r.name, String(r.files ?? ''), String(r.scopes ?? ''), String(r.edges ?? ''), String(r.embedded ?? ''), r.indexedAt ?? '', r.rootPath]);
-  const header = ['NAME', 'FILES', 'SCOPES', 'EDGES', 'EMBEDDED', 'INDEXED AT', 'PATH'];
+  const globs = (r: { include: string[]; exclude: string[] }) =>
+    [...r.include.map((g) => `+${g}`), ...r.exclude.map((g) => `-${g}`)].join(' ') || 'defaults';
+  const rows = repositories.map((r) => [r.name, String(r.files ?? ''), String(r.scopes ?? ''), String(r.edges ?? ''), String(r.embedded ?? ''), r.indexedAt ?? '', r.rootPath, globs(r)]);
+  const header = ['NAME', 'FILES', 'SCOPES', 'EDGES', 'EMBEDDED', 'INDEXED AT', 'PATH', 'WALK FILTERS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
   return 0;

@@ -1,6 +1,6 @@
 import { ApiClient, CliError } from '../client';
 
-const MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'] as const;
+const MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph'] as const;
 
 const SEARCH_QUERY = `query($input: SearchInput!) {
   search(input: $input) {
@@ -9,6 +9,8 @@ const SEARCH_QUERY = `query($input: SearchInput!) {
       rank score
       scope { id qualifiedName kind language path startLine endLine signature }
       scoreBreakdown { fusion semantic { score rank } bm25 { score rank } }
+      via { relation anchorName depth path { edgeTypes directions } }
+      alsoAt
     }
   }
 }`;
@@ -18,6 +20,8 @@ interface SearchHitData {
   score: number;
   scope: { id: string; qualifiedName: string; kind: string; language: string; path: string; startLine: number; endLine: number; signature: string | null };
   scoreBreakdown: { fusion: string; semantic: { score: number; rank: number } | null; bm25: { score: number; rank: number } | null };
+  via: { relation: string; anchorName: string; depth: number; path: { edgeTypes: string[]; directions: string[] } } | null;
+  alsoAt: string[] | null;
 }
 
 export interface SearchOptions {
@@ -55,6 +59,11 @@ export async function searchCommand(text: string, opts: SearchOptions, client = 
     const lists = [b.semantic ? `semantic #${b.semantic.rank}` : null, b.bm25 ? `bm25 #${b.bm25.rank}` : null].filter(Boolean).join(', ');
     process.stdout.write(`${String(r.rank).padStart(3)}. ${r.scope.qualifiedName} (${r.scope.kind}, ${r.scope.language})  ${r.scope.path}:${r.scope.startLine}-${r.scope.endLine}  ${r.score.toFixed(4)}${lists ? `  [${lists}]` : ''}\n`);
     if (r.scope.signature) process.stdout.write(`       ${r.scope.signature}\n`);
+    if (r.via) {
+      const hops = r.via.path.edgeTypes.map((t, i) => (r.via!.path.directions[i] === 'in' ? `<-${t}-` : `-${t}->`)).join(' ');
+      process.stdout.write(`       ${r.via.relation} of ${r.via.anchorName}: ${r.via.anchorName} ${hops} ${r.scope.qualifiedName}\n`);
+    }
+    if (r.alsoAt?.length) process.stdout.write(`       also at ${r.alsoAt.join(', ')}\n`);
   }
   process.stdout.write(`(${search.results.length} results, ${search.strategy}, ${search.timings.total.toFixed(1)} ms)\n`);
   return 0;

@@ -36,6 +36,9 @@ export interface RepositoryRow {
   edges: number | null;
   embedded: number | null;
   indexedAt: string | null;
+  /** Walk filters kept with the repository (gitignore-syntax globs). */
+  include: string[];
+  exclude: string[];
 }
 
 /** Rows per UNWIND write: large enough to amortise round trips, small enough to keep transactions light. */
@@ -53,8 +56,16 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
 export class IngestRepository {
   constructor(private readonly neo4j: Neo4jService) {}
 
-  async upsertRepository(repoId: string, name: string, rootPath: string): Promise<void> {
-    await this.neo4j.write('ingest/upsert-repository', { repoId, name, rootPath });
+  /** Creates or renames the repository; stores the walk filters when given and returns those in force. */
+  async upsertRepository(repoId: string, name: string, rootPath: string, filters: { include?: string[]; exclude?: string[] } = {}): Promise<{ include: string[]; exclude: string[] }> {
+    const [row] = await this.neo4j.write<{ include: string[]; exclude: string[] }>('ingest/upsert-repository', {
+      repoId,
+      name,
+      rootPath,
+      include: filters.include ?? null,
+      exclude: filters.exclude ?? null,
+    });
+    return { include: row?.include ?? [], exclude: row?.exclude ?? [] };
   }
 
   storedScopes(repoId: string): Promise<StoredScope[]> {
@@ -81,7 +92,7 @@ export class IngestRepository {
     for (const batch of chunks(ids, WRITE_BATCH)) await this.neo4j.write('ingest/delete-scopes', { ids: batch });
   }
 
-  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null }[]> {
+  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null; resolver: string | null }[]> {
     return this.neo4j.read('ingest/stored-edges', { repoId });
   }
 
@@ -96,7 +107,9 @@ export class IngestRepository {
       for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
         await this.neo4j.write(files[target], {
           repoId,
-          rows: batch.map((e) => ({ from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null })),
+          rows: batch.map((e) => ({
+            from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+          })),
         });
       }
     }

@@ -9,6 +9,7 @@ const DECORATOR = new Set(['decorator']);
 const WRAPPERS = new Set(['parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression']);
 const NOT_DOC = /@(?:license|file|fileoverview|module|packageDocumentation)\b/;
 const MAX_CHAIN = 6;
+const HOLDER_KEYWORDS = new Set(['const', 'let', 'var']);
 
 /**
  * TypeScript, TSX and JavaScript (incl. JSX, CommonJS).
@@ -400,6 +401,16 @@ class TsWalker {
           continue;
         }
         if (this.requireCall(v, nameNode, d)) continue;
+        // `export const isX = createPredicate(...)`: a module-level const made by a call often holds a
+        // function; as a scope of its own, calls to it have a target (and its initialiser a caller).
+        if (v.type === 'call_expression' && moduleLevel && HOLDER_KEYWORDS.has(keyword)) {
+          const sig = `${keyword} ${this.content.slice(d.startIndex, v.startIndex)}`.replace(/=\s*$/, '').trim();
+          const s = this.addScope(name, 'variable', rangeNode, rangeNode, scope, sig, exported);
+          if (scope === this.b.file) this.topLevel.set(name, s);
+          if (typeNode) this.walk(typeNode, s);
+          this.walk(v, s);
+          continue;
+        }
         if (v.type === 'new_expression') {
           const ctor = v.childForFieldName('constructor');
           const n = ctor ? this.chain(ctor) : null;

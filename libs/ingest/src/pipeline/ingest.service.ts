@@ -6,7 +6,7 @@ import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-mod
 import { IngestRepository, StoredScope } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
-import { resolveRepository } from '../resolve';
+import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { walkRepository, WalkedFile } from '../walk/file-walker';
 import { EmbedPhase } from './embed-phase';
@@ -51,6 +51,7 @@ export class IngestService {
     private readonly repo: IngestRepository,
     private readonly parser: ParserService,
     private readonly cache: ParseCache,
+    private readonly resolver: ReferenceResolver,
     private readonly embeddingCache: EmbeddingCache,
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -89,11 +90,11 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    await this.repo.upsertRepository(repoId, request.name, rootPath);
+    const filters = await this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude });
 
     // 1. Walk.
     const walk = await time('walk', () =>
-      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }),
+      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
     );
     walk.errors.forEach(addError);
     progress.filesTotal = walk.files.length;
@@ -109,7 +110,8 @@ export class IngestService {
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
-    const resolved = await time('resolve', async () => resolveRepository(parsed));
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
+    const resolved = resolveRun.result;
     const deletions = await time('writeScopes', () => sync.finish());
     const scopeStats = sync.stats;
 
@@ -130,7 +132,7 @@ export class IngestService {
       if (!old) {
         edgesAdded++;
         edgeWrites.push(e);
-      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null)) {
+      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) {
         edgesUpdated++;
         edgeWrites.push(e);
       }
@@ -202,8 +204,13 @@ export class IngestService {
         skipped: walk.skipped,
         nonUtf8: walk.files.filter((f) => f.nonUtf8).length,
       },
+      filters: {
+        include: filters.include,
+        exclude: filters.exclude,
+      },
       scopes: { ...scopeStats, total: totals.scopes },
       edges: { total: totals.edges, added: edgesAdded, updated: edgesUpdated, removed: edgeDeletes.length, unresolved: edges.unresolved, builtinSkipped: edges.builtinSkipped },
+      resolver: { ts: resolveRun.tsResolver, ...(resolveRun.precise ? { precise: resolveRun.precise } : {}) },
       embedded: totals.embedded,
       embeddedThisRun,
       embeddingError,
@@ -267,7 +274,7 @@ export class IngestService {
     return { parsed, reusedPaths: new Set(reused.keys()) };
   }
 
-  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ReturnType<typeof resolveRepository>) {
+  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult) {
     const list: GraphEdge[] = [];
     const seen = new Set<string>();
     const push = (e: GraphEdge) => {
@@ -287,7 +294,9 @@ export class IngestService {
         push({ from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
       }
     }
-    for (const e of resolved.edges) push({ from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null });
+    for (const e of resolved.edges) {
+      push({ from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
+    }
     for (const imp of resolved.fileImports) {
       const from = fileIds.get(imp.fromPath);
       if (!from) continue;
@@ -308,7 +317,10 @@ export class IngestService {
         continue;
       }
       unresolved++;
-      push({ from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line, reason: u.reason });
+      push({
+        from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
+        reason: u.reason, resolver: u.resolver,
+      });
     }
     return { list, unresolved, builtinSkipped };
   }

@@ -27,8 +27,15 @@ export interface IngestResult {
   name: string;
   rootPath: string;
   files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
+  /** The include/exclude globs this run walked with (given, or stored with the repository). */
+  filters: { include: string[]; exclude: string[] };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
   edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
+  /**
+   * Which resolver the TS/JS references went through; `precise` adds where the compiler options came
+   * from and how many files were (re)checked (changed files and their importers).
+   */
+  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; skipped?: string } };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;
@@ -49,5 +56,11 @@ export interface IngestRequest {
    * comments as queries, so the answer must not be found verbatim).
    */
   excludeDocComments?: boolean;
+  /**
+   * Globs (gitignore syntax) that bring back what the defaults skip (`dist/**`) and that skip more.
+   * Kept with the repository: a later run without them uses the stored ones.
+   */
+  include?: string[];
+  exclude?: string[];
   jobId?: string;
 }

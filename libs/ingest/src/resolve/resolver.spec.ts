@@ -49,6 +49,11 @@ const EXPECTED: [string, string, string][] = [
   ['IMPORTS', F('ts/src/services/invoice-service.ts'), F('ts/src/utils/legacy.ts')],
   ['IMPORTS', F('ts/src/services/invoice-service.ts'), F('ts/src/services/invoice-repository.ts')],
   ['IMPORTS', F('ts/src/utils/format.ts'), F('ts/src/models/base-entity.ts')],
+  // a barrel and a module that re-exports it back (circular `export *`)
+  ['IMPORTS', F('ts/src/internal.ts'), F('ts/src/reactions.ts')],
+  ['IMPORTS', F('ts/src/internal.ts'), F('ts/src/utils/predicates.ts')],
+  ['IMPORTS', F('ts/src/reactions.ts'), F('ts/src/internal.ts')],
+  ['IMPORTS', F('ts/src/tracker.ts'), F('ts/src/reactions.ts')],
   // Python: relative imports, `import billing.tax` and `from billing import ...` from a source root
   ['IMPORTS', F('py/billing/__init__.py'), F('py/billing/invoice.py')],
   ['IMPORTS', F('py/billing/invoice.py'), F('py/billing/base.py')],
@@ -66,6 +71,7 @@ const EXPECTED: [string, string, string][] = [
 
   // ---- IMPLEMENTS
   ['IMPLEMENTS', S('ts/src/models/invoice.ts', 'Invoice', 'class'), S('ts/src/models/auditable.ts', 'Auditable', 'interface')],
+  ['IMPLEMENTS', S('ts/src/reactions.ts', 'Reaction', 'class'), S('ts/src/reactions.ts', 'Trackable', 'interface')],
   ['IMPLEMENTS', S('cs/MyApp.Data/SqlInvoiceRepository.cs', 'MyApp.Data.SqlInvoiceRepository', 'class'), S('cs/MyApp.Data/IInvoiceRepository.cs', 'MyApp.Data.IInvoiceRepository', 'interface')],
   ['IMPLEMENTS', S('cs/MyApp/Services/InvoiceService.cs', 'MyApp.Services.InvoiceService', 'class'), S('cs/MyApp/Services/ServiceBase.cs', 'MyApp.Services.Auditable', 'interface')],
   // parsed as EXTENDS (first base, no I prefix), fixed up because the target is an interface
@@ -88,6 +94,15 @@ const EXPECTED: [string, string, string][] = [
   ['CALLS', S('ts/src/main.ts', 'main', 'function'), S('ts/src/services/invoice-repository.ts', 'InvoiceRepository', 'class')],
   ['CALLS', S('ts/src/main.ts', 'main', 'function'), S('ts/src/services/invoice-service.ts', 'InvoiceService.create', 'method')], // const service = new InvoiceService()
   ['CALLS', S('ts/src/main.ts', 'main', 'function'), S('ts/src/services/invoice-service.ts', 'summarize', 'function')],
+  // a function held in a variable; found through the barrel and through the module re-exporting it
+  ['CALLS', S('ts/src/reactions.ts', 'Reaction.track', 'method'), S('ts/src/utils/predicates.ts', 'isPositive', 'variable')],
+  ['CALLS', S('ts/src/tracker.ts', 'trackAll', 'function'), S('ts/src/utils/predicates.ts', 'isPositive', 'variable')],
+  ['CALLS', S('ts/src/utils/predicates.ts', 'isPositive', 'variable'), S('ts/src/utils/predicates.ts', 'createPredicate', 'function')],
+  ['CALLS', S('ts/src/reactions.ts', 'makeReaction', 'function'), S('ts/src/reactions.ts', 'Reaction', 'class')],
+  ['CALLS', S('ts/src/tracker.ts', 'Tracker', 'class'), S('ts/src/reactions.ts', 'makeReaction', 'function')], // field initialiser
+  ['CALLS', S('ts/src/tracker.ts', 'trackAll', 'function'), S('ts/src/reactions.ts', 'Reaction', 'class')],
+  ['CALLS', S('ts/src/tracker.ts', 'trackAll', 'function'), S('ts/src/reactions.ts', 'makeReaction', 'function')],
+  ['CALLS', S('ts/src/tracker.ts', 'trackAll', 'function'), S('ts/src/reactions.ts', 'Reaction.track', 'method')], // const reaction = new Reaction()
 
   // ---- CALLS, Python
   ['CALLS', S('py/billing/invoice.py', 'Invoice.__init__', 'constructor'), S('py/billing/base.py', 'Document.__init__', 'constructor')], // super().__init__()
@@ -121,7 +136,18 @@ const EXPECTED: [string, string, string][] = [
   ['REFERENCES', S('sql/procedures.sql', 'dbo.usp_CreateInvoice', 'procedure'), S('sql/tables.sql', 'dbo.Invoice', 'table')],
   ['REFERENCES', S('sql/tables.sql', 'dbo.Invoice', 'table'), S('sql/tables.sql', 'dbo.Customer', 'table')], // foreign key
 
+  // ---- OVERRIDES: method -> the base class / interface member it overrides or implements
+  ['OVERRIDES', S('ts/src/models/invoice.ts', 'Invoice.describe', 'method'), S('ts/src/models/base-entity.ts', 'BaseEntity.describe', 'method')],
+  ['OVERRIDES', S('ts/src/models/invoice.ts', 'Invoice.audit', 'method'), S('ts/src/models/auditable.ts', 'Auditable.audit', 'method')],
+  ['OVERRIDES', S('ts/src/reactions.ts', 'Reaction.track', 'method'), S('ts/src/reactions.ts', 'Trackable.track', 'method')],
+  ['OVERRIDES', S('py/billing/invoice.py', 'Invoice.render', 'method'), S('py/billing/base.py', 'Document.render', 'method')],
+  ['OVERRIDES', S('cs/MyApp.Data/SqlInvoiceRepository.cs', 'MyApp.Data.SqlInvoiceRepository.Create', 'method'), S('cs/MyApp.Data/IInvoiceRepository.cs', 'MyApp.Data.IInvoiceRepository.Create', 'method')],
+  ['OVERRIDES', S('cs/MyApp.Data/SqlInvoiceRepository.cs', 'MyApp.Data.SqlInvoiceRepository.GetOpenTotal', 'method'), S('cs/MyApp.Data/IInvoiceRepository.cs', 'MyApp.Data.IInvoiceRepository.GetOpenTotal', 'method')],
+  ['OVERRIDES', S('cs/MyApp/Services/InvoiceService.cs', 'MyApp.Services.AuditEntry.Describe', 'method'), S('cs/MyApp/Services/ServiceBase.cs', 'MyApp.Services.Auditable.Describe', 'method')],
+  ['OVERRIDES', S('cs/MyApp/Services/InvoiceService.cs', 'MyApp.Services.InvoiceService.Describe', 'method'), S('cs/MyApp/Services/ServiceBase.cs', 'MyApp.Services.Auditable.Describe', 'method')],
+
   // ---- REFERENCES, type names
+  ['REFERENCES', S('ts/src/reactions.ts', 'makeReaction', 'function'), S('ts/src/reactions.ts', 'Reaction', 'class')],
   ['REFERENCES', S('ts/src/models/invoice.ts', 'Invoice.constructor', 'constructor'), S('ts/src/models/auditable.ts', 'AuditLevel', 'type_alias')],
   ['REFERENCES', S('ts/src/services/invoice-repository.ts', 'InvoiceRepository', 'class'), S('ts/src/models/invoice.ts', 'Invoice', 'class')],
   ['REFERENCES', S('ts/src/services/invoice-repository.ts', 'InvoiceRepository.save', 'method'), S('ts/src/models/invoice.ts', 'Invoice', 'class')],
@@ -149,14 +175,18 @@ describe('resolveRepository over test/fixtures/polyglot-repo', () => {
       'sql sql/procedures.sql',
       'sql sql/tables.sql',
       'typescript ts/src/index.ts',
+      'typescript ts/src/internal.ts',
       'typescript ts/src/main.ts',
       'typescript ts/src/models/auditable.ts',
       'typescript ts/src/models/base-entity.ts',
       'typescript ts/src/models/invoice.ts',
+      'typescript ts/src/reactions.ts',
       'typescript ts/src/services/invoice-repository.ts',
       'typescript ts/src/services/invoice-service.ts',
+      'typescript ts/src/tracker.ts',
       'typescript ts/src/utils/format.ts',
       'typescript ts/src/utils/legacy.ts',
+      'typescript ts/src/utils/predicates.ts',
     ]);
     expect(files.filter((f) => f.errors.length)).toEqual([]);
   });
@@ -219,17 +249,22 @@ describe('resolveRepository over test/fixtures/polyglot-repo', () => {
       'py/report.py billing.tax -> py/billing/tax.py',
       'ts/src/index.ts ./models/invoice -> ts/src/models/invoice.ts',
       'ts/src/index.ts ./services/invoice-service -> ts/src/services/invoice-service.ts',
+      'ts/src/internal.ts ./reactions -> ts/src/reactions.ts',
+      'ts/src/internal.ts ./utils/predicates -> ts/src/utils/predicates.ts',
       'ts/src/main.ts ./index -> ts/src/index.ts',
       'ts/src/main.ts ./services/invoice-repository -> ts/src/services/invoice-repository.ts',
       'ts/src/models/invoice.ts ../utils/format -> ts/src/utils/format.ts',
       'ts/src/models/invoice.ts ./auditable -> ts/src/models/auditable.ts',
       'ts/src/models/invoice.ts ./base-entity -> ts/src/models/base-entity.ts',
+      'ts/src/reactions.ts ./internal -> ts/src/internal.ts',
+      'ts/src/reactions.ts ./internal -> ts/src/internal.ts',
       'ts/src/services/invoice-repository.ts ../models/invoice -> ts/src/models/invoice.ts',
       'ts/src/services/invoice-service.ts ../models/invoice -> ts/src/models/invoice.ts',
       'ts/src/services/invoice-service.ts ../utils/format -> ts/src/utils/format.ts',
       'ts/src/services/invoice-service.ts ../utils/legacy -> ts/src/utils/legacy.ts',
       'ts/src/services/invoice-service.ts ./invoice-repository -> ts/src/services/invoice-repository.ts',
       'ts/src/services/invoice-service.ts uuid -> external:uuid',
+      'ts/src/tracker.ts ./reactions -> ts/src/reactions.ts',
       'ts/src/utils/format.ts ../models/base-entity -> ts/src/models/base-entity.ts',
     ]);
   });

@@ -1,16 +1,17 @@
-import { normaliseSqlName } from '../parse/sql-lexer';
 import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
 import { isBuiltin } from './builtins';
+import { csTypeLookup } from './csharp';
 import { dirname, joinPath, ModuleResolver, ModuleTarget } from './module-resolver';
+import { resolveSqlName } from './sql';
+import { CLASS_LIKE, push, SymbolTable, TYPE_LIKE } from './symbol-table';
 import type {
-  EdgeType, FileImportLink, ResolvedEdge, ResolveOptions, ResolveResult, UnresolvedReason, UnresolvedRef,
+  EdgeType, FileImportLink, PreciseOutcome, RefOutcome, ResolvedEdge, ResolverName, ResolveOptions, ResolveResult,
+  UnresolvedReason, UnresolvedRef,
 } from './types';
 
-const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record']);
 const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
-const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias']);
-const SQL_OBJECT = new Set<ScopeKind>(['table', 'view', 'procedure', 'sql_function', 'trigger']);
-const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property']);
+// Variables and fields are callable: `export const isX = createPredicate(...)` holds a function.
+const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property', 'variable']);
 const HERITABLE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'type_alias']);
 const REFERABLE = new Set<ScopeKind>([...TYPE_LIKE, 'namespace', 'variable']);
 
@@ -83,32 +84,28 @@ export function resolveRepository(files: ParsedFile[], opts: ResolveOptions = {}
 }
 
 class Resolver {
-  private readonly scopes = new Map<string, ParsedScope>();
-  private readonly children = new Map<string, Map<string, ParsedScope[]>>();
+  private readonly t: SymbolTable;
   private readonly envs = new Map<string, FileEnv>();
   private readonly modules: ModuleResolver;
-  private readonly csTypes = new Map<string, ParsedScope[]>();
-  private readonly csNamespaceFiles = new Map<string, Set<string>>();
-  private readonly sqlByKey = new Map<string, ParsedScope[]>();
-  private readonly sqlByName = new Map<string, ParsedScope[]>();
   private readonly scriptGlobals = new Map<string, ParsedScope[]>();
-  private readonly memberBindings = new Map<string, Map<string, string>>();
-  private readonly localBindings = new Map<string, Map<string, string>>();
   /** Resolved EXTENDS / IMPLEMENTS targets per scope id. */
   private readonly extendsOf = new Map<string, ParsedScope[]>();
   private readonly implementsOf = new Map<string, ParsedScope[]>();
   private readonly exportMemo = new Map<string, Denotation | null>();
   /** Classes with an EXTENDS that did not resolve (base from a package...): reason per class id. */
   private readonly unresolvedBase = new Map<string, UnresolvedReason>();
-  private readonly schema: string;
 
   private readonly edges = new Map<string, ResolvedEdge>();
   private readonly unresolved: UnresolvedRef[] = [];
   private readonly fileImports: FileImportLink[] = [];
+  private readonly outcomes: RefOutcome[] | undefined;
+  /** Classes whose heritage the fast resolver decided (at least in part): their OVERRIDES are `fast`. */
+  private readonly fastHeritage = new Set<string>();
 
   constructor(private readonly files: ParsedFile[], private readonly opts: ResolveOptions) {
-    this.schema = opts.defaultSqlSchema ?? 'dbo';
+    this.t = new SymbolTable(files, opts.defaultSqlSchema ?? 'dbo');
     this.modules = new ModuleResolver(new Set(files.map((f) => f.path)), opts);
+    this.outcomes = opts.collectOutcomes ? [] : undefined;
     this.index();
   }
 
@@ -122,11 +119,13 @@ class Resolver {
         else rest.push(r);
       }
     }
+    this.resolveOverrides();
     for (const r of rest) this.resolveRef(r);
     return {
       edges: [...this.edges.values()],
       unresolved: this.unresolved,
       fileImports: this.fileImports,
+      ...(this.outcomes ? { outcomes: this.outcomes } : {}),
     };
   }
 
@@ -135,34 +134,6 @@ class Resolver {
   private index(): void {
     for (const f of this.files) {
       const fileScope = f.scopes.find((s) => s.kind === 'file') ?? f.scopes[0];
-      for (const s of f.scopes) {
-        this.scopes.set(s.id, s);
-        if (s.parentId) {
-          let m = this.children.get(s.parentId);
-          if (!m) this.children.set(s.parentId, (m = new Map()));
-          const list = m.get(s.name);
-          if (list) list.push(s);
-          else m.set(s.name, [s]);
-        }
-        if (f.language === 'csharp') {
-          if (TYPE_LIKE.has(s.kind)) push(this.csTypes, s.qualifiedName, s);
-          if (s.kind === 'namespace') {
-            let set = this.csNamespaceFiles.get(s.qualifiedName);
-            if (!set) this.csNamespaceFiles.set(s.qualifiedName, (set = new Set()));
-            set.add(f.path);
-          }
-        }
-        if (SQL_OBJECT.has(s.kind)) {
-          push(this.sqlByKey, normaliseSqlName(s.qualifiedName, this.schema), s);
-          push(this.sqlByName, s.name.toLowerCase(), s);
-        }
-      }
-      for (const b of f.bindings ?? []) {
-        const map = b.member ? this.memberBindings : this.localBindings;
-        let m = map.get(b.scopeId);
-        if (!m) map.set(b.scopeId, (m = new Map()));
-        if (!m.has(b.name)) m.set(b.name, b.typeName);
-      }
       const fam = family(f.language);
       const isScript = fam === 'js' && f.imports.length === 0 && (f.exports ?? []).length === 0
         && !f.scopes.some((s) => s.exported);
@@ -171,7 +142,7 @@ class Resolver {
       };
       this.envs.set(f.path, env);
       if (isScript && fileScope) {
-        for (const list of this.children.get(fileScope.id)?.values() ?? []) for (const s of list) push(this.scriptGlobals, s.name, s);
+        for (const list of this.t.children.get(fileScope.id)?.values() ?? []) for (const s of list) push(this.scriptGlobals, s.name, s);
       }
     }
   }
@@ -255,12 +226,12 @@ class Resolver {
     const alias = imp.names.find((n) => n.local !== '*')?.local;
     if (alias) env.aliases.set(alias, ns);
     else env.usings.push(ns);
-    const nsFiles = this.csNamespaceFiles.get(ns);
+    const nsFiles = this.t.csNamespaceFiles.get(ns);
     if (nsFiles && nsFiles.size) {
       for (const p of [...nsFiles].sort()) if (p !== env.file.path) this.link(env, imp, { kind: 'file', path: p });
       return;
     }
-    const types = this.csTypes.get(ns);
+    const types = this.t.csTypes.get(ns);
     if (types?.length) {
       if (imp.isStatic) env.usings.push(ns); // members of a static class become visible
       for (const p of new Set(types.map((t) => t.path))) if (p !== env.file.path) this.link(env, imp, { kind: 'file', path: p });
@@ -293,11 +264,14 @@ class Resolver {
     const key = `${path}\u0000${name}`;
     if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
     if (seen.has(key)) return null;
+    // A miss is only final when this lookup started the search: inside a cycle of `export *` barrels,
+    // a module visited earlier on the path is cut short, so a miss found here may be a hit elsewhere.
+    const outermost = seen.size === 0;
     seen.add(key);
     const env = this.envs.get(path);
     let result: Denotation | null = null;
     if (env) {
-      const top = this.childrenNamed(env.fileScope, name);
+      const top = this.t.childrenNamed(env.fileScope, name);
       if (top.length) {
         const exported = top.filter((s) => s.exported !== false);
         result = { scopes: exported.length ? exported : top };
@@ -305,7 +279,7 @@ class Resolver {
       if (!result) {
         for (const e of env.file.exports ?? []) {
           if (e.exported !== name) continue;
-          const local = this.childrenNamed(env.fileScope, e.local);
+          const local = this.t.childrenNamed(env.fileScope, e.local);
           if (local.length) {
             result = { scopes: local };
             break;
@@ -339,27 +313,28 @@ class Resolver {
         }
       }
     }
-    this.exportMemo.set(key, result);
+    if (result || outermost) this.exportMemo.set(key, result);
     return result;
   }
 
   // ================================================================== references
 
   private resolveHeritage(r: RawReference): void {
-    const from = this.scopes.get(r.fromId);
+    const from = this.t.scopes.get(r.fromId);
     if (!from) return;
     const env = this.envs.get(from.path)!;
     const parts = r.targetName.split('.');
     // Bases are resolved from the declaring scope's parent (a class cannot inherit its own members).
-    const ctx = from.parentId ? this.scopes.get(from.parentId) ?? from : from;
-    let out: Outcome;
-    if (env.fam === 'cs') out = this.csResolve(parts, ctx, env, HERITABLE, true);
-    else out = this.dynResolve(parts, ctx, env, HERITABLE);
+    const ctx = from.parentId ? this.t.scopes.get(from.parentId) ?? from : from;
+    const { out, resolver } = this.decide(r, env, () =>
+      env.fam === 'cs' ? this.csResolve(parts, ctx, env, HERITABLE, true) : this.dynResolve(parts, ctx, env, HERITABLE));
+    if (resolver === 'fast') this.fastHeritage.add(from.id);
     if ('reason' in out) {
-      this.miss(r, out.reason);
+      this.miss(r, out.reason, resolver);
       if (r.kind === 'EXTENDS') this.unresolvedBase.set(from.id, out.reason === 'not-found' ? 'unknown-receiver' : out.reason);
       return;
     }
+    this.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       if (t.id === from.id) continue;
       let type: EdgeType = r.kind;
@@ -369,12 +344,61 @@ class Resolver {
         else if (t.kind === 'class' || t.kind === 'record') type = 'EXTENDS';
       }
       push(type === 'EXTENDS' ? this.extendsOf : this.implementsOf, from.id, t);
-      this.addEdge(from.id, t.id, type, r.line);
+      this.addEdge(from.id, t.id, type, r.line, resolver);
+    }
+  }
+
+  /**
+   * Which resolver answers a reference. By default the fast resolver goes first and the compiler is
+   * asked only about what it could not pin to a scope (measured: where both pin a TS/JS reference they
+   * agree, and the checker's type inference is the expensive part); `preciseFirst` asks the compiler
+   * about every TS/JS reference (benchmarks measure the fast resolver's precision that way).
+   */
+  private decide(r: RawReference, env: FileEnv, fast: () => Outcome): { out: Outcome; resolver: ResolverName } {
+    if (this.opts.preciseFirst) {
+      const p = this.precise(r, env);
+      return p ? { out: p, resolver: 'precise' } : { out: fast(), resolver: 'fast' };
+    }
+    const f = fast();
+    if ('targets' in f || f.reason === 'external' || f.reason === 'builtin') return { out: f, resolver: 'fast' };
+    const p = this.precise(r, env);
+    return p ? { out: p, resolver: 'precise' } : { out: f, resolver: 'fast' };
+  }
+
+  /** TS/JS: the compiler's answer, when it has one, as an outcome over scopes. */
+  private precise(r: RawReference, env: FileEnv): Outcome | undefined {
+    if (env.fam !== 'js' || !this.opts.precise) return undefined;
+    const p: PreciseOutcome | undefined = this.opts.precise.resolve(r, env.file);
+    if (!p) return undefined;
+    if ('reason' in p) return p;
+    const targets = p.targetIds.map((id) => this.t.scopes.get(id)).filter((s): s is ParsedScope => !!s);
+    return targets.length ? { targets } : undefined;
+  }
+
+  /**
+   * OVERRIDES: a method to the nearest same-named member of its class's bases (base classes first,
+   * then interfaces, breadth first), so "what overrides X" and interface-typed call targets can be
+   * followed. Constructors are not overrides.
+   */
+  private resolveOverrides(): void {
+    for (const cls of this.t.scopes.values()) {
+      if (!CLASS_LIKE.has(cls.kind)) continue;
+      const bases = [...(this.extendsOf.get(cls.id) ?? []), ...(this.implementsOf.get(cls.id) ?? [])];
+      if (!bases.length) continue;
+      const resolver: ResolverName = this.fastHeritage.has(cls.id) ? 'fast' : 'precise';
+      for (const list of this.t.children.get(cls.id)?.values() ?? []) {
+        for (const m of list) {
+          if (m.kind !== 'method' && m.kind !== 'property') continue;
+          for (const t of this.findMember(bases, m.name)) {
+            if ((t.kind === 'method' || t.kind === 'property') && t.id !== m.id) this.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
+          }
+        }
+      }
     }
   }
 
   private resolveRef(r: RawReference): void {
-    const from = this.scopes.get(r.fromId);
+    const from = this.t.scopes.get(r.fromId);
     if (!from) return;
     const env = this.envs.get(from.path)!;
     if (r.targetLanguage === 'sql' || env.fam === 'sql') {
@@ -383,39 +407,29 @@ class Resolver {
     }
     const parts = r.targetName.split('.');
     const kinds = r.kind === 'CALLS' ? CALLABLE : REFERABLE;
-    const out = env.fam === 'cs'
+    const { out, resolver } = this.decide(r, env, () => (env.fam === 'cs'
       ? this.csResolve(parts, from, env, kinds, r.kind !== 'CALLS')
-      : this.dynResolve(parts, from, env, kinds);
+      : this.dynResolve(parts, from, env, kinds)));
     if ('reason' in out) {
-      this.miss(r, out.reason);
+      this.miss(r, out.reason, resolver);
       return;
     }
+    this.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       // A type mentioning itself (`static of(): Notification`) is not an edge; recursion is.
       if (t.id === from.id && r.kind !== 'CALLS') continue;
-      this.addEdge(from.id, t.id, r.kind, r.line);
+      this.addEdge(from.id, t.id, r.kind, r.line, resolver);
     }
   }
 
   private resolveSql(r: RawReference): void {
-    const key = normaliseSqlName(r.targetName, this.schema);
-    let targets = this.sqlByKey.get(key);
-    if (!targets?.length && !r.targetName.includes('.')) {
-      const byName = this.sqlByName.get(r.targetName.replace(/[[\]"]/g, '').toLowerCase());
-      if (byName?.length) {
-        const keys = new Set(byName.map((s) => normaliseSqlName(s.qualifiedName, this.schema)));
-        if (keys.size === 1) targets = byName;
-        else {
-          this.miss(r, 'ambiguous');
-          return;
-        }
-      }
-    }
-    if (!targets?.length) {
-      this.miss(r, 'not-found');
+    const out = resolveSqlName(this.t, r.targetName);
+    if ('reason' in out) {
+      this.miss(r, out.reason);
       return;
     }
-    for (const t of targets) if (t.id !== r.fromId) this.addEdge(r.fromId, t.id, r.kind, r.line);
+    this.hit(r, out.targets, 'fast');
+    for (const t of out.targets) if (t.id !== r.fromId) this.addEdge(r.fromId, t.id, r.kind, r.line, 'fast');
   }
 
   // ------------------------------------------------------------------ TS/JS and Python
@@ -458,9 +472,9 @@ class Resolver {
 
   /** Lexical scopes (not class bodies), imports, same-file declarations, script globals. */
   private denoteHead(name: string, from: ParsedScope, env: FileEnv): Denotation | null {
-    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.t.parent(s)) {
       if (CLASS_LIKE.has(s.kind)) continue;
-      const found = this.childrenNamed(s, name);
+      const found = this.t.childrenNamed(s, name);
       if (found.length) return { scopes: found };
     }
     const imp = env.imported.get(name);
@@ -468,7 +482,7 @@ class Resolver {
       const d = this.denoteImported(imp, new Set());
       if (d) return d;
     }
-    const top = this.childrenNamed(env.fileScope, name);
+    const top = this.t.childrenNamed(env.fileScope, name);
     if (top.length) return { scopes: top };
     for (const w of env.wildcards) {
       if (w.kind === 'external') continue;
@@ -516,9 +530,9 @@ class Resolver {
       const local = this.localBinding(head, from);
       if (local) return rest.length ? this.typedWalk(local, from, rest, env, kinds) : { reason: 'not-found' };
       // 2. local functions of enclosing functions, members of enclosing types (with bases)
-      for (let s: ParsedScope | undefined = from; s && s.kind !== 'namespace' && s.kind !== 'file'; s = this.parent(s)) {
+      for (let s: ParsedScope | undefined = from; s && s.kind !== 'namespace' && s.kind !== 'file'; s = this.t.parent(s)) {
         if (FUNCTION_LIKE.has(s.kind)) {
-          const fns = this.childrenNamed(s, head).filter((c) => c.kind === 'function');
+          const fns = this.t.childrenNamed(s, head).filter((c) => c.kind === 'function');
           if (fns.length) return this.walk(fns, rest, env, kinds);
         } else if (CLASS_LIKE.has(s.kind)) {
           const members = this.findMember([s], head);
@@ -530,59 +544,15 @@ class Resolver {
     }
     // 3. types (longest qualified prefix), then static members
     for (let k = parts.length; k >= 1; k--) {
-      const types = this.csTypeLookup(parts.slice(0, k), from, env);
+      const types = this.csTypes(parts.slice(0, k), from, env);
       if (types.length) return this.walk(types, parts.slice(k), env, kinds);
     }
     const reason = this.reasonFor(head, env);
     return { reason: reason === 'not-found' && rest.length ? 'unknown-receiver' : reason };
   }
 
-  /** C# type name lookup: nested types, enclosing namespaces, usings, aliases, fully qualified. */
-  private csTypeLookup(parts: string[], from: ParsedScope, env: FileEnv): ParsedScope[] {
-    const q = parts.join('.');
-    // enclosing types (nested types, also inherited ones)
-    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
-      if (CLASS_LIKE.has(s.kind)) {
-        const hit = this.csTypes.get(`${s.qualifiedName}.${q}`);
-        if (hit?.length) return hit;
-      }
-    }
-    // enclosing namespaces, innermost first
-    const ns = this.enclosingNamespace(from);
-    if (ns) {
-      const segs = ns.split('.');
-      for (let i = segs.length; i >= 1; i--) {
-        const hit = this.csTypes.get(`${segs.slice(0, i).join('.')}.${q}`);
-        if (hit?.length) return hit;
-      }
-    }
-    const global = this.csTypes.get(q);
-    if (global?.length) return global;
-    // using directives
-    const found: ParsedScope[] = [];
-    const names = new Set<string>();
-    for (const u of env.usings) {
-      const hit = this.csTypes.get(`${u}.${q}`) ?? (this.csTypes.has(u) ? this.findMember(this.csTypes.get(u)!, parts[0]).filter((m) => TYPE_LIKE.has(m.kind)) : undefined);
-      if (hit?.length) {
-        for (const h of hit) {
-          found.push(h);
-          names.add(h.qualifiedName);
-        }
-      }
-    }
-    if (found.length && names.size === 1) return found;
-    // aliases: using X = A.B.C;
-    const alias = env.aliases.get(parts[0]);
-    if (alias) {
-      const hit = this.csTypes.get([alias, ...parts.slice(1)].join('.'));
-      if (hit?.length) return hit;
-    }
-    return [];
-  }
-
-  private enclosingNamespace(s: ParsedScope): string | null {
-    for (let p: ParsedScope | undefined = s; p; p = this.parent(p)) if (p.kind === 'namespace') return p.qualifiedName;
-    return null;
+  private csTypes(parts: string[], from: ParsedScope, env: FileEnv): ParsedScope[] {
+    return csTypeLookup(this.t, parts, from, env, (owners, name) => this.findMember(owners, name));
   }
 
   // ------------------------------------------------------------------ shared lookups
@@ -628,7 +598,7 @@ class Resolver {
   private superRef(from: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
     const cls = this.enclosingClass(from);
     if (!cls) return { reason: 'not-found' };
-    const bases = this.partsOf(cls).flatMap((p) => this.extendsOf.get(p.id) ?? []);
+    const bases = this.t.partsOf(cls).flatMap((p) => this.extendsOf.get(p.id) ?? []);
     if (!bases.length) return { reason: this.unresolvedBase.get(cls.id) ?? 'not-found' };
     if (!rest.length) return this.finish(this.constructorsOf(bases), kinds, 'not-found');
     return this.walk(bases, rest, env, kinds);
@@ -642,10 +612,10 @@ class Resolver {
       const found: ParsedScope[] = [];
       const next: ParsedScope[] = [];
       for (const o of level) {
-        for (const part of this.partsOf(o)) {
+        for (const part of this.t.partsOf(o)) {
           if (seen.has(part.id)) continue;
           seen.add(part.id);
-          found.push(...this.childrenNamed(part, name));
+          found.push(...this.t.childrenNamed(part, name));
           next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
         }
       }
@@ -662,10 +632,10 @@ class Resolver {
     for (let depth = 0; depth < 12 && level.length; depth++) {
       const next: ParsedScope[] = [];
       for (const o of level) {
-        for (const part of this.partsOf(o)) {
+        for (const part of this.t.partsOf(o)) {
           if (seen.has(part.id)) continue;
           seen.add(part.id);
-          const t = this.memberBindings.get(part.id)?.get(name);
+          const t = this.t.memberBindings.get(part.id)?.get(name);
           if (t) return t;
           next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
         }
@@ -675,28 +645,22 @@ class Resolver {
     return null;
   }
 
-  /** C# partial types: every scope sharing the qualified name; otherwise the scope itself. */
-  private partsOf(s: ParsedScope): ParsedScope[] {
-    if (s.language === 'csharp' && TYPE_LIKE.has(s.kind)) return this.csTypes.get(s.qualifiedName) ?? [s];
-    return [s];
-  }
-
   /** Parameter / local binding of `name` in the enclosing function scopes. */
   private localBinding(name: string, from: ParsedScope): string | null {
-    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.parent(s)) {
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.t.parent(s)) {
       if (!FUNCTION_LIKE.has(s.kind)) continue;
-      const t = this.localBindings.get(s.id)?.get(name);
+      const t = this.t.localBindings.get(s.id)?.get(name);
       if (t) return t;
     }
     return null;
   }
 
   private fileBinding(name: string, env: FileEnv): string | null {
-    return this.localBindings.get(env.fileScope.id)?.get(name) ?? null;
+    return this.t.localBindings.get(env.fileScope.id)?.get(name) ?? null;
   }
 
   private resolveTypeName(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
-    if (env.fam === 'cs') return this.csTypeLookup(typeName.split('.'), ctx, env);
+    if (env.fam === 'cs') return this.csTypes(typeName.split('.'), ctx, env);
     const out = this.dynResolve(typeName.split('.'), ctx, env, TYPE_LIKE);
     return 'targets' in out ? out.targets : [];
   }
@@ -705,8 +669,8 @@ class Resolver {
     const out: ParsedScope[] = [];
     for (const c of classes) {
       const ctors: ParsedScope[] = [];
-      for (const part of this.partsOf(c)) {
-        for (const list of this.children.get(part.id)?.values() ?? []) for (const s of list) if (s.kind === 'constructor') ctors.push(s);
+      for (const part of this.t.partsOf(c)) {
+        for (const list of this.t.children.get(part.id)?.values() ?? []) for (const s of list) if (s.kind === 'constructor') ctors.push(s);
       }
       out.push(...(ctors.length ? ctors : [c]));
     }
@@ -714,20 +678,12 @@ class Resolver {
   }
 
   private enclosingClass(s: ParsedScope): ParsedScope | null {
-    for (let p: ParsedScope | undefined = s; p; p = this.parent(p)) {
+    for (let p: ParsedScope | undefined = s; p; p = this.t.parent(p)) {
       if (CLASS_LIKE.has(p.kind)) return p;
       // `this` inside an object literal's method is the object
       if (p.kind === 'variable' && p !== s) return p;
     }
     return null;
-  }
-
-  private childrenNamed(s: ParsedScope, name: string): ParsedScope[] {
-    return this.children.get(s.id)?.get(name) ?? [];
-  }
-
-  private parent(s: ParsedScope): ParsedScope | undefined {
-    return s.parentId ? this.scopes.get(s.parentId) : undefined;
   }
 
   private finish(targets: ParsedScope[], kinds: ReadonlySet<ScopeKind>, reason: UnresolvedReason): Outcome {
@@ -745,20 +701,27 @@ class Resolver {
 
   // ------------------------------------------------------------------ output
 
-  private addEdge(fromId: string, toId: string, type: EdgeType, line?: number): void {
+  private addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName): void {
     const key = `${fromId}\u0000${toId}\u0000${type}`;
     const e = this.edges.get(key);
-    if (!e) this.edges.set(key, line === undefined ? { fromId, toId, type } : { fromId, toId, type, line });
-    else if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+    if (!e) {
+      const edge: ResolvedEdge = { fromId, toId, type };
+      if (line !== undefined) edge.line = line;
+      if (resolver) edge.resolver = resolver;
+      this.edges.set(key, edge);
+      return;
+    }
+    if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+    // Several references may yield one edge: it is precise if the compiler backed any of them.
+    if (resolver === 'precise') e.resolver = 'precise';
   }
 
-  private miss(r: RawReference, reason: UnresolvedReason): void {
-    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason });
+  private miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast'): void {
+    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver });
+    this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
   }
-}
 
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const l = m.get(k);
-  if (l) l.push(v);
-  else m.set(k, [v]);
+  private hit(r: RawReference, targets: ParsedScope[], resolver: ResolverName): void {
+    this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, targetIds: targets.map((t) => t.id) });
+  }
 }

@@ -1,6 +1,9 @@
-import type { RawReferenceKind } from '../parse/types';
+import type { ResolverName } from '@scopegraph/code-model';
+import type { ParsedFile, RawReference, RawReferenceKind } from '../parse/types';
 
-export type EdgeType = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES' | 'IMPORTS';
+export type { ResolverName };
+
+export type EdgeType = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES' | 'IMPORTS' | 'OVERRIDES';
 
 /** A reference resolved to a scope of the repository. IMPORTS edges link file scopes. */
 export interface ResolvedEdge {
@@ -9,6 +12,8 @@ export interface ResolvedEdge {
   type: EdgeType;
   /** First line (1-based) in the source file where the reference occurs. */
   line?: number;
+  /** Unset for IMPORTS (module resolution, not symbol resolution). */
+  resolver?: ResolverName;
 }
 
 /**
@@ -17,9 +22,10 @@ export interface ResolvedEdge {
  * - `builtin`: a language / standard-library name (`console.log`, `print`, `Task`, `nameof`...);
  * - `unknown-receiver`: `x.m()` where the type of `x` is not known statically;
  * - `ambiguous`: several unrelated declarations match and nothing decides between them;
- * - `not-found`: nothing in the repository matches.
+ * - `not-found`: nothing in the repository matches;
+ * - `local`: the compiler found a parameter or local variable (a callback): callable, but not a scope.
  */
-export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found';
+export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found' | 'local';
 
 export interface UnresolvedRef {
   fromId: string;
@@ -27,6 +33,14 @@ export interface UnresolvedRef {
   targetName: string;
   line: number;
   reason: UnresolvedReason;
+  resolver: ResolverName;
+}
+
+/** What the precise resolver says about one reference; `undefined` from the oracle: no answer (fall back). */
+export type PreciseOutcome = { targetIds: string[] } | { reason: UnresolvedReason };
+
+export interface PreciseOracle {
+  resolve(ref: RawReference, file: ParsedFile): PreciseOutcome | undefined;
 }
 
 /** One import statement's target: a repository file, an external package, or neither (missing file). */
@@ -52,10 +66,26 @@ export interface ResolveOptions {
   pythonRoots?: string[];
   /** Default SQL schema for unqualified names (default `dbo`). */
   defaultSqlSchema?: string;
+  /** Compiler-grade answers for TS/JS references, consulted before the fast resolver. */
+  precise?: PreciseOracle;
+  /** Ask `precise` about every TS/JS reference first (default: only about what the fast resolver cannot pin). */
+  preciseFirst?: boolean;
+  /** Also return one {@link RefOutcome} per reference (benchmarks, diagnostics). */
+  collectOutcomes?: boolean;
+}
+
+/** How one raw reference ended: its targets, or why it has none, and which resolver decided. */
+export interface RefOutcome {
+  ref: RawReference;
+  path: string;
+  resolver: ResolverName;
+  targetIds?: string[];
+  reason?: UnresolvedReason;
 }
 
 export interface ResolveResult {
   edges: ResolvedEdge[];
   unresolved: UnresolvedRef[];
   fileImports: FileImportLink[];
+  outcomes?: RefOutcome[];
 }

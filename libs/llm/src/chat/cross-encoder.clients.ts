@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { ModelCallError, postJson } from './model-call.error';
 
 /** One document's relevance as a cross-encoder rerank API returns it. */
@@ -25,62 +26,87 @@ export const DEFAULT_COHERE_RERANK_MODEL = 'rerank-v3.5';
 export const DEFAULT_VOYAGE_BASE_URL = 'https://api.voyageai.com';
 export const DEFAULT_VOYAGE_RERANK_MODEL = 'rerank-2.5';
 
+type ScoreEntries = Array<{ index?: unknown; relevance_score?: unknown }>;
+
+/** What differs between the cross-encoder rerank APIs: where they live, the request body, where the scores are. */
+interface CrossEncoderApi {
+  provider: 'cohere' | 'voyage';
+  label: string;
+  keyVariable: string;
+  defaultBaseUrl: string;
+  defaultModel: string;
+  path: string;
+  body(model: string, query: string, documents: string[]): unknown;
+  scores(answer: unknown): ScoreEntries | undefined;
+  missing: string;
+}
+
 /** Cohere's `POST /v2/rerank`: `{model, query, documents, top_n}` -> `{results: [{index, relevance_score}]}`. */
-export class CohereRerankClient implements CrossEncoderRerankClient {
-  readonly provider = 'cohere' as const;
+const COHERE_API: CrossEncoderApi = {
+  provider: 'cohere',
+  label: 'Cohere',
+  keyVariable: 'COHERE_API_KEY',
+  defaultBaseUrl: DEFAULT_COHERE_BASE_URL,
+  defaultModel: DEFAULT_COHERE_RERANK_MODEL,
+  path: '/v2/rerank',
+  body: (model, query, documents) => ({ model, query, documents, top_n: documents.length }),
+  scores: (answer) => (answer as { results?: ScoreEntries } | null)?.results,
+  missing: 'the answer has no results array',
+};
+
+/** Voyage's `POST /v1/rerank`: `{query, documents, model, truncation}` -> `{data: [{index, relevance_score}]}`. */
+const VOYAGE_API: CrossEncoderApi = {
+  provider: 'voyage',
+  label: 'Voyage',
+  keyVariable: 'VOYAGE_API_KEY',
+  defaultBaseUrl: DEFAULT_VOYAGE_BASE_URL,
+  defaultModel: DEFAULT_VOYAGE_RERANK_MODEL,
+  path: '/v1/rerank',
+  body: (model, query, documents) => ({ query, documents, model, truncation: true }),
+  scores: (answer) => (answer as { data?: ScoreEntries } | null)?.data,
+  missing: 'the answer has no data array',
+};
+
+/** One client for every cross-encoder rerank API: bearer key, JSON POST, scores by document index. */
+class HttpCrossEncoderClient implements CrossEncoderRerankClient {
+  readonly provider: 'cohere' | 'voyage';
   readonly model: string;
   private readonly url: string;
   private readonly apiKey: string;
 
-  constructor(options: CrossEncoderClientOptions) {
-    if (!options.apiKey) throw new Error('CohereRerankClient needs an API key (COHERE_API_KEY)');
+  constructor(
+    private readonly api: CrossEncoderApi,
+    options: CrossEncoderClientOptions,
+  ) {
+    if (!options.apiKey) throw new Error(`${new.target.name} needs an API key (${api.keyVariable})`);
+    this.provider = api.provider;
     this.apiKey = options.apiKey;
-    this.model = options.model ?? DEFAULT_COHERE_RERANK_MODEL;
-    this.url = `${(options.baseUrl ?? DEFAULT_COHERE_BASE_URL).replace(/\/+$/, '')}/v2/rerank`;
+    this.model = options.model ?? api.defaultModel;
+    this.url = `${(options.baseUrl ?? api.defaultBaseUrl).replace(/\/+$/, '')}${api.path}`;
     Object.defineProperty(this, 'apiKey', { enumerable: false });
   }
 
   async rerank(query: string, documents: string[], signal?: AbortSignal): Promise<CrossEncoderScore[]> {
-    const answer = (await postJson(
-      this.url,
-      { model: this.model, query, documents, top_n: documents.length },
-      { authorization: `Bearer ${this.apiKey}` },
-      signal,
-      `Cohere rerank (model ${this.model})`,
-    )) as { results?: Array<{ index?: unknown; relevance_score?: unknown }> };
-    return scoresFrom(answer?.results, 'Cohere rerank: the answer has no results array');
+    const what = `${this.api.label} rerank`;
+    const answer = await observeModelCall(this.provider, 'rerank', () => postJson(this.url, this.api.body(this.model, query, documents), { authorization: `Bearer ${this.apiKey}` }, signal, `${what} (model ${this.model})`));
+    return scoresFrom(this.api.scores(answer), `${what}: ${this.api.missing}`);
   }
 }
 
-/** Voyage's `POST /v1/rerank`: `{query, documents, model, truncation}` -> `{data: [{index, relevance_score}]}`. */
-export class VoyageRerankClient implements CrossEncoderRerankClient {
-  readonly provider = 'voyage' as const;
-  readonly model: string;
-  private readonly url: string;
-  private readonly apiKey: string;
-
+export class CohereRerankClient extends HttpCrossEncoderClient {
   constructor(options: CrossEncoderClientOptions) {
-    if (!options.apiKey) throw new Error('VoyageRerankClient needs an API key (VOYAGE_API_KEY)');
-    this.apiKey = options.apiKey;
-    this.model = options.model ?? DEFAULT_VOYAGE_RERANK_MODEL;
-    this.url = `${(options.baseUrl ?? DEFAULT_VOYAGE_BASE_URL).replace(/\/+$/, '')}/v1/rerank`;
-    Object.defineProperty(this, 'apiKey', { enumerable: false });
+    super(COHERE_API, options);
   }
+}
 
-  async rerank(query: string, documents: string[], signal?: AbortSignal): Promise<CrossEncoderScore[]> {
-    const answer = (await postJson(
-      this.url,
-      { query, documents, model: this.model, truncation: true },
-      { authorization: `Bearer ${this.apiKey}` },
-      signal,
-      `Voyage rerank (model ${this.model})`,
-    )) as { data?: Array<{ index?: unknown; relevance_score?: unknown }> };
-    return scoresFrom(answer?.data, 'Voyage rerank: the answer has no data array');
+export class VoyageRerankClient extends HttpCrossEncoderClient {
+  constructor(options: CrossEncoderClientOptions) {
+    super(VOYAGE_API, options);
   }
 }
 
 /** Keeps well-formed entries; the caller decides what missing or out-of-range indices mean. */
-function scoresFrom(entries: Array<{ index?: unknown; relevance_score?: unknown }> | undefined, missing: string): CrossEncoderScore[] {
+function scoresFrom(entries: ScoreEntries | undefined, missing: string): CrossEncoderScore[] {
   if (!Array.isArray(entries)) throw new ModelCallError(missing, 'http', 200);
   return entries
     .filter((e) => Number.isInteger(e?.index) && typeof e?.relevance_score === 'number')

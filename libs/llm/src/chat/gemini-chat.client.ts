@@ -1,9 +1,11 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { Runnable } from '@langchain/core/runnables';
 import type { ZodTypeAny } from 'zod';
 import { DEFAULT_GEMINI_BASE_URL } from '../embeddings/gemini-embedding.provider';
 import { DEFAULT_JUDGE_TEMPERATURE, JsonChatAnswer, JsonChatClient, JsonChatRequest } from './chat-json';
+import { TextChatAnswer, TextChatClient, TextChatRequest } from './chat-stream';
 import { ModelCallError } from './model-call.error';
 import { geminiRetryDelayMs } from '../gemini-retry-info';
 
@@ -25,7 +27,7 @@ type Structured = Runnable<BaseMessage[] | [string, string][], { raw: BaseMessag
  * LangChain's own retries are off: the caller decides (it knows its deadline). The key is passed
  * explicitly, never read from GOOGLE_API_KEY behind our back.
  */
-export class GeminiChatClient implements JsonChatClient {
+export class GeminiChatClient implements JsonChatClient, TextChatClient {
   readonly provider = 'gemini' as const;
   readonly model: string;
   private readonly chat: ChatGoogleGenerativeAI;
@@ -45,7 +47,11 @@ export class GeminiChatClient implements JsonChatClient {
     Object.defineProperty(this, 'chat', { enumerable: false });
   }
 
-  async generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+  generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
+    return observeModelCall(this.provider, 'chat', () => this.callModel(request), (a) => a.usage);
+  }
+
+  private async callModel(request: JsonChatRequest): Promise<JsonChatAnswer> {
     const runnable = this.runnableFor(request.schema);
     const messages: [string, string][] = [
       ['system', request.system],
@@ -64,6 +70,38 @@ export class GeminiChatClient implements JsonChatClient {
       parsed: out.parsed ?? null,
       usage: usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : undefined,
     };
+  }
+
+  /** Plain text through `:streamGenerateContent?alt=sse`, each chunk handed to onChunk as it arrives. */
+  async streamText(request: TextChatRequest): Promise<TextChatAnswer> {
+    const messages: [string, string][] = [
+      ['system', request.system],
+      ['human', request.user],
+    ];
+    let text = '';
+    let inputTokens: number | undefined;
+    let outputTokens: number | undefined;
+    const consume = async () => {
+      const stream = await this.chat.stream(messages, { signal: request.signal });
+      for await (const chunk of stream) {
+        const piece = contentText(chunk.content);
+        if (piece) {
+          text += piece;
+          request.onChunk?.(piece);
+        }
+        const usage = (chunk as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+        if (usage) {
+          inputTokens = (inputTokens ?? 0) + (usage.input_tokens ?? 0);
+          outputTokens = (outputTokens ?? 0) + (usage.output_tokens ?? 0);
+        }
+      }
+    };
+    try {
+      await raceAbort(consume(), request.signal);
+    } catch (error) {
+      throw classify(error, request.signal, this.model);
+    }
+    return { text, usage: inputTokens === undefined && outputTokens === undefined ? undefined : { inputTokens, outputTokens } };
   }
 
   private runnableFor(schema: ZodTypeAny): Structured {

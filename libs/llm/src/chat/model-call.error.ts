@@ -1,3 +1,5 @@
+import { isRetryableStatus } from '../retry';
+
 /**
  * Why a call to a model API failed, in terms a caller can act on: retry (429, 5xx, no answer) or not
  * (bad key, bad request, unknown model). Messages never contain API keys (they travel in headers).
@@ -17,16 +19,17 @@ export class ModelCallError extends Error {
     this.name = 'ModelCallError';
   }
 
-  /** 429 and 5xx are worth retrying, and so is a request that got no HTTP answer at all. */
+  /**
+   * The same rule as every model call (isRetryableStatus): 429 and 5xx, and a request that got no HTTP
+   * answer at all. A timeout is not retried: the caller's time budget is what ran out.
+   */
   get retryable(): boolean {
     if (this.failure === 'network') return true;
     if (this.failure === 'timeout') return false;
-    return this.status === HTTP_TOO_MANY_REQUESTS || (this.status !== undefined && this.status >= HTTP_SERVER_ERROR);
+    return this.status !== undefined && isRetryableStatus(this.status);
   }
 }
 
-const HTTP_TOO_MANY_REQUESTS = 429;
-const HTTP_SERVER_ERROR = 500;
 const MS_PER_SECOND = 1000;
 const MAX_ERROR_BODY_CHARS = 300;
 

@@ -119,6 +119,8 @@ export class BertWordPieceTokenizer {
   private readonly cleanText: boolean;
   private readonly specialTokenIds: Map<string, number>;
   private readonly specialTokenRe: RegExp | null;
+  /** First characters of the special tokens: text without any of them skips the special-token scan. */
+  private readonly specialStarts: Set<string>;
   private readonly asciiNormalized: string[];
   private readonly normalizedCache = new Map<number, string>();
   private readonly punctCache = new Map<string, boolean>();
@@ -164,17 +166,24 @@ export class BertWordPieceTokenizer {
     this.unkId = this.requireId(model.unk_token ?? '[UNK]', source);
     this.padId = this.vocab.get('[PAD]') ?? 0;
 
-    // Only special, non-normalised added tokens are matched in raw text: that is all BERT has, and
-    // other kinds (lstrip/rstrip/single_word) are refused rather than half-supported.
+    // Special added tokens are matched in raw text. lstrip/rstrip only decide which whitespace the
+    // token absorbs, and whitespace yields no WordPiece id, so they change nothing here; a
+    // normalised token (MPNet's <unk>) is matched as the lowercasing normaliser would see it.
+    // single_word is refused rather than half-supported.
     this.specialTokenIds = new Map();
+    const alternatives: string[] = [];
     for (const t of json.added_tokens ?? []) {
-      if (t.normalized || t.single_word || t.lstrip || t.rstrip) {
+      if (t.single_word || (t.normalized && !this.lowercase)) {
         throw new Error(`${source}: added token ${JSON.stringify(t.content)} uses options this tokenizer does not support`);
       }
-      this.specialTokenIds.set(t.content, t.id);
+      this.specialTokenIds.set(t.normalized ? t.content.toLowerCase() : t.content, t.id);
+      const pattern = escapeRegExp(t.content);
+      alternatives.push(t.normalized ? pattern.replace(/[a-z]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`) : pattern);
     }
-    const alternatives = [...this.specialTokenIds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    // Longest first, so that a token is never cut short by another that is its prefix.
+    alternatives.sort((a, b) => b.length - a.length);
     this.specialTokenRe = alternatives.length ? new RegExp(alternatives.join('|'), 'g') : null;
+    this.specialStarts = new Set([...this.specialTokenIds.keys()].map((k) => k[0]));
 
     this.asciiNormalized = [];
     for (let cp = 0; cp < ASCII_LIMIT; cp++) this.asciiNormalized.push(this.normalizeCodePoint(cp));
@@ -189,13 +198,13 @@ export class BertWordPieceTokenizer {
     if (budget < 0) throw new RangeError(`maxLength must be at least 2, got ${maxLength}`);
     const ids: number[] = [this.clsId];
     const limit = budget + 1; // +1 for the [CLS] already in `ids`
-    if (this.specialTokenRe && text.includes('[')) {
+    if (this.specialTokenRe && [...this.specialStarts].some((c) => text.includes(c))) {
       this.specialTokenRe.lastIndex = 0;
       let last = 0;
       for (const m of text.matchAll(this.specialTokenRe)) {
         if (ids.length >= limit) break;
         this.tokenizeSegment(text.slice(last, m.index), ids, limit);
-        if (ids.length < limit) ids.push(this.specialTokenIds.get(m[0]) as number);
+        if (ids.length < limit) ids.push((this.specialTokenIds.get(m[0]) ?? this.specialTokenIds.get(m[0].toLowerCase())) as number);
         last = (m.index as number) + m[0].length;
       }
       if (ids.length < limit) this.tokenizeSegment(text.slice(last), ids, limit);
@@ -352,7 +361,8 @@ export class BertWordPieceTokenizer {
       const ids = post.single.map((p) => p.SpecialToken?.id ?? (p.Sequence ? '$A' : '?'));
       if (ids.length === 3 && ids[1] === '$A') return [ids[0], ids[2]];
     }
-    if (post?.type === 'BertProcessing' && post.cls && post.sep) return [post.cls[0], post.sep[0]];
+    // For one sequence RobertaProcessing (MPNet) is `cls $A sep` as well; its other options only move offsets.
+    if ((post?.type === 'BertProcessing' || post?.type === 'RobertaProcessing') && post.cls && post.sep) return [post.cls[0], post.sep[0]];
     throw new Error(`${source}: expected a "[CLS] $A [SEP]" post-processor`);
   }
 

@@ -5,7 +5,8 @@ import { createEmbeddingProvider } from './embedding-provider.factory';
 import { EmbeddingConfigError, EmbeddingProviderName } from './embedding-provider';
 import { GeminiEmbeddingProvider } from './gemini-embedding.provider';
 import { HashEmbeddingProvider } from './hash-embedding.provider';
-import { LocalModelNotInstalledError } from './local-models';
+import { defaultEmbeddingDimensions, LOCAL_MODEL_DIMENSIONS } from '@scopegraph/config';
+import { LOCAL_EMBEDDING_MODELS, LocalModelNotInstalledError } from './local-models';
 
 describe('createEmbeddingProvider', () => {
   it('builds the hash and gemini providers', () => {
@@ -22,6 +23,14 @@ describe('createEmbeddingProvider', () => {
     expect(() => createEmbeddingProvider({ provider: 'gemini', model: 'all-MiniLM-L6-v2', dimensions: 768, gemini: { apiKey: 'k' } })).toThrow(
       /EMBEDDING_MODEL="all-MiniLM-L6-v2" names a local model/,
     );
+  });
+
+  it('keeps the config table of local model sizes in step with the models, so EMBEDDING_MODEL alone sets the index size', () => {
+    const names = Object.values(LOCAL_EMBEDDING_MODELS).flatMap((spec) => [spec.id, ...spec.aliases].map((name) => [name, spec.dimensions] as const));
+    expect(Object.fromEntries(names)).toEqual(LOCAL_MODEL_DIMENSIONS);
+    expect(defaultEmbeddingDimensions('local', 'all-mpnet-base-v2')).toBe(768);
+    expect(defaultEmbeddingDimensions('local', undefined)).toBe(384);
+    expect(defaultEmbeddingDimensions('gemini', 'all-mpnet-base-v2')).toBe(384);
   });
 
   it('names EMBEDDING_PROVIDER for an unknown provider', () => {

@@ -1,3 +1,4 @@
+import { observeModelCall } from '@scopegraph/observability';
 import { EMBEDDING_PROVIDER_NAMES, EmbeddingConfigError, EmbeddingProvider, EmbeddingProviderName } from './embedding-provider';
 import {
   DEFAULT_GEMINI_EMBEDDING_MODEL,
@@ -40,6 +41,22 @@ export interface CreateEmbeddingProviderOptions {
  * write vectors of the wrong size into the index). Errors name the env var to change.
  */
 export function createEmbeddingProvider(opts: CreateEmbeddingProviderOptions): EmbeddingProvider {
+  return instrumentEmbeddings(buildEmbeddingProvider(opts));
+}
+
+/**
+ * Counts and times every embedding call (scopegraph_llm_* series, kind "embed"). The instance's own
+ * methods are wrapped, so it stays an instance of its class for callers that check.
+ */
+function instrumentEmbeddings(provider: EmbeddingProvider): EmbeddingProvider {
+  const embedDocuments = provider.embedDocuments.bind(provider);
+  const embedQuery = provider.embedQuery.bind(provider);
+  provider.embedDocuments = (texts) => observeModelCall(provider.name, 'embed', () => embedDocuments(texts));
+  provider.embedQuery = (text) => observeModelCall(provider.name, 'embed', () => embedQuery(text));
+  return provider;
+}
+
+function buildEmbeddingProvider(opts: CreateEmbeddingProviderOptions): EmbeddingProvider {
   const { provider, dimensions } = opts;
   if (!EMBEDDING_PROVIDER_NAMES.includes(provider)) {
     throw new EmbeddingConfigError(

@@ -1,7 +1,7 @@
 import { GoogleGenerativeAIEmbeddings, GoogleGenerativeAIEmbeddingsParams } from '@langchain/google-genai';
 import { Logger } from '@nestjs/common';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus, RetryPolicy, sleep, validateRetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryWithBackoff, RetryPolicy, validateRetryPolicy } from '../retry';
 import { l2Normalize } from './vector-math';
 import { geminiRetryDelayMs } from '../gemini-retry-info';
 
@@ -188,21 +188,23 @@ export class GeminiEmbeddingProvider implements EmbeddingProvider {
   }
 
   private async withRetry<T>(what: string, attemptOnce: () => Promise<{ value?: T; failure?: Failure }>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const { value, failure } = await attemptOnce();
-      if (!failure) return value as T;
-      if (!failure.retryable || attempt >= this.retry.maxAttempts) {
-        const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
-        throw new EmbeddingError(this.redact(`Gemini embeddings (model ${this.model}): ${what} failed${tries}: ${failure.reason}`), {
-          cause: failure.cause,
-        });
-      }
-      const delay = backoffDelayMs(attempt, this.retry, failure.retryAfterMs);
-      this.logger.warn(
-        this.redact(`${what} failed (${failure.reason}); attempt ${attempt + 1}/${this.retry.maxAttempts} in ${delay} ms`),
-      );
-      await sleep(delay);
-    }
+    return retryWithBackoff<T, Failure>(
+      this.retry,
+      async () => {
+        const { value, failure } = await attemptOnce();
+        return failure ? { failure } : { value: value as T };
+      },
+      {
+        giveUp: (failure, attempt) => {
+          const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
+          throw new EmbeddingError(this.redact(`Gemini embeddings (model ${this.model}): ${what} failed${tries}: ${failure.reason}`), {
+            cause: failure.cause,
+          });
+        },
+        onRetry: (failure, attempt, delay) =>
+          this.logger.warn(this.redact(`${what} failed (${failure.reason}); attempt ${attempt + 1}/${this.retry.maxAttempts} in ${delay} ms`)),
+      },
+    );
   }
 
   /** Every vector must exist and have exactly `dimensions` finite numbers. */

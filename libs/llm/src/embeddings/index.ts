@@ -7,5 +7,3 @@ export * from './hash-embedding.provider';
 export * from './openai-embedding.provider';
 export { BertWordPieceTokenizer } from './bert-wordpiece-tokenizer';
 export { cosineSimilarity, l2Normalize, l2Norm } from './vector-math';
-export { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus } from './retry';
-export type { RetryPolicy } from './retry';

@@ -2,10 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EmbeddingError } from './embedding-provider';
 
-/** Env var that points at the directory holding `<model-id>/` folders (scripts/models.sh honours it too). */
+/** Env var that points at the directory holding `<model-id>/` folders (read by the config loader; scripts/models.sh honours it too). */
 export const MODELS_DIR_ENV = 'SCOPEGRAPH_MODELS_DIR';
-/** Same override as @scopegraph/config's projectRoot(), for installs where the walk-up cannot work. */
-const PROJECT_ROOT_ENV = 'SCOPEGRAPH_ROOT';
 /** Default location relative to the repository root; `.cache/` is git-ignored. */
 const DEFAULT_MODELS_SUBDIR = join('.cache', 'models');
 const REPO_PACKAGE_NAME = 'scopegraph';
@@ -40,6 +38,17 @@ export const LOCAL_EMBEDDING_MODELS: Readonly<Record<string, LocalModelSpec>> = 
     description: 'sentence-transformers/all-MiniLM-L6-v2, ONNX with int8 weights (fp32 arithmetic)',
     aliases: ['all-MiniLM-L6-v2', 'sentence-transformers/all-MiniLM-L6-v2'],
   },
+  // Opt-in (scripts/models.sh installs it only when EMBEDDING_MODEL names it): converted from the
+  // original safetensors at set-up; sentence-transformers runs it with max_seq_length 384.
+  'all-mpnet-base-v2-onnx-int8': {
+    id: 'all-mpnet-base-v2-onnx-int8',
+    dimensions: 768,
+    maxTokens: 384,
+    modelFile: 'model.onnx',
+    tokenizerFile: 'tokenizer.json',
+    description: 'sentence-transformers/all-mpnet-base-v2, ONNX converted at set-up with per-channel int8 weights (fp32 arithmetic)',
+    aliases: ['all-mpnet-base-v2', 'sentence-transformers/all-mpnet-base-v2'],
+  },
 };
 
 export class LocalModelNotInstalledError extends EmbeddingError {
@@ -50,9 +59,7 @@ export class LocalModelNotInstalledError extends EmbeddingError {
   ) {
     super(
       `Local embedding model "${modelId}" is not installed: missing ${missing.join(', ')} in ${modelDir}. ` +
-        `Run \`npm run models\` (or \`bash scripts/models.sh\`) to install it` +
-        (process.env[MODELS_DIR_ENV] ? '' : `, or set ${MODELS_DIR_ENV} to the directory that holds it`) +
-        '.',
+        `Run \`npm run models\` (or \`bash scripts/models.sh\`) to install it, or set ${MODELS_DIR_ENV} to the directory that holds it.`,
     );
     this.name = 'LocalModelNotInstalledError';
   }
@@ -85,12 +92,10 @@ export function findRepoRoot(start: string = __dirname): string | undefined {
   }
 }
 
+/** `explicit` is config.embedding.modelsDir in the apps; without it (tests, benches) the repository's `.cache/models`. */
 export function resolveModelsDir(explicit?: string): string {
   if (explicit) return resolve(explicit);
-  const fromEnv = process.env[MODELS_DIR_ENV];
-  if (fromEnv) return resolve(fromEnv);
-  const root = process.env[PROJECT_ROOT_ENV] || findRepoRoot() || process.cwd();
-  return join(root, DEFAULT_MODELS_SUBDIR);
+  return join(findRepoRoot() || process.cwd(), DEFAULT_MODELS_SUBDIR);
 }
 
 export interface LocalModelFiles {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ModelCallError, postJson } from '../chat/model-call.error';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, RetryPolicy, sleep, validateRetryPolicy } from './retry';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, RetryPolicy, sleep, validateRetryPolicy } from '../retry';
 import { l2Normalize } from './vector-math';
 
 export const DEFAULT_OPENAI_EMBEDDING_BATCH_SIZE = 64;

@@ -6,7 +6,7 @@ import { clamp01, ParsedBatch } from '../scoring/score-parser';
 import { RerankProvider } from './rerank-provider';
 
 /**
- * Cohere / Voyage cross-encoder rerank APIs (seed 001): a relevance score per document, no
+ * Cohere / Voyage cross-encoder rerank APIs: a relevance score per document, no
  * reasoning (left null, never made up) and no query feedback. Indices outside the batch or repeated
  * are ignored and counted, like an LLM's invented or duplicate ids.
  */

@@ -6,7 +6,7 @@ import { RerankProvider } from './rerank-provider';
 
 /**
  * An LLM as reranker (Gemini through LangChain with a response schema, or any OpenAI-compatible
- * server in JSON mode): the same prompt (seed 000, escaped) and the same tolerant parser for both.
+ * server in JSON mode): the same prompt (candidates escaped) and the same tolerant parser for both.
  * The raw text is always parsed by our parser, not trusted to the schema: a model that answers
  * "score": "high" or wraps JSON in prose still yields scores.
  */

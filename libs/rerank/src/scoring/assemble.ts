@@ -139,7 +139,7 @@ export function assembleResult(meta: RerankMeta, candidates: StoredCandidate[], 
   };
 }
 
-/** Feedback is asked of the first batch only (seed 000); any batch that sent one is accepted. */
+/** Feedback is asked of the first batch only (one opinion per rerank is enough and saves tokens); any batch that sent one is accepted. */
 function feedbackOf(outcomes: Map<number, BatchOutcome>): QueryFeedback | null {
   const first = outcomes.get(0)?.feedback;
   if (first) return first;

@@ -1,6 +1,6 @@
 import { mergeScores, normalizeRetrievalScores } from './merge';
 
-describe('mergeScores (seed 000)', () => {
+describe('mergeScores', () => {
   const w = { vector: 0.3, llm: 0.7 };
 
   it('weighted: 0.3·vector + 0.7·llm with the default weights', () => {

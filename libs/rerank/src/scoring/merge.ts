@@ -1,13 +1,13 @@
 import { MergeWeights, ScoreMerging } from '../rerank.types';
 import { clamp01 } from './score-parser';
 
-/** Seed 000, option 3: above this LLM score the LLM alone decides. */
+/** llm-override: above this LLM score the LLM alone decides (a confident judge beats retrieval order). */
 export const LLM_OVERRIDE_THRESHOLD = 0.9;
-/** Seed 000, option 3: below the threshold, an even blend. */
+/** llm-override: below the threshold, an even blend. */
 const OVERRIDE_BLEND = 0.5;
 
 /**
- * Seed 000's three ways of combining the retrieval score with the reranker's, both on [0, 1]:
+ * Three ways of combining the retrieval score with the reranker's, both on [0, 1]:
  *  - weighted:       (w.vector·retrieval + w.llm·llm) / (w.vector + w.llm)   (defaults 0.3 / 0.7, which sum to 1:
  *                    exactly the seed's 0.3·vector + 0.7·llm; other weights are normalised so the result stays on [0, 1])
  *  - multiplicative: retrieval · llm   (both must agree)

@@ -102,20 +102,20 @@ describe('parseBatchAnswer', () => {
     expect(Object.keys(parseBatchAnswer({ results: [{ scopeId: 's2', relevance: 'high' }] }, ids, 'pointwise').scores)).toHaveLength(1);
   });
 
-  it('treats an empty list or no usable id as an unusable answer (seed 003: fall back)', () => {
+  it('treats an empty list or no usable id as an unusable answer (the batch falls back)', () => {
     expect(() => parseBatchAnswer({ evaluations: [] }, ids, 'pointwise')).toThrow(expect.objectContaining({ reason: 'empty-output' }));
     expect(() => parseBatchAnswer({ evaluations: [{ id: 's9', score: 1 }] }, ids, 'pointwise')).toThrow(/no evaluation named a candidate/);
     expect(() => parseBatchAnswer({ verdict: 'all good' }, ids, 'pointwise')).toThrow(/no list of evaluations/);
     expect(() => parseBatchAnswer('null', ids, 'pointwise')).toThrow(MalformedOutputError);
   });
 
-  it('listwise: positions become scores 1, (n-1)/n, ...; omitted stay unscored; seed 003 index arrays work', () => {
+  it('listwise: positions become scores 1, (n-1)/n, ...; omitted stay unscored; plain index arrays work', () => {
     const parsed = parseBatchAnswer({ ranking: [{ id: 's3', reasoning: 'best' }, 's1', 's3', 's8'] }, ids, 'listwise');
     expect(parsed.scores['repo:c.ts#c|function']).toMatchObject({ llm: 1, reasoning: 'best' });
     expect(parsed.scores['repo:a.ts#a|function'].llm).toBeCloseTo(2 / 3, 10);
     expect(parsed.scores['repo:b.ts#b|function']).toBeUndefined();
     expect(parsed.ignored).toEqual({ duplicates: 1, invented: 1 });
-    // Seed 003's example answer: a bare array of indices.
+    // A bare array of indices, as some models answer a listwise prompt.
     const indices = parseBatchAnswer('[2, 1]', ids, 'listwise');
     expect(indices.scores['repo:b.ts#b|function'].llm).toBe(1);
     expect(() => parseBatchAnswer('[]', ids, 'listwise')).toThrow(expect.objectContaining({ reason: 'empty-output' }));

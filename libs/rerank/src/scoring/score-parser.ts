@@ -254,7 +254,7 @@ export function parseFeedback(json: unknown): QueryFeedback | null {
   return { quality, suggestions };
 }
 
-/** Only a structured search survives; a string (seed 000's example code) is dropped, never run. */
+/** Only a structured search survives; a string (code a model wrote) is dropped, never run. */
 export function parseSuggestedSearch(value: unknown): SuggestedSearch | null {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const q = value as Record<string, unknown>;

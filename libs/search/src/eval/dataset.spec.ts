@@ -52,6 +52,15 @@ describe('dataset lines', () => {
     expect(message).toContain('dev.jsonl:10: must be a JSON object');
   });
 
+  it('reads the question type and refuses an unknown one or a structural question with an expand spec', () => {
+    const [typed] = parseDataset(line({ ...ok, type: 'lexical' }));
+    expect(typed.type).toBe('lexical');
+    expect(parseDataset(line(ok))[0]).not.toHaveProperty('type');
+    const message = problemsOf([line({ ...ok, type: 'vague' }), line({ ...ok, id: 'q2', type: 'structural', expand: { edges: ['EXTENDS'] } })].join('\n'));
+    expect(message).toContain('dev.jsonl:1: type: must be one of semantic, lexical, structural');
+    expect(message).toContain('dev.jsonl:2: expand: a structural question is asked in plain words');
+  });
+
   it('refuses duplicate targets, an over-long query and an empty file', () => {
     expect(problemsOf(line({ ...ok, relevant: [ok.relevant[0], ok.relevant[0]] }))).toContain('dev.jsonl:1: relevant[1]: duplicate target internal/AsyncSubject.ts AsyncSubject');
     expect(problemsOf(line({ ...ok, query: 'x'.repeat(1001) }))).toContain('dev.jsonl:1: query: must be at most 1000 characters');

@@ -10,6 +10,7 @@ import type { EvalTarget } from './match';
  *
  * `repo` is an indexed repository's name, `path` is relative to its root, `name` the declared
  * identifier (`Class.method` for members). `expand` (graph questions) asks for the hits' neighbors;
+ * `type` (optional) says what kind of question it is, and the report gives every metric per type;
  * `meta` is free-form provenance and is not read. Blank lines are skipped.
  */
 export interface EvalExpand {
@@ -18,8 +19,17 @@ export interface EvalExpand {
   direction: Direction;
 }
 
+/**
+ * What a question asks, as people ask them: `semantic` (behaviour in plain words, no identifier of
+ * the answer), `lexical` (an exact string pasted from an error, log or config, found verbatim in the
+ * answer), `structural` (a relationship in plain words: who calls / extends / implements X).
+ */
+export const QUERY_TYPES = ['semantic', 'lexical', 'structural'] as const;
+export type QueryType = (typeof QUERY_TYPES)[number];
+
 export interface EvalQuery {
   id: string;
+  type?: QueryType;
   repo: string;
   query: string;
   relevant: EvalTarget[];
@@ -50,7 +60,7 @@ export class DatasetError extends Error {
 
 const MAX_PROBLEMS_SHOWN = 20;
 const MAX_TARGETS = 200;
-const LINE_KEYS = new Set(['id', 'repo', 'query', 'relevant', 'expand', 'meta']);
+const LINE_KEYS = new Set(['id', 'type', 'repo', 'query', 'relevant', 'expand', 'meta']);
 const TARGET_KEYS = new Set(['path', 'name', 'kind']);
 const EXPAND_KEYS = new Set(['depth', 'edges', 'direction']);
 export const EXPAND_DEFAULTS: EvalExpand = { depth: 1, edges: [...EDGE_TYPES], direction: 'both' };
@@ -99,6 +109,12 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
   const query = nonEmptyString(value.query, 'query', fail);
   if (query !== null && query.length > SEARCH_LIMITS.maxTextLength) fail('query', `must be at most ${SEARCH_LIMITS.maxTextLength} characters (the search API's limit)`);
 
+  let type: QueryType | undefined;
+  if (value.type !== undefined) {
+    if (!(QUERY_TYPES as readonly unknown[]).includes(value.type)) fail('type', `must be one of ${QUERY_TYPES.join(', ')}`);
+    else type = value.type as QueryType;
+  }
+
   const relevant: EvalTarget[] = [];
   if (!Array.isArray(value.relevant) || value.relevant.length === 0) fail('relevant', 'must be a non-empty array of {path, name, kind?}');
   else if (value.relevant.length > MAX_TARGETS) fail('relevant', `must hold at most ${MAX_TARGETS} targets`);
@@ -128,6 +144,8 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
 
   let expand: EvalExpand | undefined;
   if (value.expand !== undefined) expand = parseExpand(value.expand, fail) ?? undefined;
+  // What a structural question measures is whether search understands the relationship by itself.
+  if (type === 'structural' && value.expand !== undefined) fail('expand', 'a structural question is asked in plain words: it carries no expand spec');
 
   let meta: Record<string, unknown> | undefined;
   if (value.meta !== undefined) {
@@ -135,7 +153,7 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
     else meta = value.meta;
   }
   if (id === null || repo === null || query === null) return null;
-  return { id, repo, query, relevant, ...(expand ? { expand } : {}), ...(meta ? { meta } : {}), line };
+  return { id, ...(type ? { type } : {}), repo, query, relevant, ...(expand ? { expand } : {}), ...(meta ? { meta } : {}), line };
 }
 
 function parseExpand(value: unknown, fail: (field: string, message: string) => void): EvalExpand | null {

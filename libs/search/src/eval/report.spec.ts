@@ -47,6 +47,21 @@ describe('evaluation report', () => {
     });
   });
 
+  it('reports every metric per question type when the dataset has types', () => {
+    const typed = buildReport(
+      [run('hybrid', { ...q1, type: 'lexical' }, [1], 10), run('hybrid', { ...query('q3', 1), type: 'lexical' }, [0, 1], 12), run('hybrid', { ...query('q4', 1), type: 'semantic' }, [0, 0, 0, 1], 20)],
+      10,
+    );
+    const hybrid = typed.systems[0];
+    expect(hybrid.metrics.lexical).toMatchObject({ queries: 2, mrr: 0.75 });
+    expect(hybrid.metrics.semantic).toMatchObject({ queries: 1, mrr: 0.25 });
+    expect(hybrid.metrics.structural).toBeUndefined();
+    expect(hybrid.latencyBySubset.semantic).toEqual({ p50: 20, p95: 20, mean: 20 });
+    expect(typed.queries.map((q) => q.type)).toEqual(['lexical', 'lexical', 'semantic']);
+    expect(reportSubsets(typed)).toEqual(['all', 'semantic', 'lexical']);
+    expect(reportRows(typed, 'lexical')[1]).toEqual(['hybrid', 2, expect.any(String), '0.750', '1.000', '1.000', '0.200', '10.0', '12.0']);
+  });
+
   it('renders table rows per subset', () => {
     expect(reportSubsets(report)).toEqual(['all', 'text', 'graph']);
     const rows = reportRows(report, 'all');

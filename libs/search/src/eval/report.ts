@@ -1,4 +1,4 @@
-import type { EvalQuery } from './dataset';
+import { type EvalQuery, QUERY_TYPES, type QueryType } from './dataset';
 import { firstRelevantRank, type Judgement } from './match';
 import { meanMetrics, METRIC_CUTOFFS, percentileOf, type QueryMetrics, queryMetrics } from './metrics';
 
@@ -15,10 +15,14 @@ export interface EvalRun {
   serverMs?: number;
 }
 
-/** Graph questions (lines with `expand`) are reported apart from plain search questions. */
-export type Subset = 'all' | 'text' | 'graph';
+/**
+ * Graph questions (lines with `expand`) are reported apart from plain search questions, and typed
+ * questions once more per type.
+ */
+export type Subset = 'all' | 'text' | 'graph' | QueryType;
+const SUBSET_ORDER: readonly Subset[] = ['all', 'text', 'graph', ...QUERY_TYPES];
 
-export function subsetOf(query: EvalQuery): Exclude<Subset, 'all'> {
+export function subsetOf(query: EvalQuery): 'text' | 'graph' {
   return query.expand ? 'graph' : 'text';
 }
 
@@ -40,7 +44,8 @@ export interface SystemReport {
 export interface QueryReport {
   id: string;
   system: string;
-  subset: Exclude<Subset, 'all'>;
+  subset: 'text' | 'graph';
+  type?: QueryType;
   /** Rank of the first relevant scope, or null. */
   firstRank: number | null;
   /** Per target: path, name and the rank it was found at (null: not in the list). */
@@ -65,6 +70,7 @@ export function buildReport(runs: readonly EvalRun[], k: number): EvalReport {
     id: r.query.id,
     system: r.system,
     subset: subsetOf(r.query),
+    ...(r.query.type ? { type: r.query.type } : {}),
     firstRank: firstRelevantRank(r.judgement.judged),
     targets: r.query.relevant.map((t, i) => ({ path: t.path, name: t.name, rank: r.judgement.targetRanks[i] })),
     returned: r.returned,
@@ -84,6 +90,13 @@ export function buildReport(runs: readonly EvalRun[], k: number): EvalReport {
         if (rows.length > 0 && rows.length < mine.length) {
           metrics[subset] = meanMetrics(rows.map((q) => q.metrics));
           latencyBySubset[subset] = latencyOf(rows);
+        }
+      }
+      for (const type of QUERY_TYPES) {
+        const rows = mine.filter((q) => q.type === type);
+        if (rows.length > 0) {
+          metrics[type] = meanMetrics(rows.map((q) => q.metrics));
+          latencyBySubset[type] = latencyOf(rows);
         }
       }
       const server = mine.filter((q) => q.serverMs !== undefined).map((q) => q.serverMs!);
@@ -113,11 +126,11 @@ export function reportRows(report: EvalReport, subset: Subset): (string | number
   return rows;
 }
 
-/** Subsets present in a report, `all` first. */
+/** Subsets present in a report, `all` first, then text/graph, then the question types. */
 export function reportSubsets(report: EvalReport): Subset[] {
   const present = new Set<Subset>(['all']);
   for (const s of report.systems) for (const key of Object.keys(s.metrics)) present.add(key as Subset);
-  return (['all', 'text', 'graph'] as const).filter((s) => present.has(s));
+  return SUBSET_ORDER.filter((s) => present.has(s));
 }
 
 function latencyOf(rows: readonly { latencyMs: number }[]): Latency {

@@ -1,7 +1,7 @@
 import { querySubTokens, queryWords, tokenSet } from '../query/query-text';
 
 /**
- * semantic_rerank (seed 002 §4.2): a widened vector pool re-ordered by a keyword score computed on
+ * semantic_rerank: a widened vector pool re-ordered by a keyword score computed on
  * the candidates themselves (no second index):
  *   final = (1 - w) · cosine + w · keyword / max(keyword over the pool)
  */

@@ -1,7 +1,7 @@
 import type { ListScore } from '../search.types';
 
 /**
- * Weighted Reciprocal Rank Fusion (seed 001): score(d) = Σ_i w_i / (k + rank_i(d)), ranks 1-based,
+ * Weighted Reciprocal Rank Fusion (ranks, not scores, so lists on different scales fuse without normalising): score(d) = Σ_i w_i / (k + rank_i(d)), ranks 1-based,
  * a list that does not hold d adds nothing. Only positions count, so a cosine list and a BM25 list
  * fuse without normalising their scores.
  */

@@ -1,5 +1,5 @@
 import { lexClassicQuery } from '../testing/lucene-lexer';
-import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, fieldBoostedQuery, MAX_QUERY_TOKENS } from './lucene';
+import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, fieldBoostedQuery, MAX_QUERY_TOKENS, phraseClause, queryPhrases } from './lucene';
 
 describe('escapeLuceneTerm', () => {
   it.each([
@@ -145,5 +145,48 @@ describe('estimatedTokens', () => {
     expect(estimatedTokens('foo.bar()')).toBe(2);
     expect(estimatedTokens('&&')).toBe(0);
     expect(estimatedTokens('中文')).toBe(3);
+  });
+});
+
+describe('phrases', () => {
+  it('takes quoted stretches, message fragments between punctuation, and the whole text', () => {
+    expect(queryPhrases('Error: [MobX] Cannot make the designated object observable; it is not extensible')).toEqual([
+      ['Cannot', 'make', 'the', 'designated', 'object', 'observable'],
+      ['it', 'is', 'not', 'extensible'],
+      ['Error', 'MobX', 'Cannot', 'make', 'the', 'designated', 'object', 'observable', 'it', 'is', 'not', 'extensible'],
+    ]);
+    expect(queryPhrases('"Third argument of reactions should be an object"')[0]).toEqual(['Third', 'argument', 'of', 'reactions', 'should', 'be', 'an', 'object']);
+    expect(queryPhrases("the 'no such option' message when it's missing")[0]).toEqual(['no', 'such', 'option']);
+  });
+
+  it('has none for a word or two', () => {
+    expect(queryPhrases('parseFile')).toEqual([]);
+    expect(queryPhrases('invoice total')).toEqual([]);
+  });
+
+  it('escapes every word inside the quotes, so nothing typed can close the phrase or add syntax', () => {
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const alphabet = [...'+-&|!(){}[]^"~*?:\\/ \taAzZ09_.,;<>=$`\'#@%“”', 'AND', 'OR', 'x y z'];
+    for (let n = 0; n < 2000; n++) {
+      let text = '';
+      const length = 1 + Math.floor(next() * 60);
+      for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      for (const words of queryPhrases(text)) {
+        const clause = phraseClause(words);
+        const inner = clause.slice(1, -1);
+        // Inside, every quote and backslash is escaped: the phrase cannot end early.
+        expect(inner.replace(/\\./g, '')).not.toMatch(/["\\]/);
+        expect(lexClassicQuery(inner.split(' ').join(' ')).problems).toEqual([]);
+      }
+      const q = buildLuceneQuery(text);
+      const full = fieldBoostedQuery(q.query, q.phrases);
+      if (q.query === '') expect(full).toBe('');
+    }
+  });
+
+  it('adds phrase groups on bodies after the boosted terms', () => {
+    const q = buildLuceneQuery('"cannot read the config file"');
+    expect(fieldBoostedQuery(q.query, q.phrases)).toContain(' OR source:("cannot read the config file")^4 OR docComment:("cannot read the config file")^2');
   });
 });

@@ -8,7 +8,8 @@ import { queryWords } from './query-text';
  * * ? : \ /` and the words AND, OR, NOT change the query's structure, and an unbalanced one is a
  * syntax error. User text therefore never reaches the parser raw: it is cut into words, every
  * character the parser treats specially is backslash-escaped, and operator words are escaped too, so
- * the query is always a flat OR of plain terms (the parser's default operator), whatever was typed.
+ * user text only ever becomes plain terms, whatever was typed. The structure around those terms
+ * (per-field groups and their boosts) comes from constants in this file.
  */
 
 /** Characters with a meaning in the classic query parser (Lucene's QueryParserBase.escape set). */
@@ -53,13 +54,60 @@ export interface LuceneQuery {
   terms: string[];
   /** Words or sub-tokens left out to stay within {@link MAX_QUERY_TOKENS}. */
   dropped: number;
+  /** Phrases to match word for word (quoted parts, message fragments), each as its words. */
+  phrases: string[][];
 }
 
+/** A stretch of fewer words than this is too common to be worth a phrase clause (unless quoted). */
+export const MIN_PHRASE_WORDS = 3;
+const MAX_PHRASES = 8;
+const MAX_PHRASE_WORDS = 24;
 /**
- * Builds the full-text query for user text: each word (lower-cased, so AND/OR/NOT are plain words;
- * the analyzer lower-cases anyway), followed by its identifier sub-tokens (`parseFileAnalysis` ->
- * `parsefileanalysis parse file analysis`), de-duplicated, escaped, joined by spaces (OR).
+ * Phrase matches in bodies outrank any single-word evidence: text pasted from an error, a log or a
+ * config appears verbatim in the scope that produces it (a string literal, a comment).
  */
+export const PHRASE_FIELDS: readonly (readonly [field: string, boost: number])[] = [
+  ['source', 4],
+  ['docComment', 2],
+];
+
+/** Quoted stretches: "double", `backtick`, “curly”, and 'single' when the quotes stand apart from words (not it's). */
+const QUOTED = /"([^"]+)"|`([^`]+)`|“([^”]+)”|‘([^’]+)’|(?:^|\s)'([^']+)'(?=$|[\s.,;:!?)])/gu;
+/** Where a pasted message breaks into separately emitted pieces: labels, brackets, clause punctuation. */
+const SEGMENT_BREAK = /[:;[\](){}<>"`|=]|[.!?](?=\s|$)|,\s|\s[-–—]\s/u;
+
+const phraseWords = (text: string) =>
+  queryWords(text)
+    .map((w) => w.replace(/^[^\p{L}\p{N}_$]+|[^\p{L}\p{N}_$]+$/gu, ''))
+    .filter((w) => estimatedTokens(w) > 0);
+
+/**
+ * The phrases of a query: every quoted stretch of two words or more, the stretches between clause
+ * punctuation of {@link MIN_PHRASE_WORDS} words or more ("Error: [MobX] Cannot make the object
+ * observable; it is not extensible" -> "Cannot make the object observable", "it is not extensible"),
+ * and the whole text. A question that is not pasted text simply matches no phrase.
+ */
+export function queryPhrases(text: string): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  const add = (words: string[], min: number) => {
+    const kept = words.slice(0, MAX_PHRASE_WORDS);
+    const key = kept.join(' ').toLowerCase();
+    if (kept.length < min || seen.has(key) || out.length >= MAX_PHRASES) return;
+    seen.add(key);
+    out.push(kept);
+  };
+  for (const m of text.matchAll(QUOTED)) add(phraseWords(m.slice(1).find((g) => g !== undefined) ?? ''), 2);
+  for (const segment of text.split(SEGMENT_BREAK)) add(phraseWords(segment), MIN_PHRASE_WORDS);
+  add(phraseWords(text), MIN_PHRASE_WORDS);
+  return out;
+}
+
+/** One phrase clause: its words escaped one by one (the parser removes the escapes inside quotes too). */
+export function phraseClause(words: string[]): string {
+  return `"${words.map(escapeLuceneTerm).join(' ')}"`;
+}
+
 /** Lucene's English stop set: words that match everywhere and rank nothing. */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
   'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
@@ -79,6 +127,12 @@ export const FIELD_BOOSTS: readonly (readonly [field: string, boost: number])[] 
   ['source', 1],
 ];
 
+/**
+ * Builds the full-text term list for user text: each word that is not an English stop word
+ * (lower-cased, so AND/OR/NOT are plain words; the analyzer lower-cases anyway), followed by its
+ * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`),
+ * de-duplicated, escaped, joined by spaces (OR). {@link fieldBoostedQuery} spreads it over the fields.
+ */
 export function buildLuceneQuery(text: string): LuceneQuery {
   const terms: string[] = [];
   const seen = new Set<string>();
@@ -103,7 +157,7 @@ export function buildLuceneQuery(text: string): LuceneQuery {
     add(word.toLowerCase());
     for (const sub of subTokenList(word)) add(sub);
   }
-  return { query: terms.map(escapeLuceneTerm).join(' '), terms, dropped };
+  return { query: terms.map(escapeLuceneTerm).join(' '), terms, dropped, phrases: queryPhrases(text) };
 }
 
 /**
@@ -111,7 +165,24 @@ export function buildLuceneQuery(text: string): LuceneQuery {
  * repeated per field with the boosts of {@link FIELD_BOOSTS}. All structure comes from these
  * constants; user text only ever appears as escaped terms inside the groups.
  */
-export function fieldBoostedQuery(flat: string): string {
+export function fieldBoostedQuery(flat: string, phrases: string[][] = []): string {
   if (flat === '') return '';
-  return FIELD_BOOSTS.map(([field, boost]) => (boost === 1 ? `${field}:(${flat})` : `${field}:(${flat})^${boost}`)).join(' OR ');
+  const groups = FIELD_BOOSTS.map(([field, boost]) => (boost === 1 ? `${field}:(${flat})` : `${field}:(${flat})^${boost}`));
+  if (phrases.length > 0) {
+    const clauses = phrases.map(phraseClause).join(' ');
+    for (const [field, boost] of PHRASE_FIELDS) groups.push(`${field}:(${clauses})^${boost}`);
+  }
+  return groups.join(' OR ');
+}
+
+/** A full-text query of phrases alone (semantic_rerank widens its pool with their hits). */
+export function phraseOnlyQuery(phrases: string[][]): string {
+  if (phrases.length === 0) return '';
+  const clauses = phrases.map(phraseClause).join(' ');
+  return PHRASE_FIELDS.map(([field, boost]) => `${field}:(${clauses})^${boost}`).join(' OR ');
+}
+
+/** The full-text query of a built query: boosted terms plus its phrases. */
+export function keywordQuery(lucene: LuceneQuery): string {
+  return fieldBoostedQuery(lucene.query, lucene.phrases);
 }

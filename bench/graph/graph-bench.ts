@@ -1,0 +1,259 @@
+/**
+ * How good the code graph's edges are, per codebase and language: every reference the parser saw
+ * (call sites; type references and heritage) resolved to an in-repo scope, to an outside module or
+ * the standard library, or left unresolved (by reason), with the fast (tree-sitter) resolver alone
+ * and with the precise one (TypeScript's checker first). Plus:
+ *  - agreement: of the TS/JS references both resolvers pinned to scopes, how often the fast resolver
+ *    named the same targets as the compiler (the fast resolver's precision, the compiler as judge);
+ *  - a seeded sample of precise CALLS edges written out for hand-checking (--sample-out FILE);
+ *  - time: walk+parse+resolve per resolver, runs alternated in one process (--runs N); with --index,
+ *    full indexes (Neo4j writes, no embeddings) fast vs precise, alternated.
+ *
+ *   npm run build && node dist/bench/graph/graph-bench.js [--repos name=dir,...] [--runs 3]
+ *     [--sample 60 --sample-out /tmp/sample.tsv] [--index]
+ *
+ * Default repositories: rxjs@7.8.2's src/ (the search dev set's codebase, unpacked into .cache/bench)
+ * and scopegraph's own apps/, libs/, bench/, test/.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { projectRoot } from '@scopegraph/config';
+import { createEmbeddingProvider } from '@scopegraph/llm';
+import {
+  fastModuleOptions, IngestService, ParsedFile, ParseCache, ParserService, ReferenceResolver, RefOutcome, resolveRepository,
+  TsProjects, tsProjectOptions, walkRepository,
+  EmbeddingCache,
+} from '@scopegraph/ingest';
+import { IngestHarness } from '../../test/support/ingest-harness';
+import { arg, median, npmPackageSources, printTable } from '../support/bench-util';
+
+/** Reasons that mean "an in-repo target was expected but not found". */
+const MISSES = ['not-found', 'unknown-receiver', 'ambiguous'] as const;
+const NOT_IN_REPO = ['external', 'builtin', 'local'] as const;
+
+type Family = 'ts/js' | 'python' | 'csharp' | 'sql';
+
+function family(language: string): Family {
+  if (language === 'python') return 'python';
+  if (language === 'csharp') return 'csharp';
+  if (language === 'sql') return 'sql';
+  return 'ts/js';
+}
+
+interface Row {
+  repo: string;
+  resolver: string;
+  family: Family;
+  refs: 'calls' | 'references';
+  total: number;
+  resolved: number;
+  precise: number;
+  byReason: Record<string, number>;
+  /** resolved / (resolved + misses): the share of in-repo references pinned to a scope. */
+  inRepoRate: number;
+}
+
+function tally(repo: string, resolver: string, files: ParsedFile[], outcomes: RefOutcome[]): Row[] {
+  const lang = new Map(files.map((f) => [f.path, f.language]));
+  const rows = new Map<string, Row>();
+  for (const o of outcomes) {
+    const fam = family(o.ref.targetLanguage ?? lang.get(o.path) ?? 'typescript');
+    const refs = o.ref.kind === 'CALLS' ? 'calls' : 'references';
+    const k = `${fam} ${refs}`;
+    let r = rows.get(k);
+    if (!r) rows.set(k, (r = { repo, resolver, family: fam, refs, total: 0, resolved: 0, precise: 0, byReason: {}, inRepoRate: 0 }));
+    r.total++;
+    if (o.targetIds) {
+      r.resolved++;
+      if (o.resolver === 'precise') r.precise++;
+    } else r.byReason[o.reason!] = (r.byReason[o.reason!] ?? 0) + 1;
+  }
+  for (const r of rows.values()) {
+    const misses = MISSES.reduce((n, m) => n + (r.byReason[m] ?? 0), 0);
+    r.inRepoRate = r.resolved / Math.max(1, r.resolved + misses);
+  }
+  return [...rows.values()].sort((a, b) => `${a.family}${a.refs}`.localeCompare(`${b.family}${b.refs}`));
+}
+
+/** Of the TS/JS references both resolvers pinned, the share where the fast one named the compiler's targets. */
+function agreement(fast: RefOutcome[], precise: RefOutcome[]): { both: number; same: number; subset: number } {
+  const key = (o: RefOutcome) => `${o.ref.fromId}\u0000${o.ref.kind}\u0000${o.ref.targetName}`;
+  const byKey = new Map(fast.map((o) => [key(o), o]));
+  let both = 0;
+  let same = 0;
+  let subset = 0;
+  for (const p of precise) {
+    if (p.resolver !== 'precise' || !p.targetIds) continue;
+    const f = byKey.get(key(p));
+    if (!f?.targetIds) continue;
+    both++;
+    const ps = new Set(p.targetIds);
+    if (f.targetIds.length === ps.size && f.targetIds.every((t) => ps.has(t))) same++;
+    else if (f.targetIds.some((t) => ps.has(t))) subset++;
+  }
+  return { both, same, subset };
+}
+
+/** mulberry32, so the hand-checked sample is the same on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function sample(repo: string, files: ParsedFile[], outcomes: RefOutcome[], n: number): string[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const scopes = new Map(files.flatMap((f) => f.scopes.map((s) => [s.id, s] as const)));
+  const pool = outcomes.filter((o) => o.ref.kind === 'CALLS' && o.targetIds && o.resolver === 'precise');
+  const random = seeded(13);
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, n).map((o) => {
+    const file = byPath.get(o.path)!;
+    const text = (file.scopes[0].source.split('\n')[o.ref.line - 1] ?? '').trim().slice(0, 120);
+    const targets = o.targetIds!.map((id) => {
+      const s = scopes.get(id)!;
+      return `${s.path}:${s.startLine} ${s.qualifiedName} (${s.kind})`;
+    });
+    return [repo, `${o.path}:${o.ref.line}`, o.ref.targetName, targets.join(' | '), text].join('\t');
+  });
+}
+
+async function parseRepo(parser: ParserService, root: string): Promise<ParsedFile[]> {
+  const walk = await walkRepository(root, (p) => parser.supports(p));
+  return walk.files.map((f) => parser.parseFile(f.path, f.content));
+}
+
+function repos(): { name: string; root: string }[] {
+  const given = arg('repos', '');
+  if (given) {
+    return given.split(',').map((s) => {
+      const [name, dir] = s.split('=');
+      return { name, root: path.resolve(dir) };
+    });
+  }
+  return [
+    { name: 'rxjs', root: path.join(npmPackageSources('rxjs@7.8.2'), 'src') },
+    { name: 'scopegraph', root: projectRoot() },
+  ];
+}
+
+async function main(): Promise<void> {
+  const runs = Math.max(1, Number(arg('runs', '3')));
+  const sampleSize = Number(arg('sample', '0'));
+  const sampleOut = arg('sample-out', '');
+  const parser = new ParserService();
+  await parser.init();
+  const rows: Row[] = [];
+  const agree: Record<string, ReturnType<typeof agreement>> = {};
+  const timing: Record<string, { parseMs: number; fastMs: number; preciseMs: number; ratio: number }> = {};
+  const samples: string[] = [];
+  for (const { name, root } of repos()) {
+    // Resolution quality (one run each).
+    const files = await parseRepo(parser, root);
+    const modules = fastModuleOptions(root, tsProjectOptions(root).options);
+    const fast = resolveRepository(files, { ...modules, collectOutcomes: true });
+    const session = new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, files);
+    const precise = resolveRepository(files, { ...modules, precise: session.oracle, collectOutcomes: true });
+    const compilerFirst = resolveRepository(files, { ...modules, precise: session.oracle, preciseFirst: true, collectOutcomes: true });
+    rows.push(
+      ...tally(name, 'fast', files, fast.outcomes!),
+      ...tally(name, 'precise', files, precise.outcomes!),
+      ...tally(name, 'compiler-first', files, compilerFirst.outcomes!),
+    );
+    agree[name] = agreement(fast.outcomes!, compilerFirst.outcomes!);
+    if (sampleSize) samples.push(...sample(name, files, precise.outcomes!, sampleSize));
+    process.stderr.write(`${name}: ${files.length} files, compiler options ${session.stats.options}\n`);
+
+    // Time: walk+parse, then fast resolve vs a fresh precise project + resolve, alternated.
+    const parseMs: number[] = [];
+    const fastMs: number[] = [];
+    const preciseMs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      const again = await parseRepo(parser, root);
+      parseMs.push(performance.now() - t);
+      t = performance.now();
+      resolveRepository(again, fastModuleOptions(root, tsProjectOptions(root).options));
+      fastMs.push(performance.now() - t);
+      t = performance.now();
+      resolveRepository(again, { ...fastModuleOptions(root, tsProjectOptions(root).options), precise: new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, again).oracle });
+      preciseMs.push(performance.now() - t);
+    }
+    const p = median(parseMs);
+    timing[name] = { parseMs: p, fastMs: median(fastMs), preciseMs: median(preciseMs), ratio: (p + median(preciseMs)) / (p + median(fastMs)) };
+  }
+
+  printTable([
+    ['repo', 'resolver', 'family', 'refs', 'total', 'resolved', 'by compiler', 'in-repo %', ...MISSES, ...NOT_IN_REPO],
+    ...rows.map((r) => [
+      r.repo, r.resolver, r.family, r.refs, r.total, r.resolved, r.precise, (r.inRepoRate * 100).toFixed(1),
+      ...MISSES.map((m) => r.byReason[m] ?? 0), ...NOT_IN_REPO.map((m) => r.byReason[m] ?? 0),
+    ]),
+  ]);
+  process.stdout.write('\n');
+  printTable([
+    ['repo', 'both pinned (ts/js)', 'fast = compiler', 'fast overlaps', 'fast precision %'],
+    ...Object.entries(agree).map(([repo, a]) => [repo, a.both, a.same, a.subset, ((a.same / Math.max(1, a.both)) * 100).toFixed(1)]),
+  ]);
+  process.stdout.write('\n');
+  printTable([
+    ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast'],
+    ...Object.entries(timing).map(([repo, t]) => [repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2)]),
+  ]);
+  if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
+
+  let index: Record<string, unknown> | undefined;
+  if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, runs);
+  process.stdout.write(`${JSON.stringify({ rows, agreement: agree, timing, index, load: fs.readFileSync('/proc/loadavg', 'utf8').trim() })}\n`);
+}
+
+/** Full indexes of the first repository (Neo4j writes, embeddings off), fast and precise alternated. */
+async function indexTiming(root: string, runs: number): Promise<Record<string, unknown>> {
+  let reindex: Record<string, unknown> = {};
+  const h = new IngestHarness();
+  // Embeddings are off in these runs: the hash provider only satisfies the constructor.
+  await h.init(createEmbeddingProvider({ provider: 'hash', dimensions: h.config.embedding.dimensions }));
+  const service = (tsResolver: 'fast' | 'precise') => {
+    const config = { ...h.config, ingest: { ...h.config.ingest, tsResolver } };
+    return new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(config), new EmbeddingCache(h.queues), h.embedder, config);
+  };
+  const ms: Record<'fast' | 'precise', number[]> = { fast: [], precise: [] };
+  const rechecked: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const mode of ['fast', 'precise'] as const) {
+        const repo = `bench-graph-${mode}`;
+        await h.repo.deleteRepository(repo);
+        // A fresh service per run: the precise resolver starts without compiler state (a first index).
+        const t = performance.now();
+        const r = await service(mode).index({ path: root, name: repo, embed: false });
+        ms[mode].push(performance.now() - t);
+        if (r.resolver.precise) rechecked.push(r.resolver.precise.rechecked);
+      }
+    }
+    // A re-index with nothing changed, precise resolver state kept: how incremental runs behave.
+    const kept = service('precise');
+    await kept.index({ path: root, name: 'bench-graph-precise', embed: false });
+    const t = performance.now();
+    const again = await kept.index({ path: root, name: 'bench-graph-precise', embed: false });
+    reindex = { ms: performance.now() - t, rechecked: again.resolver.precise?.rechecked, resolveMs: again.timingsMs.resolve };
+  } finally {
+    await h.dispose(['bench-graph-fast', 'bench-graph-precise']);
+  }
+  const out = { fastMs: median(ms.fast), preciseMs: median(ms.precise), ratio: median(ms.precise) / median(ms.fast), runs: ms, rechecked, reindex };
+  printTable([[`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (no embeddings)`, 'fast ms', 'precise ms', 'precise / fast'], ['median', out.fastMs, out.preciseMs, out.ratio.toFixed(2)]]);
+  return out;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

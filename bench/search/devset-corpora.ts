@@ -1,0 +1,70 @@
+/**
+ * The codebases of the second dev set (datasets/questions-dev.jsonl): published packages that were
+ * never looked at while tuning, pinned by version and by the sha256 of the archive, fetched with the
+ * registries' own clients (npm pack, pip download) and unpacked once into .cache/bench.
+ *
+ *   node dist/bench/search/devset-corpora.js            # fetch + verify + print "repo<TAB>root" lines
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { projectRoot } from '@scopegraph/config';
+
+export interface Corpus {
+  /** Repository name the dataset's queries search (`scopegraph index <root> --name <repo>`). */
+  repo: string;
+  registry: 'npm' | 'pypi';
+  name: string;
+  version: string;
+  /** sha256 of the archive the registry serves (npm tarball, PyPI sdist). */
+  sha256: string;
+  /** What is indexed, relative to the unpacked archive's top folder ('' = all of it). */
+  subdir: string;
+  languages: string;
+}
+
+export const DEVSET_FILE = 'bench/search/datasets/questions-dev.jsonl';
+
+export const DEVSET_CORPORA: readonly Corpus[] = [
+  { repo: 'mobx', registry: 'npm', name: 'mobx', version: '6.13.5', sha256: 'b85a7f765065c081724a7c49e91f59950151607b2f1c5a77c8ec4231f7129a1b', subdir: 'src', languages: 'TypeScript' },
+  { repo: 'click', registry: 'pypi', name: 'click', version: '8.5.1', sha256: '9bbfada76703fd1d784b83eea012e3e8c6a001a876543ef104fa56aaaeb072b4', subdir: 'src', languages: 'Python' },
+  // The sdist carries the C# runtime (src/runtime) beside the Python loader and tests: a mixed codebase.
+  { repo: 'pythonnet', registry: 'pypi', name: 'pythonnet', version: '3.0.5', sha256: '48e43ca463941b3608b32b4e236db92d8d40db4c58a75ace902985f76dac21cf', subdir: '', languages: 'C# + Python' },
+];
+
+/** The folder to index for a corpus: downloaded, checked and unpacked on first use. */
+export function corpusRoot(corpus: Corpus): string {
+  const dir = path.join(projectRoot(), '.cache', 'bench', `${corpus.registry}-${corpus.name}-${corpus.version}`);
+  const top = corpus.registry === 'npm' ? 'package' : `${corpus.name}-${corpus.version}`;
+  const root = path.join(dir, top, corpus.subdir);
+  if (fs.existsSync(path.join(dir, '.complete'))) return root;
+
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = download(corpus, dir);
+  const actual = createHash('sha256').update(fs.readFileSync(archive)).digest('hex');
+  if (actual !== corpus.sha256) {
+    throw new Error(`${corpus.name}@${corpus.version}: the archive's sha256 is ${actual}, expected ${corpus.sha256} (pinned in bench/search/devset-corpora.ts)`);
+  }
+  execFileSync('tar', ['xzf', archive, '-C', dir]);
+  if (!fs.existsSync(root)) throw new Error(`${corpus.name}@${corpus.version}: ${path.relative(dir, root)} is not in the archive`);
+  fs.writeFileSync(path.join(dir, '.complete'), '');
+  return root;
+}
+
+function download(corpus: Corpus, dir: string): string {
+  if (corpus.registry === 'npm') {
+    const out = execFileSync('npm', ['pack', `${corpus.name}@${corpus.version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8' });
+    return path.join(dir, out.trim().split('\n').pop()!);
+  }
+  // The sdist, not a wheel: wheels carry neither the C# sources nor (for click) the same layout.
+  execFileSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--no-binary', ':all:', '-d', dir, `${corpus.name}==${corpus.version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const sdist = fs.readdirSync(dir).find((f) => f.endsWith('.tar.gz'));
+  if (!sdist) throw new Error(`${corpus.name}==${corpus.version}: pip download left no .tar.gz in ${dir}`);
+  return path.join(dir, sdist);
+}
+
+if (require.main === module) {
+  for (const corpus of DEVSET_CORPORA) process.stdout.write(`${corpus.repo}\t${corpusRoot(corpus)}\n`);
+}

@@ -1,0 +1,2 @@
+export * from './graphql-call';
+export * from './tools';

@@ -1,0 +1,5 @@
+export * from './metrics';
+export * from './metrics-share';
+export * from './request-context';
+export * from './logging';
+export * from './scrape';

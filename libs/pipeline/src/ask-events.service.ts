@@ -1,0 +1,84 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ASK_EVENTS, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import type { AskEvent, AskEventBody } from './ask.types';
+
+/** How long an ask's events stay replayable after its last one. */
+const LOG_TTL_S = 3_600;
+/** How often a waiting subscriber checks that the job did not die without a final event. */
+const LIVENESS_POLL_MS = 2_000;
+
+/**
+ * An ask's progress over Redis: every event is appended to a replay list and published, so any API
+ * replica can serve a subscription, and one that subscribes late replays what it missed.
+ */
+@Injectable()
+export class AskEventsService {
+  private readonly logger = new Logger(AskEventsService.name);
+
+  constructor(
+    private readonly queues: QueueService,
+    private readonly channels: RedisChannelsService,
+  ) {}
+
+  /** A publisher for one ask: events get consecutive seq numbers and are sent in order. */
+  publisher(askId: string): { publish: (body: AskEventBody) => Promise<void> } {
+    let seq = 0;
+    let chain = Promise.resolve();
+    const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
+    const log = ASK_EVENTS.log(this.queues.prefix, askId);
+    return {
+      publish: (body) => {
+        const event = JSON.stringify({ askId, seq: ++seq, ...body });
+        chain = chain.then(async () => {
+          await this.queues.redis.multi().rpush(log, event).expire(log, LOG_TTL_S).publish(channel, event).exec();
+        });
+        return chain;
+      },
+    };
+  }
+
+  async *watch(askId: string): AsyncGenerator<AskEvent> {
+    const buffer: AskEvent[] = [];
+    let wake: (() => void) | undefined;
+    const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
+    const unlisten = await this.channels.listen(channel, (message) => {
+      try {
+        buffer.push(JSON.parse(message) as AskEvent);
+      } catch {
+        this.logger.warn(`unreadable ask event on ${channel}`);
+        return;
+      }
+      wake?.();
+    });
+    const poll = setInterval(() => wake?.(), LIVENESS_POLL_MS);
+    try {
+      const logged = (await this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1)).map((s) => JSON.parse(s) as AskEvent);
+      buffer.unshift(...logged);
+      let last = 0;
+      for (;;) {
+        buffer.sort((a, b) => a.seq - b.seq);
+        while (buffer.length > 0) {
+          const event = buffer.shift()!;
+          if (event.seq <= last) continue;
+          last = event.seq;
+          yield event;
+          if (event.kind === 'final' || event.kind === 'error') return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        if (buffer.length === 0) {
+          const job = await this.queues.getJob(QueueName.ASK, askId);
+          const state = job ? await job.getState() : 'unknown';
+          if (state === 'failed' || state === 'unknown') {
+            yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? 'the ask job is gone' };
+            return;
+          }
+        }
+      }
+    } finally {
+      clearInterval(poll);
+      await unlisten();
+    }
+  }
+
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { SearchModule } from '@scopegraph/search';
+import { AskEventsService } from './ask-events.service';
+import { AskService } from './ask.service';
+import { HistoryRepository } from './history/history.repository';
+import { Retriever } from './retrieval/retriever';
+
+/**
+ * Answering questions (YAML pipelines, engine, router, history, budgets). Needs ConfigModule,
+ * GraphModule, QueueModule and LlmModule (all global) in the importing app; pipelines are validated
+ * when AskService is built, so a bad pipeline file stops the boot.
+ */
+@Module({
+  imports: [SearchModule],
+  providers: [AskService, AskEventsService, HistoryRepository, Retriever],
+  exports: [AskService],
+})
+export class PipelineModule {}

@@ -1,0 +1,44 @@
+import type { KeywordDoc } from './keyword-blend';
+import { rescore, rescoreTerms } from './rescore';
+
+const doc = (id: string, name: string, source: string, docComment: string | null = null): KeywordDoc => ({ id, name, qualifiedName: name, signature: null, docComment, source });
+const params = { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0.3 };
+
+describe('rescore', () => {
+  const docs = new Map(
+    [
+      doc('a', 'reportError', 'function reportError(e) { log(e); }'),
+      doc('b', 'assertExtensible', 'if (!isExtensible(o)) throw new Error("Cannot make the designated object observable; it is not extensible")'),
+      doc('c', 'makeObservable', 'export function makeObservable(target) { return target; }'),
+    ].map((d) => [d.id, d]),
+  );
+  const fused = [
+    { id: 'a', score: 0.05 },
+    { id: 'c', score: 0.04 },
+    { id: 'b', score: 0.01 },
+    { id: 'z', score: 0.005 }, // not fetched: keeps its place after the rescored head
+  ];
+
+  it('puts the scope holding a pasted message word for word first', () => {
+    const out = rescore(fused, docs, 'Error: [MobX] Cannot make the designated object observable; it is not extensible', params);
+    expect(out[0].id).toBe('b');
+    expect(out[3].id).toBe('z');
+    expect(out[0].rescore.phrase).toBe(1);
+    expect(out[3].score).toBeLessThan(out[2].score);
+  });
+
+  it('rewards a name the query mentions', () => {
+    const out = rescore(fused, docs, 'how does makeObservable decorate the target', params);
+    expect(out[0].id).toBe('c');
+    expect(out[0].rescore.name).toBe(0.3);
+  });
+
+  it('keeps the fused order when the candidates hold no evidence', () => {
+    const out = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0.5 });
+    expect(out.map((o) => o.id)).toEqual(['a', 'c', 'b', 'z']);
+  });
+
+  it('leaves stop words out of the terms', () => {
+    expect(rescoreTerms('the parseFile of a repo')).toEqual(['parsefile', 'parse', 'file', 'repo']);
+  });
+});

@@ -1,0 +1,138 @@
+import { subTokenList } from '@scopegraph/code-model';
+import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
+import { queryWords } from '../query/query-text';
+import type { KeywordDoc } from './keyword-blend';
+
+/**
+ * The second stage of the default search: the fused list's top candidates re-ordered by evidence
+ * read from the candidates themselves, which the first stage cannot see together:
+ *   - keyword: BM25F of the query's terms over the pool (names weigh most), so a word rare among
+ *     the candidates counts more than one they all share;
+ *   - phrase: the candidate's body holds a phrase of the query word for word (a pasted message);
+ *   - name: the candidate is named by a word of the query.
+ * final = (1 - w) · fused / max(fused) + w · keyword / max(keyword) + phrase bonus + name bonus.
+ * Hand-written because it runs on a few dozen fetched candidates per query; a search library would
+ * need an index of its own for them.
+ */
+
+export interface RescoreParams {
+  /** Candidates re-ordered (the fused top N); the rest keep their order after them. */
+  depth: number;
+  /** Share of the pool keyword score, 0-1. */
+  keywordWeight: number;
+  /** Added when a query phrase is found verbatim in the body, scaled by the phrase's share of the query's words. */
+  phraseBonus: number;
+  /** Added when the candidate's name is a word of the query. */
+  nameBonus: number;
+}
+
+export interface RescoreInput {
+  id: string;
+  score: number;
+}
+
+export interface RescoredItem {
+  id: string;
+  score: number;
+  rescore: { fused: number; keyword: number; phrase: number; name: number };
+}
+
+/** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
+const FULL_PHRASE_WORDS = 6;
+const K1 = 1.2;
+const B = 0.75;
+const FIELD_WEIGHT = { name: 3, signature: 1.5, doc: 1.5, source: 1 } as const;
+
+/** Lower-case identifier sub-tokens and words of a text (`parseFile(x)` -> parsefile, parse, file, x). */
+function tokens(text: string | null | undefined): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  for (const word of text.split(/[^\p{L}\p{N}_$]+/u)) {
+    if (!word) continue;
+    const lower = word.toLowerCase();
+    out.push(lower);
+    for (const t of subTokenList(word)) if (t !== lower) out.push(t);
+  }
+  return out;
+}
+
+/** The query's searchable terms: its words and their sub-tokens, without English stop words. */
+export function rescoreTerms(text: string): string[] {
+  return [...new Set(tokens(text))].filter((t) => !ENGLISH_STOP_WORDS.has(t));
+}
+
+/** Plain lower-case words, for word-for-word phrase matching. */
+function words(text: string | null | undefined): string[] {
+  return text ? text.toLowerCase().split(/[^\p{L}\p{N}_$']+/u).filter(Boolean) : [];
+}
+
+function containsSequence(haystack: string[], needle: string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, text: string, params: RescoreParams): RescoredItem[] {
+  const head = fused.slice(0, params.depth).filter((f) => docs.has(f.id));
+  const headIds = new Set(head.map((h) => h.id));
+  const tail = fused.filter((f) => !headIds.has(f.id));
+  const terms = rescoreTerms(text);
+  const phrases = queryPhrases(text).map((p) => p.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}_$']+/gu, '')).filter(Boolean));
+  const queryWordCount = Math.max(1, words(text).length);
+  const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
+
+  // Pool BM25F: term frequencies weighted by field, lengths normalised over the pool.
+  const stats = head.map((h) => {
+    const d = docs.get(h.id)!;
+    const tf = new Map<string, number>();
+    let length = 0;
+    const add = (t: string[], weight: number) => {
+      for (const x of t) {
+        tf.set(x, (tf.get(x) ?? 0) + weight);
+        length += weight;
+      }
+    };
+    add(tokens(d.qualifiedName), FIELD_WEIGHT.name);
+    add(tokens(d.signature), FIELD_WEIGHT.signature);
+    add(tokens(d.docComment), FIELD_WEIGHT.doc);
+    add(tokens(d.source), FIELD_WEIGHT.source);
+    return { tf, length };
+  });
+  const n = head.length;
+  const avg = stats.reduce((s, x) => s + x.length, 0) / Math.max(1, n) || 1;
+  const idf = new Map(
+    terms.map((t) => {
+      const df = stats.filter((s) => s.tf.has(t)).length;
+      return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+    }),
+  );
+  const keywordRaw = stats.map((s) =>
+    terms.reduce((sum, t) => {
+      const f = s.tf.get(t) ?? 0;
+      return f === 0 ? sum : sum + idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * s.length) / avg)));
+    }, 0),
+  );
+  const maxKeyword = Math.max(0, ...keywordRaw);
+  const maxFused = Math.max(0, ...head.map((h) => h.score));
+
+  const rescored = head.map((h, i) => {
+    const d = docs.get(h.id)!;
+    const body = words(`${d.source ?? ''}\n${d.docComment ?? ''}`);
+    const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
+    const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
+    const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
+    const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
+    const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
+    return { id: h.id, score: fusedPart + keywordPart + phrase + name, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name }, order: i };
+  });
+  rescored.sort((a, b) => b.score - a.score || a.order - b.order);
+  // The tail keeps its order below every rescored candidate.
+  const floor = Math.min(0, ...rescored.map((r) => r.score));
+  return [
+    ...rescored.map(({ order: _order, ...r }) => r),
+    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0 } })),
+  ];
+}

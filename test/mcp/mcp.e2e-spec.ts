@@ -1,0 +1,109 @@
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { gql } from '../support/graphql-client';
+import { FIXTURE } from '../support/ingest-harness';
+import { ROOT, runId, RunningStack, startStack } from '../support/processes';
+
+// The SDK's own client against both transports: `scopegraph mcp` on stdio and /mcp on the API, with
+// API_KEY set so both must present it.
+const API_KEY = 'mcp-e2e-key';
+const TOOLS = ['get_scope', 'index_repository', 'list_repositories', 'neighborhood', 'search'];
+
+const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+
+describe('MCP server (stdio and Streamable HTTP)', () => {
+  let stack: RunningStack;
+  const name = runId('mcp');
+  let http: Client;
+  let stdio: Client;
+
+  const connectHttp = async (key?: string) => {
+    const client = new Client({ name: 'e2e-http', version: '1.0.0' });
+    const url = new URL(stack.url.replace(/\/graphql$/, '/mcp'));
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: key ? { 'x-api-key': key } : {} } }));
+    return client;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack('mcp', { API_KEY });
+    http = await connectHttp(API_KEY);
+    stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(ROOT, 'bin/scopegraph'), 'mcp'],
+        env: { ...(process.env as Record<string, string>), SCOPEGRAPH_URL: stack.url, API_KEY },
+        stderr: 'pipe',
+      }),
+    );
+    // Index through the tool, then wait for the repository to show its embedded scopes.
+    const queued = await http.callTool({ name: 'index_repository', arguments: { path: FIXTURE, name } });
+    expect(textOf(queued)).toMatch(/queued as job \S+/);
+    for (let i = 0; i < 240; i++) {
+      const repos = await gql(stack.url, 'query { repositories { name scopes embedded } }', {}, { 'x-api-key': API_KEY });
+      const repo = repos.body.data?.repositories.find((r: { name: string }) => r.name === name);
+      if (repo && repo.scopes > 0 && repo.embedded === repo.scopes) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([http?.close(), stdio?.close()]);
+    if (stack) await gql(stack.url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }, { 'x-api-key': API_KEY }).catch(() => undefined);
+    await stack?.stop();
+  });
+
+  it.each([
+    ['stdio', () => stdio],
+    ['http', () => http],
+  ])('lists the tools and searches over %s', async (_transport, client) => {
+    const { tools } = await client().listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(tools.find((t) => t.name === 'search')!.inputSchema.required).toEqual(['query']);
+
+    const found = await client().callTool({ name: 'search', arguments: { query: 'create and store an invoice', repository: name, topK: 5 } });
+    expect(found.isError).toBeFalsy();
+    const text = textOf(found);
+    // Compact hits: rank, qualified name, kind, path:lines, id, then an indented snippet.
+    expect(text).toMatch(/^1\. \S+ \(\w+\) \S+:\d+(-\d+)? \[id [^\]]+\] score \d\.\d{4}/);
+    expect(text).toMatch(/InvoiceService\.create \(method\) ts\/src\/services\/invoice-service\.ts:\d+-\d+/);
+    expect(text.split('\n').length).toBeLessThan(5 * 12);
+  });
+
+  it('reads a scope and walks its callers', async () => {
+    const found = textOf(await http.callTool({ name: 'search', arguments: { query: 'InvoiceRepository.save', repository: name, mode: 'bm25', topK: 3, kind: 'method' } }));
+    const id = /\[id ([^\]]+)\]/.exec(found)![1];
+    const scope = textOf(await stdio.callTool({ name: 'get_scope', arguments: { id } }));
+    expect(scope.split('\n')[0]).toContain(`[id ${id}]`);
+    expect(scope).toMatch(/save/);
+
+    const callers = await stdio.callTool({ name: 'neighborhood', arguments: { id, edges: ['CALLS'], direction: 'in' } });
+    expect(textOf(callers)).toMatch(/<-CALLS- InvoiceService\.create \(method\)/);
+
+    const repos = textOf(await http.callTool({ name: 'list_repositories', arguments: {} }));
+    expect(repos).toMatch(new RegExp(`^${name}  \\S+  files \\d+, scopes \\d+`, 'm'));
+  });
+
+  it('answers bad input with the field at fault', async () => {
+    // Schema validation by the SDK (zod): names the argument.
+    const badK = await http.callTool({ name: 'search', arguments: { query: 'x', topK: 0 } });
+    expect(badK.isError).toBe(true);
+    expect(textOf(badK)).toMatch(/topK/);
+    // Validation by the API: the GraphQL error code and field travel into the tool error.
+    const unknownRepo = await stdio.callTool({ name: 'search', arguments: { query: 'x', repository: 'no-such-repo-here' } });
+    expect(unknownRepo.isError).toBe(true);
+    expect(textOf(unknownRepo)).toMatch(/^BAD_USER_INPUT \(repository\): unknown repository/);
+    const outside = await http.callTool({ name: 'index_repository', arguments: { path: '/etc', name: 'etc' } });
+    expect(textOf(outside)).toMatch(/^BAD_USER_INPUT.*allowed roots/);
+    const missing = await stdio.callTool({ name: 'get_scope', arguments: { id: 'no:such:scope' } });
+    expect(textOf(missing)).toMatch(/^NOT_FOUND \(id\)/);
+  });
+
+  it('refuses /mcp without the API key', async () => {
+    await expect(connectHttp()).rejects.toThrow(/401|Unauthorized|API key/i);
+    await expect(connectHttp('wrong-key')).rejects.toThrow(/401|Unauthorized|API key/i);
+  });
+});

@@ -1,0 +1,314 @@
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { countTokens } from '@scopegraph/pipeline';
+import { askModel, evidenceIds } from '../fakes/ask-scripts';
+import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
+import { collect, gql, wsClient } from '../support/graphql-client';
+import { FIXTURE, IngestHarness } from '../support/ingest-harness';
+import { ROOT, runId, RunningStack, startStack } from '../support/processes';
+
+const ASK = `mutation($input: AskInput!) { ask(input: $input) { id } }`;
+const PROGRESS = `subscription($id: ID!) { askProgress(id: $id) {
+  seq kind text message
+  step { stepId action outcome ms modelMs modelCalls detail }
+  result { answer answerEn question questionEn inventedCitations loops retries missing modelAvailable warnings
+    evidenceSummarized evidenceTokens evidence history attempts
+    citations { id path startLine qualifiedName }
+    plan { mode query fallback }
+    timings { totalMs modelMs overheadMs firstChunkMs }
+    trace { stepId action outcome modelCalls detail } }
+} }`;
+
+interface Asked {
+  events: any[];
+  final: any;
+  chunks: string;
+}
+
+async function ask(url: string, input: Record<string, unknown>): Promise<Asked> {
+  const { body } = await gql(url, ASK, { input });
+  expect(body.errors).toBeUndefined();
+  const client = wsClient(url);
+  try {
+    const events = (await collect(client, PROGRESS, { id: body.data.ask.id }, 60_000)).map((e) => {
+      expect(e.errors).toBeUndefined();
+      return e.data!.askProgress;
+    });
+    const last = events[events.length - 1];
+    expect(last.kind).toBe('FINAL');
+    return { events, final: last.result, chunks: events.filter((e) => e.kind === 'CHUNK').map((e) => e.text).join('') };
+  } finally {
+    await client.dispose();
+  }
+}
+
+const stepsOf = (final: any, action: string) => final.trace.filter((t: any) => t.action === action);
+
+/** Answers citing the first evidence id it was shown (so a test knows the citation is genuine). */
+const citeFirst = (req: any) => {
+  const ids = evidenceIds(req);
+  return `[Answer:] It is handled there${ids[0] ? ` [cite:${ids[0]}]` : ''}.`;
+};
+
+describe('ask (answering pipeline, scripted fake Gemini)', () => {
+  const h = new IngestHarness();
+  const repo = runId('ask');
+  const sessions: string[] = [];
+  let gemini: FakeGemini;
+  let stack: RunningStack;
+  const input = (question: string, extra: Record<string, unknown> = {}) => ({ question, repository: repo, ...extra });
+
+  beforeAll(async () => {
+    await h.init();
+    await h.ingest.index({ path: FIXTURE, name: repo });
+    gemini = await FakeGemini.start({ apiKey: FAKE_GEMINI_API_KEY });
+    stack = await startStack('ask', { GEMINI_API_KEY: FAKE_GEMINI_API_KEY, GEMINI_BASE_URL: gemini.baseUrl, CHAT_PROVIDER: 'gemini', RERANK_PROVIDER: 'local', RERANK_RETRY_BASE_MS: '5' });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await gemini?.close();
+    if (sessions.length > 0) await h.neo4j.runStatement('MATCH (c:Conversation) WHERE c.id IN $ids OPTIONAL MATCH (c)-[:HAS_TURN|HAS_SUMMARY]->(x) DETACH DELETE c, x', { ids: sessions });
+    await h.dispose([repo]);
+  });
+
+  beforeEach(() => gemini.reset());
+
+  it.each([
+    ['SEMANTIC', 'semantic', 'create an invoice from a row'],
+    ['SEMANTIC_RERANK', 'semantic_rerank', 'invoice creation'],
+    ['BM25', 'bm25', 'InvoiceService create'],
+    ['HYBRID', 'hybrid', 'where are invoices stored'],
+  ])('routes [%s:] to the %s search and answers from its evidence, streaming the answer', async (prefix, mode, query) => {
+    const model = askModel({ router: `[${prefix}:] ${query}`, answer: citeFirst });
+    gemini.onGenerate(model);
+    const { final, events, chunks } = await ask(stack.url, input('How is an invoice created?'));
+    expect(final.plan).toEqual({ mode, query, fallback: null });
+    expect(final.evidence.length).toBeGreaterThan(0);
+    expect(final.citations).toHaveLength(1);
+    expect(final.evidence.map((e: any) => e.id)).toContain(final.citations[0].id);
+    expect(final.citations[0].path).toBeTruthy();
+    // The stream carried the answer without its protocol prefix; a STEP event came for every traced step.
+    expect(chunks.trim()).toBe(final.answerEn.trim());
+    expect(final.answer).not.toContain('[Answer:]');
+    expect(events.filter((e) => e.kind === 'STEP').map((e) => e.step.stepId)).toEqual(final.trace.map((t: any) => t.stepId));
+    // Retrieval, graph expansion right after it, then targeted text fetch by id.
+    expect(final.trace.map((t: any) => t.stepId)).toEqual(expect.arrayContaining(['retrieve', 'expand', 'node_texts']));
+    expect(stepsOf(final, 'fetch_node_texts')[0].detail.fetched).toBeGreaterThan(0);
+    expect(model.calls.map((c) => c.kind)).toEqual(['router', 'answer']);
+    expect(gemini.calls('streamGenerateContent')).toBe(2);
+  });
+
+  it('[GRAPH:] answers a structural question by walking CALLS into the named scope', async () => {
+    const model = askModel({ router: '[GRAPH:] callers of formatMoney', answer: citeFirst });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('Who calls formatMoney?'));
+    expect(final.plan.mode).toBe('graph');
+    const names = final.evidence.map((e: any) => e.qualifiedName);
+    expect(final.evidence[0]).toMatchObject({ qualifiedName: 'formatMoney', origin: 'graph-root' });
+    expect(names).toContain('InvoiceService.create');
+    const caller = final.evidence.find((e: any) => e.qualifiedName === 'InvoiceService.create');
+    expect(caller.via).toMatch(/<-CALLS-/);
+  });
+
+  it('[DIRECT:] skips retrieval', async () => {
+    gemini.onGenerate(askModel({ router: '[DIRECT:]', answer: '[Answer:] A closure captures variables of its scope.' }));
+    const { final } = await ask(stack.url, input('What is a closure?'));
+    expect(final.plan.mode).toBe('direct');
+    expect(stepsOf(final, 'fetch_more_context')).toHaveLength(0);
+    expect(final.evidence).toHaveLength(0);
+    expect(final.answer).toBe('A closure captures variables of its scope.');
+  });
+
+  it('follows [Requesting data on:] with another retrieval, then answers', async () => {
+    const model = askModel({ router: '[BM25:] InvoiceService', answer: (req, i) => (i === 0 ? '[Requesting data on:] formatMoney' : citeFirst(req)) });
+    gemini.onGenerate(model);
+    const { final, chunks } = await ask(stack.url, input('How are amounts formatted?'));
+    expect(final.loops).toBe(1);
+    expect(stepsOf(final, 'fetch_more_context')).toHaveLength(2);
+    expect(stepsOf(final, 'fetch_more_context')[1].detail.attempts[0].query).toBe('formatMoney');
+    expect(final.evidence.map((e: any) => e.qualifiedName)).toContain('formatMoney');
+    // The follow-up request itself was never streamed as answer text.
+    expect(chunks).not.toContain('Requesting');
+    expect(final.missing).toBeNull();
+  });
+
+  it('stops at max_turn_loops and finalises safely, saying what is missing', async () => {
+    const model = askModel({ router: '[BM25:] invoice', answer: '[Requesting data on:] the tax tables' });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('What tax rate applies?'));
+    expect(final.loops).toBe(4); // base: max_turn_loops 3, the 4th request is refused
+    expect(model.calls.filter((c) => c.kind === 'answer')).toHaveLength(4);
+    expect(stepsOf(final, 'loop_guard').map((s: any) => s.outcome)).toEqual(['ok', 'ok', 'ok', 'exhausted']);
+    expect(final.missing).toBe('the tax tables');
+    expect(final.answer).toMatch(/could not answer this fully[\s\S]*Still missing: the tax tables/);
+    expect(final.citations).toEqual([]);
+  });
+
+  it('drops and counts citations of ids that were not in the evidence', async () => {
+    gemini.onGenerate(askModel({ router: '[BM25:] InvoiceService', answer: (req) => `[Answer:] See [cite:${evidenceIds(req)[0]}] and [cite:${repo}:made/up.ts#Nope].` }));
+    const { final } = await ask(stack.url, input('Where is the invoice service?'));
+    expect(final.inventedCitations).toEqual([`${repo}:made/up.ts#Nope`]);
+    expect(final.citations).toHaveLength(1);
+    expect(final.answer).not.toContain('made/up.ts');
+    expect(final.warnings.join(' ')).toMatch(/1 cited ids were not in the evidence/);
+  });
+
+  it('falls back to hybrid on the question when the router output is malformed, and flags an answer without prefix', async () => {
+    gemini.onGenerate(askModel({ router: 'I would use SEMANTIC search.\n[HYBRID:] invoice', answer: 'Invoices are created by InvoiceService.' }));
+    const { final } = await ask(stack.url, input('How are invoices created?'));
+    expect(final.plan).toMatchObject({ mode: 'hybrid', query: 'How are invoices created?' });
+    expect(final.plan.fallback).toMatch(/exactly one line/);
+    expect(final.answer).toBe('Invoices are created by InvoiceService.');
+    expect(final.warnings.join(' ')).toMatch(/did not start with \[Answer:\]/);
+  });
+
+  it('corrective retry: reformulates with the model when the evidence scores below the threshold', async () => {
+    const model = askModel({ router: '[BM25:] zzqxv', reformulate: 'InvoiceService create', answer: citeFirst });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('the thing that makes bills?'));
+    expect(final.retries).toBe(1);
+    expect(final.attempts.map((a: any) => [a.query, a.reformulated, a.hits > 0])).toEqual([
+      ['zzqxv', false, false],
+      ['InvoiceService create', true, true],
+    ]);
+    const retrieve = stepsOf(final, 'fetch_more_context')[0];
+    expect(retrieve.detail.attempts).toHaveLength(2);
+    expect(retrieve.modelCalls).toBe(1);
+    expect(model.calls.find((c) => c.kind === 'reformulate')!.request.text).toContain('zzqxv');
+  });
+
+  it('translates the question in and the answer out when isEnglish is false', async () => {
+    const model = askModel({
+      translate_in: 'How is an invoice created?',
+      router: '[BM25:] InvoiceService create',
+      answer: (req) => `[Answer:] By InvoiceService.create [cite:${evidenceIds(req)[0]}].`,
+      translate_out: (req) => `Przez InvoiceService.create ${/\[cite:[^\]]+\]/.exec(req.text)![0]}.`,
+    });
+    gemini.onGenerate(model);
+    const { final, chunks } = await ask(stack.url, input('Jak tworzona jest faktura?', { isEnglish: false }));
+    expect(final.question).toBe('Jak tworzona jest faktura?');
+    expect(final.questionEn).toBe('How is an invoice created?');
+    expect(final.answerEn).toMatch(/^By InvoiceService.create/);
+    expect(final.answer).toMatch(/^Przez InvoiceService.create \[cite:/);
+    // The asker sees the translation streamed, not the English draft.
+    expect(chunks).toBe(final.answer);
+    expect(model.calls.find((c) => c.kind === 'router')!.request.text).toContain('How is an invoice created?');
+    expect(model.calls.map((c) => c.kind)).toEqual(['translate_in', 'router', 'answer', 'translate_out']);
+  });
+
+  it('summarises evidence over max_context_tokens, keeping every evidence id', async () => {
+    const model = askModel({ router: '[HYBRID:] invoice', evidence_summary: 'Invoices are created by the service.', answer: citeFirst });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('How do invoices work?', { pipeline: 'compact' }));
+    const budget = stepsOf(final, 'check_context_budget').find((s: any) => s.detail.target === 'evidence');
+    expect(budget.outcome).toBe('over_limit');
+    expect(budget.detail.tokens).toBeGreaterThan(300);
+    expect(final.evidenceSummarized).toBe(true);
+    const summary = final.trace.find((t: any) => t.stepId === 'summarize_evidence');
+    expect(summary.detail.idsRestored).toBe(final.evidence.length);
+    const answerReq = model.calls.find((c) => c.kind === 'answer')!.request;
+    expect(new Set(evidenceIds(answerReq))).toEqual(new Set(final.evidence.map((e: any) => e.id)));
+    expect(answerReq.text).toContain('Invoices are created by the service.');
+  });
+
+  it('history: summarised when over max_history_tokens, reused next turn, re-summarised incrementally', async () => {
+    const session = runId('sess');
+    sessions.push(session);
+    // compact: max_history_tokens 400; one turn is ~215 tokens, so two raw turns cross the budget.
+    const filler = 'detail '.repeat(200);
+    expect(countTokens(filler)).toBeGreaterThan(190);
+    const answers = ['ANSWER-ONE', 'ANSWER-TWO', 'ANSWER-THREE', 'ANSWER-FOUR', 'ANSWER-FIVE'];
+    let turn = 0;
+    const model = askModel({
+      router: '[BM25:] invoice',
+      answer: () => `[Answer:] ${answers[turn]} ${filler}`,
+      history_summary: (_req, i) => `SUMMARY-V${i + 1} about invoices`,
+    });
+    gemini.onGenerate(model);
+    const results: any[] = [];
+    for (turn = 0; turn < answers.length; turn++) results.push((await ask(stack.url, input(`question ${turn + 1} about invoices`, { sessionId: session, pipeline: 'compact' }))).final);
+    const summaries = model.calls.filter((c) => c.kind === 'history_summary').map((c) => c.request.text);
+    const routers = model.calls.filter((c) => c.kind === 'router').map((c) => c.request.text);
+    expect(results.map((r) => r.history.resummarized)).toEqual([false, false, true, false, true]);
+    // Turn 3: turns 1-2 summarised (v1, covering up to turn 2) and persisted.
+    expect(summaries[0]).toMatch(/ANSWER-ONE[\s\S]*ANSWER-TWO/);
+    expect(summaries[0]).not.toContain('ANSWER-THREE');
+    expect(results[2].history).toMatchObject({ summaryVersion: 1, summaryUpTo: 2 });
+    // Turn 4: the stored summary plus only the turn after it, never the old raw turns.
+    expect(routers[3]).toContain('SUMMARY-V1');
+    expect(routers[3]).toContain('ANSWER-THREE');
+    expect(routers[3]).not.toContain('ANSWER-ONE');
+    // Turn 5 crosses the budget again: summary v1 + the new turns only are re-summarised into v2.
+    expect(summaries).toHaveLength(2);
+    expect(summaries[1]).toContain('SUMMARY-V1');
+    expect(summaries[1]).toMatch(/ANSWER-THREE[\s\S]*ANSWER-FOUR/);
+    expect(summaries[1]).not.toMatch(/ANSWER-ONE|ANSWER-TWO/);
+    expect(results[4].history).toMatchObject({ summaryVersion: 2, summaryUpTo: 4 });
+    const { body } = await gql(stack.url, `query($s: String!) { conversation(sessionId: $s) { turns { seq questionEn answerEn } summary { text version upToSeq } } }`, { s: session });
+    expect(body.data.conversation.turns.map((t: any) => t.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(body.data.conversation.summary).toEqual({ text: 'SUMMARY-V2 about invoices', version: 2, upToSeq: 4 });
+  });
+
+  it('refuses bad input with BAD_USER_INPUT naming the field, and an unknown ask with NOT_FOUND', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ question: 'x', repository: 'no-such-repo' }, 'repository'],
+      [{ question: '   ', repository: repo }, 'question'],
+      [{ question: 'x', repository: repo, pipeline: 'nope' }, 'pipeline'],
+      [{ question: 'x', repository: repo, sessionId: 'bad id!' }, 'sessionId'],
+    ];
+    for (const [bad, field] of cases) {
+      const { body } = await gql(stack.url, ASK, { input: bad });
+      expect(body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT' });
+      expect(JSON.stringify(body.errors?.[0])).toContain(field);
+    }
+    const client = wsClient(stack.url);
+    try {
+      const [event] = await collect(client, PROGRESS, { id: 'ask0000000000000000' }, 10_000);
+      expect(event.errors?.[0]).toMatchObject({ message: 'no ask "ask0000000000000000"', extensions: { code: 'NOT_FOUND' } });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('lists the pipelines with extends resolved and validates pipeline YAML', async () => {
+    const { body } = await gql(stack.url, `{ pipelines { name extends lineage settings } }`);
+    const compact = body.data.pipelines.find((p: any) => p.name === 'compact');
+    expect(compact.lineage).toEqual(['base', 'thorough', 'compact']);
+    expect(compact.settings).toMatchObject({ max_context_tokens: 300, max_turn_loops: 5, entry_step_id: 'translate_in', corrective: { threshold: 0.25, max_retries: 2 } });
+    const VALIDATE = `query($y: String!) { validatePipeline(yaml: $y) { valid errors { file stepId field message } pipeline { name lineage } } }`;
+    const ok = await gql(stack.url, VALIDATE, { y: 'pipeline:\n  name: mine\n  extends: base\n  settings: { max_turn_loops: 1 }\n' });
+    expect(ok.body.data.validatePipeline).toMatchObject({ valid: true, pipeline: { name: 'mine', lineage: ['base', 'mine'] } });
+    const bad = await gql(stack.url, VALIDATE, { y: 'pipeline:\n  name: mine\n  extends: base\n  steps:\n    - { id: guard, action: loop_guard, on_ok: nowhere }\n' });
+    expect(bad.body.data.validatePipeline).toEqual({ valid: false, pipeline: null, errors: [{ file: '<input>', stepId: 'guard', field: 'on_ok', message: 'names no step ("nowhere")' }] });
+  });
+
+  it('CLI: `scopegraph ask` streams the answer and lists its sources; --json prints the final event', async () => {
+    gemini.onGenerate(askModel({ router: '[BM25:] formatMoney', answer: (req) => `[Answer:] formatMoney formats amounts [cite:${evidenceIds(req)[0]}].` }));
+    const cli = (...args: string[]) => promisify(execFile)(process.execPath, [path.join(ROOT, 'bin/scopegraph'), ...args], { env: { ...process.env, SCOPEGRAPH_URL: stack.url }, cwd: ROOT });
+    const text = await cli('ask', 'How are amounts formatted?', '--repo', repo);
+    expect(text.stdout).toMatch(/^formatMoney formats amounts \[cite:[^\]]+\]\.\n\nSources:\n  formatMoney  ts\/src\/utils\/format\.ts:\d+/);
+    const json = JSON.parse((await cli('ask', 'How are amounts formatted?', '--repo', repo, '--json')).stdout);
+    expect(json).toMatchObject({ plan: { mode: 'bm25', query: 'formatMoney' }, citations: [{ qualifiedName: 'formatMoney' }] });
+  });
+
+  describe('with no chat model configured', () => {
+    let bare: RunningStack;
+    beforeAll(async () => {
+      bare = await startStack('asknm', { CHAT_PROVIDER: 'none', RERANK_PROVIDER: 'local' });
+    });
+    afterAll(async () => bare?.stop());
+
+    it('answers with a clear message and the retrieved evidence, never an error', async () => {
+      const { final } = await ask(bare.url, input('How is an invoice created?'));
+      expect(final.modelAvailable).toBe(false);
+      expect(final.answer).toMatch(/^No chat model is configured/);
+      expect(final.plan).toMatchObject({ mode: 'hybrid', fallback: 'no chat model configured' });
+      expect(final.evidence.length).toBeGreaterThan(0);
+      expect(final.evidence.some((e: any) => e.origin === 'neighbor')).toBe(true);
+      for (const e of final.evidence.slice(0, 3)) expect(final.answer).toContain(e.id);
+      expect(final.citations).toEqual([]);
+    });
+  });
+});
