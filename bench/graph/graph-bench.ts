@@ -22,6 +22,7 @@ import { createEmbeddingProvider } from '@scopegraph/llm';
 import {
   fastModuleOptions, IngestService, ParsedFile, ParseCache, ParserService, ReferenceResolver, RefOutcome, resolveRepository,
   TsProjects, tsProjectOptions, walkRepository,
+  EmbeddingCache,
 } from '@scopegraph/ingest';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg, median, npmPackageSources, printTable } from '../support/bench-util';
@@ -222,7 +223,7 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
   await h.init(createEmbeddingProvider({ provider: 'hash', dimensions: h.config.embedding.dimensions }));
   const service = (tsResolver: 'fast' | 'precise') => {
     const config = { ...h.config, ingest: { ...h.config.ingest, tsResolver } };
-    return new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(config), h.embedder, config);
+    return new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(config), new EmbeddingCache(h.queues), h.embedder, config);
   };
   const ms: Record<'fast' | 'precise', number[]> = { fast: [], precise: [] };
   const rechecked: number[] = [];

@@ -18,6 +18,11 @@ const noParseCache = {
   getMany: async (_repoId: string, files: unknown[]) => files.map(() => undefined),
   setMany: async () => undefined,
 } as unknown as ParseCache;
+/** Nor are embeddings: every vector comes from the model. */
+const noEmbeddingCache = {
+  getMany: async (hashes: string[]) => hashes.map(() => undefined),
+  setMany: async () => undefined,
+} as unknown as ConstructorParameters<typeof IngestService>[4];
 
 const names = (hits: SearchHit[]) => hits.map((h) => h.scope.qualifiedName);
 
@@ -48,7 +53,7 @@ describe('search over an indexed repository (real Neo4j)', () => {
     embedder = createEmbeddingProvider({ provider: 'local', dimensions: config.embedding.dimensions, modelsDir: config.embedding.modelsDir });
     const parser = new ParserService();
     await parser.init();
-    const ingest = new IngestService(ingestRepo, parser, noParseCache, new ReferenceResolver(config), embedder, config);
+    const ingest = new IngestService(ingestRepo, parser, noParseCache, new ReferenceResolver(config), noEmbeddingCache, embedder, config);
     const result = await ingest.index({ path: FIXTURE, name: repoId });
     expect(result.embedded).toBeGreaterThan(50);
     service = new SearchService(new SearchRepository(neo4j), embedder);

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppConfig, loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { IngestRepository, IngestService, ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
+import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { ROOT } from './processes';
@@ -24,9 +24,14 @@ export class IngestHarness {
   ingest!: IngestService;
   private readonly tempDirs: string[] = [];
 
-  constructor() {
+  /** `queuePrefix` isolates Redis keys (caches) of this harness; dispose() deletes them. */
+  constructor(private readonly queuePrefix?: string) {
     const base = loadConfig();
-    this.config = { ...base, ingest: { ...base.ingest, allowedRoots: [...base.ingest.allowedRoots, fs.realpathSync(os.tmpdir())] } };
+    this.config = {
+      ...base,
+      queue: queuePrefix ? { prefix: queuePrefix } : base.queue,
+      ingest: { ...base.ingest, allowedRoots: [...base.ingest.allowedRoots, fs.realpathSync(os.tmpdir())] },
+    };
     this.neo4j = new Neo4jService(this.config, new CypherFiles());
     this.queues = new QueueService(this.config);
     this.repo = new IngestRepository(this.neo4j);
@@ -37,7 +42,7 @@ export class IngestHarness {
     await new MigrationService(this.neo4j, this.config).migrate();
     await this.parser.init();
     this.embedder = embedder ?? createEmbeddingProvider({ provider: 'local', dimensions: this.config.embedding.dimensions, modelsDir: this.config.embedding.modelsDir });
-    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), new ReferenceResolver(this.config), this.embedder, this.config);
+    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), new ReferenceResolver(this.config), new EmbeddingCache(this.queues), this.embedder, this.config);
     return this;
   }
 
@@ -77,9 +82,22 @@ export class IngestHarness {
     };
   }
 
+  /** Deletes this harness's Redis keys matching `pattern` (only with a harness-owned prefix). */
+  async deleteKeys(pattern: string): Promise<void> {
+    if (!this.queuePrefix || !pattern.startsWith(`${this.queuePrefix}:`)) throw new Error('refusing to delete keys outside this harness prefix');
+    const redis = this.queues.redis;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
   async dispose(repoIds: string[]): Promise<void> {
     for (const id of repoIds) await this.repo.deleteRepository(id).catch(() => undefined);
     for (const dir of this.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+    if (this.queuePrefix) await this.deleteKeys(`${this.queuePrefix}:*`);
     await this.embedder?.close?.();
     await this.queues.onModuleDestroy();
     await this.neo4j.onModuleDestroy();

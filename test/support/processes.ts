@@ -95,6 +95,8 @@ export interface RunningStack {
   worker: RunningApp;
   /** GraphQL endpoint of the API. */
   url: string;
+  /** The stack's queue prefix (more workers join the stack with it). */
+  prefix: string;
   stop: () => Promise<void>;
 }
 
@@ -106,5 +108,5 @@ export async function startStack(label: string, env: Record<string, string> = {}
     startApp('api', { API_PORT: String(port), QUEUE_PREFIX: prefix, ...env }, API_READY),
     startApp('worker', { QUEUE_PREFIX: prefix, ...env }, WORKER_READY),
   ]);
-  return { api, worker, url: `http://127.0.0.1:${port}/graphql`, stop: async () => void (await Promise.all([api.stop(), worker.stop()])) };
+  return { api, worker, prefix, url: `http://127.0.0.1:${port}/graphql`, stop: async () => void (await Promise.all([api.stop(), worker.stop()])) };
 }

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { Job, UnrecoverableError } from 'bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError } from '@scopegraph/errors';
 import { IngestResult, IngestService } from '@scopegraph/ingest';
-import { IndexRepositoryJobData, JobName } from '@scopegraph/queue';
+import { IndexRepositoryJobData, JobName, ResourceLockService } from '@scopegraph/queue';
 import { JobProcessor } from './job-processor';
 
 export type { IndexRepositoryJobData };
@@ -10,16 +11,35 @@ export type { IndexRepositoryJobData };
 @Injectable()
 export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJobData, IngestResult> {
   readonly jobName = JobName.INDEX_REPOSITORY;
+  private readonly logger = new Logger(IndexRepositoryProcessor.name);
 
-  constructor(private readonly ingest: IngestService) {}
+  constructor(
+    private readonly ingest: IngestService,
+    private readonly locks: ResourceLockService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  async process(job: Job<IndexRepositoryJobData, IngestResult>): Promise<IngestResult> {
+  async process(job: Job<IndexRepositoryJobData, IngestResult>, token?: string): Promise<IngestResult> {
+    // Two jobs for one repository would diff against each other's half-written graph: the second
+    // waits (delayed, not holding this worker) while other repositories proceed on other workers.
+    const lock = await this.locks.tryAcquire(indexLockName(job.data.name), `job ${job.id} pid ${process.pid}`, this.config.ingest.lockTtlMs);
+    if (!lock) {
+      this.logger.log(`repository ${job.data.name} is being indexed by ${await this.locks.holder(indexLockName(job.data.name))}; job ${job.id} waits`);
+      await job.moveToDelayed(Date.now() + this.config.ingest.lockRetryMs, token);
+      throw new DelayedError();
+    }
     try {
       return await this.ingest.index({ ...job.data, jobId: job.id }, (progress) => job.updateProgress(progress as unknown as object));
     } catch (error) {
       // Bad input (a path that vanished or left the allowed roots) will not come back by retrying.
       if (error instanceof DomainError) throw new UnrecoverableError(error.message);
       throw error;
+    } finally {
+      await lock.release();
     }
   }
+}
+
+export function indexLockName(repository: string): string {
+  return `index:${repository}`;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { JOB_REQUEST_ID, jobDuration, MetricsShare, PUBLISH_INTERVAL_MS, runWithRequestId } from '@scopegraph/observability';
 import { createRedisConnection, JOB_QUEUE, JobName, QueueName } from '@scopegraph/queue';
@@ -7,6 +7,8 @@ import { JOB_PROCESSORS, JobProcessor } from './job-processor';
 
 const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.SYSTEM]: 4,
+  // One index job per worker (parsing and the model use every core); more repositories in parallel
+  // means more workers, and a per-repository lock keeps two jobs off the same repository.
   [QueueName.INDEX]: 1,
   // Rerank batches mostly wait on the LLM; a worker holds up to the largest `parallel` allowed.
   [QueueName.RERANK]: 20,
@@ -52,7 +54,7 @@ export class WorkerHostService implements OnApplicationShutdown {
   start(): void {
     const queues = new Set(Object.values(JOB_QUEUE));
     for (const queue of queues) {
-      const worker = new Worker(queue, (job) => this.dispatch(job), {
+      const worker = new Worker(queue, (job, token) => this.dispatch(job, token), {
         connection: createRedisConnection(this.config.redis.url),
         prefix: this.config.queue.prefix,
         concurrency: DEFAULT_CONCURRENCY[queue],
@@ -68,13 +70,13 @@ export class WorkerHostService implements OnApplicationShutdown {
   }
 
   /** Runs a job under the request id that queued it (or one of its own), timed, metrics published after. */
-  private dispatch(job: Job): Promise<unknown> {
+  private dispatch(job: Job, token?: string): Promise<unknown> {
     const fromRequest = (job.data as Record<string, unknown> | undefined)?.[JOB_REQUEST_ID];
     const requestId = typeof fromRequest === 'string' ? fromRequest : `job:${job.queueName}:${job.id}`;
     return runWithRequestId(requestId, async () => {
       const end = jobDuration.startTimer({ queue: job.queueName, job: job.name });
       try {
-        const result = await this.run(job);
+        const result = await this.run(job, token);
         const seconds = end({ outcome: 'completed' });
         this.logger.log(`job ${job.name}#${job.id} completed in ${Math.round(seconds * 1000)} ms`);
         return result;
@@ -87,13 +89,14 @@ export class WorkerHostService implements OnApplicationShutdown {
     });
   }
 
-  private async run(job: Job): Promise<unknown> {
+  private async run(job: Job, token?: string): Promise<unknown> {
     const processor = this.byName.get(job.name);
     if (!processor) throw new Error(`no processor for job "${job.name}" (id ${job.id})`);
     try {
-      return await processor.process(job);
+      return await processor.process(job, token);
     } catch (error) {
-      if ((error as Error).name === 'UnrecoverableError') throw error;
+      // BullMQ acts on these by class: wrapping them would turn a postponement into a failure.
+      if (error instanceof UnrecoverableError || error instanceof DelayedError) throw error;
       throw new Error(`job ${job.name}#${job.id} failed: ${(error as Error).message}`, { cause: error });
     }
   }

@@ -14,7 +14,7 @@ function defaultAllowedRoot(root: string): string {
 const DEFAULT_MODELS_SUBDIR = path.join('.cache', 'models');
 
 /** Names of the environment variables that hold secrets (REDIS_URL may carry a password): never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -44,7 +44,12 @@ export const envSchema = z.object({
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
   GEMINI_CHAT_MODEL: z.string().min(1).default('gemini-2.5-flash'),
-  EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'hash']).default('local'),
+  EMBEDDING_PROVIDER: z.enum(['local', 'gemini', 'openai', 'hash']).default('local'),
+  /** OpenAI-compatible /v1/embeddings server (Ollama, llama.cpp, vLLM, text-embeddings-inference), up to /v1. */
+  EMBEDDING_OPENAI_BASE_URL: z.string().url().optional(),
+  EMBEDDING_OPENAI_API_KEY: optionalSecret,
+  /** Embedding requests in flight at once against that server. */
+  EMBEDDING_OPENAI_CONCURRENCY: positiveInt.max(64).default(4),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   /** Unset: the size the chosen local model produces (defaultEmbeddingDimensions), 384 otherwise. */
   EMBEDDING_DIMENSIONS: positiveInt.max(4096).optional(),
@@ -59,6 +64,10 @@ export const envSchema = z.object({
   INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
+  /** A crashed worker's hold on a repository lapses this long after its last heartbeat. */
+  INGEST_LOCK_TTL_MS: positiveInt.min(100).max(600_000).default(30_000),
+  /** A job for a repository that another worker is indexing waits this long before trying again. */
+  INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
@@ -97,7 +106,14 @@ export interface AppConfig {
   redis: { url: string };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
-  embedding: { provider: 'local' | 'gemini' | 'hash'; model?: string; dimensions: number; modelsDir: string; batchSize: number };
+  embedding: {
+    provider: 'local' | 'gemini' | 'openai' | 'hash';
+    model?: string;
+    dimensions: number;
+    modelsDir: string;
+    batchSize: number;
+    openai: { baseUrl?: string; apiKey?: string; concurrency: number };
+  };
   /** The project root (cypher/, scripts/) and the local models folder. */
   paths: { root: string };
   api: { host: string; port: number; apiKey?: string };
@@ -107,6 +123,8 @@ export interface AppConfig {
     maxFiles: number;
     tsResolver: 'precise' | 'fast';
     tsPreciseMaxFiles: number;
+    lockTtlMs: number;
+    lockRetryMs: number;
   };
   logLevel: Env['LOG_LEVEL'];
   rerank: {
@@ -160,6 +178,7 @@ export function toAppConfig(env: Env): AppConfig {
       dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
       modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
+      openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
     api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
     ingest: {
@@ -168,6 +187,8 @@ export function toAppConfig(env: Env): AppConfig {
       maxFiles: env.INGEST_MAX_FILES,
       tsResolver: env.INGEST_TS_RESOLVER,
       tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
+      lockTtlMs: env.INGEST_LOCK_TTL_MS,
+      lockRetryMs: env.INGEST_LOCK_RETRY_MS,
     },
     logLevel: env.LOG_LEVEL,
     rerank: {

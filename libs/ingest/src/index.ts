@@ -8,3 +8,5 @@ export * from './walk/file-walker';
 export * from './walk/allowed-roots';
 export * from './ingest.module';
 export * from './pipeline/parse-cache';
+export * from './pipeline/embedding-cache';
+export * from './pipeline/embed-phase';

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { IngestRepository } from './graph/ingest.repository';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
+import { EmbeddingCache } from './pipeline/embedding-cache';
 import { ParseCache } from './pipeline/parse-cache';
 import { ReferenceResolver } from './resolve/reference-resolver';
 
@@ -28,6 +29,7 @@ export class IngestCatalogModule {}
       },
     },
     ParseCache,
+    EmbeddingCache,
     ReferenceResolver,
     IngestService,
   ],

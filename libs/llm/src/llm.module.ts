@@ -16,6 +16,7 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
     modelsDir: config.embedding.modelsDir,
     batchSize: config.embedding.batchSize,
     gemini: { apiKey: config.gemini.apiKey, baseUrl: config.gemini.baseUrl },
+    openai: { baseUrl: config.embedding.openai.baseUrl, apiKey: config.embedding.openai.apiKey, concurrency: config.embedding.openai.concurrency },
   });
 }
 

@@ -67,6 +67,8 @@ export class IndexProgress {
   @Field(() => Int) edges: number;
   @Field(() => Int) embedded: number;
   @Field(() => Int) toEmbed: number;
+  @Field(() => Int, { nullable: true, description: 'Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown' })
+  etaSeconds?: number | null;
   @Field(() => Int) errors: number;
   @Field(() => [IngestErrorEntry]) recentErrors: IngestErrorEntry[];
   @Field(() => JSONScalar, { nullable: true, description: 'The IngestResult, on the final event' }) result?: unknown;

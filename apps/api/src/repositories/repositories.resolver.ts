@@ -8,7 +8,7 @@ import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, Repository } from './repositories.model';
 
 const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
-  phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, errors: 0, recentErrors: [],
+  phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
 };
 
 @Resolver(() => Repository)

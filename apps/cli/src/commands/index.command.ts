@@ -6,7 +6,7 @@ import { ApiClient, CliError } from '../client';
 /** What the indexProgress subscription sends: the worker's progress, plus the result at the end. */
 type Progress = IngestProgress & { result?: IngestResult; failedReason?: string };
 
-const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed errors recentErrors { path message } result failedReason';
+const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed etaSeconds errors recentErrors { path message } result failedReason';
 
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
 export async function indexCommand(
@@ -21,7 +21,7 @@ export async function indexCommand(
     { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true, ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } },
   );
   const interactive = !opts.json && process.stderr.isTTY;
-  const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
+  const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  ETA {etaText}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
   let started = false;
   let last: Progress | undefined;
   let lastPhase = '';
@@ -33,7 +33,7 @@ export async function indexCommand(
       const embedding = p.phase === 'embedding';
       const total = embedding ? Math.max(p.toEmbed, 1) : Math.max(p.filesTotal, 1);
       const value = embedding ? p.embedded : p.filesParsed + p.filesReused;
-      const payload = { phase: p.phase.padEnd(9), unit: embedding ? 'embedded' : 'files', scopes: p.scopes, edges: p.edges, errors: p.errors };
+      const payload = { phase: p.phase.padEnd(9), unit: embedding ? 'embedded' : 'files', etaText: formatEta(p.etaSeconds), scopes: p.scopes, edges: p.edges, errors: p.errors };
       if (interactive) {
         if (!started) {
           bar.start(total, value, payload);
@@ -90,4 +90,11 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
   return 0;
+}
+
+/** The worker's estimate, not cli-progress's own: it knows the phase's real rate. */
+function formatEta(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '--';
+  const m = Math.floor(seconds / 60);
+  return m > 0 ? `${m}m${String(seconds % 60).padStart(2, '0')}s` : `${seconds}s`;
 }

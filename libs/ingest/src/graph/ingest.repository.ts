@@ -124,8 +124,21 @@ export class IngestRepository {
     return row?.deleted ?? 0;
   }
 
-  scopesToEmbed(repoId: string, limit: number, maxSourceChars: number): Promise<ScopeToEmbed[]> {
-    return this.neo4j.read<ScopeToEmbed>('ingest/scopes-to-embed', { repoId, limit: cypherInt(limit), maxSourceChars: cypherInt(maxSourceChars) });
+  /** A page of scopes without a vector from `model`, in id order after `after` (empty: from the start). */
+  scopesToEmbed(repoId: string, model: string, after: string, limit: number, maxSourceChars: number): Promise<ScopeToEmbed[]> {
+    const idPrefix = `${repoId}:`;
+    return this.neo4j.read<ScopeToEmbed>('ingest/scopes-to-embed', {
+      idPrefix,
+      after: after || idPrefix,
+      model,
+      limit: cypherInt(limit),
+      maxSourceChars: cypherInt(maxSourceChars),
+    });
+  }
+
+  async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number }> {
+    const [row] = await this.neo4j.read<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed', { repoId, model });
+    return row ?? { pending: 0, otherModel: 0 };
   }
 
   async setEmbeddings(rows: { id: string; embedding: number[] }[], model: string): Promise<void> {

@@ -5,12 +5,12 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 import { IngestRepository, StoredScope } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
-import { identifierSubTokens } from '@scopegraph/code-model';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { walkRepository, WalkedFile } from '../walk/file-walker';
-import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
+import { EmbedPhase } from './embed-phase';
+import { EmbeddingCache } from './embedding-cache';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
 import { ParseCache } from './parse-cache';
 import { ScopeSync } from './scope-sync';
@@ -19,8 +19,6 @@ export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_REPORTED_ERRORS = 200;
 const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
-/** Scopes fetched per embedding round; each round is embedded in provider-sized batches. */
-const EMBED_ROUND = 512;
 const YIELD_EVERY_FILES = 16;
 
 /**
@@ -54,6 +52,7 @@ export class IngestService {
     private readonly parser: ParserService,
     private readonly cache: ParseCache,
     private readonly resolver: ReferenceResolver,
+    private readonly embeddingCache: EmbeddingCache,
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -77,7 +76,7 @@ export class IngestService {
     const errors: IngestErrorEntry[] = [];
     const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
     const progress: IngestProgress = {
-      phase: 'walking', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, errors: 0, recentErrors: [],
+      phase: 'walking', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
     };
     let lastSent = 0;
     const report = async (force = false) => {
@@ -109,6 +108,7 @@ export class IngestService {
     const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, sync, progress, addError, report));
     // 3. Resolve references across all files (in memory, while the last scope batches are written).
     progress.phase = 'resolving';
+    progress.etaSeconds = null;
     await report(true);
     const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
     const resolved = resolveRun.result;
@@ -158,16 +158,35 @@ export class IngestService {
 
     // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
     let embeddingError: string | undefined;
+    let embedding: IngestResult['embedding'];
     if (request.embed !== false) {
       progress.phase = 'embedding';
+      progress.etaSeconds = null;
       await report(true);
-      embeddingError = await time('embed', () => this.embedPending(repoId, progress, report));
+      const phaseStarted = performance.now();
+      const stats = await time('embed', () =>
+        new EmbedPhase(this.repo, this.embedder, this.embeddingCache).run(repoId, {
+          onTotal: (total) => {
+            progress.toEmbed = total;
+            return report(true);
+          },
+          onEmbedded: (done) => {
+            progress.embedded = done;
+            progress.etaSeconds = etaSeconds(done, progress.toEmbed, performance.now() - phaseStarted);
+            return report();
+          },
+        }),
+      );
+      embedding = { cacheHits: stats.cacheHits, duplicates: stats.duplicates, modelSwitched: stats.modelSwitched, model: this.embedder.model };
+      for (const [stage, ms] of Object.entries(stats.profileMs)) timings[`embed.${stage}`] = Math.round(ms);
+      embeddingError = stats.error;
       if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
     }
 
     const embeddedThisRun = progress.embedded;
     const totals = await this.repo.finishRepository(repoId, request.jobId ?? null);
     progress.phase = 'done';
+    progress.etaSeconds = 0;
     progress.scopes = totals.scopes;
     progress.edges = totals.edges;
     progress.embedded = totals.embedded;
@@ -195,6 +214,7 @@ export class IngestService {
       embedded: totals.embedded,
       embeddedThisRun,
       embeddingError,
+      embedding,
       errors,
       timingsMs: timings,
     };
@@ -227,6 +247,7 @@ export class IngestService {
       if (hit && ids && hit.scopes.length === ids.size && hit.scopes.every((s) => ids.has(graphId(repoId, s.id)))) reused.set(f.path, hit);
     });
 
+    const started = performance.now();
     const parsed: ParsedFile[] = [];
     const fresh: { fileHash: string; parsed: ParsedFile }[] = [];
     for (const file of files) {
@@ -244,6 +265,7 @@ export class IngestService {
       sync.add(result, file.nonUtf8);
       fresh.push({ fileHash: file.contentHash, parsed: result });
       progress.filesParsed++;
+      progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, progress.filesTotal, performance.now() - started);
       await report();
       // Parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
       if (progress.filesParsed % YIELD_EVERY_FILES === 0) await new Promise((r) => setImmediate(r));
@@ -303,32 +325,12 @@ export class IngestService {
     return { list, unresolved, builtinSkipped };
   }
 
-  /** Returns an error message when the provider failed; scopes stay pending for the next run. */
-  private async embedPending(repoId: string, progress: IngestProgress, report: (force?: boolean) => Promise<void>): Promise<string | undefined> {
-    const batchSize = this.config.embedding.batchSize;
-    let previousFirst: string | undefined;
-    for (;;) {
-      const pending = await this.repo.scopesToEmbed(repoId, EMBED_ROUND, EMBED_SOURCE_CHARS);
-      if (pending.length === 0) return undefined;
-      // Writes that did not stick would otherwise loop forever over the same scopes.
-      if (pending[0].id === previousFirst) return `embeddings of ${pending[0].id} were not stored`;
-      previousFirst = pending[0].id;
-      progress.toEmbed = progress.embedded + pending.length;
-      for (let i = 0; i < pending.length; i += batchSize) {
-        const batch = pending.slice(i, i + batchSize);
-        let vectors: number[][];
-        try {
-          vectors = await this.embedder.embedDocuments(batch.map((s) => embeddingText(s, identifierSubTokens)));
-        } catch (error) {
-          this.logger.warn(`embedding failed for ${repoId}: ${(error as Error).message}`);
-          return (error as Error).message;
-        }
-        await this.repo.setEmbeddings(batch.map((s, j) => ({ id: s.id, embedding: vectors[j] })), this.embedder.model);
-        progress.embedded += batch.length;
-        await report();
-      }
-    }
-  }
+}
+
+/** Seconds left at the rate so far; null until there is a rate to go by. */
+export function etaSeconds(done: number, total: number, elapsedMs: number): number | null {
+  if (done <= 0 || elapsedMs <= 0 || total <= done) return done >= total && total > 0 ? 0 : null;
+  return Math.round(((total - done) * elapsedMs) / done / 1000);
 }
 
 export function fileScopeId(path: string): string {

@@ -15,6 +15,8 @@ export interface IngestProgress {
   edges: number;
   embedded: number;
   toEmbed: number;
+  /** Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown. */
+  etaSeconds: number | null;
   errors: number;
   /** The latest errors (bounded), for display. */
   recentErrors: IngestErrorEntry[];
@@ -38,6 +40,8 @@ export interface IngestResult {
   embedded: number;
   embeddedThisRun: number;
   embeddingError?: string;
+  /** The embedding phase: vectors reused from the (model, text) cache or from an identical text, scopes re-embedded after a model switch. */
+  embedding?: { model: string; cacheHits: number; duplicates: number; modelSwitched: number };
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
 }

@@ -34,7 +34,12 @@ describe('createEmbeddingProvider', () => {
   });
 
   it('names EMBEDDING_PROVIDER for an unknown provider', () => {
-    expect(() => createEmbeddingProvider({ provider: 'openai' as EmbeddingProviderName, dimensions: 384 })).toThrow(/EMBEDDING_PROVIDER="openai"/);
+    expect(() => createEmbeddingProvider({ provider: 'cohere' as EmbeddingProviderName, dimensions: 384 })).toThrow(/EMBEDDING_PROVIDER="cohere"/);
+  });
+
+  it('names the variables an OpenAI-compatible provider still needs', () => {
+    expect(() => createEmbeddingProvider({ provider: 'openai', dimensions: 384 })).toThrow(/EMBEDDING_OPENAI_BASE_URL/);
+    expect(() => createEmbeddingProvider({ provider: 'openai', dimensions: 384, openai: { baseUrl: 'http://127.0.0.1:1/v1' } })).toThrow(/EMBEDDING_MODEL/);
   });
 
   it('names EMBEDDING_DIMENSIONS when the local model cannot produce that size', () => {

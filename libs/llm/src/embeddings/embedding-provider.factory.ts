@@ -10,6 +10,7 @@ import {
 import { HashEmbeddingProvider } from './hash-embedding.provider';
 import { LocalEmbeddingProvider, LocalEmbeddingProviderOptions } from './local-embedding.provider';
 import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, LOCAL_EMBEDDING_MODELS } from './local-models';
+import { OpenAiEmbeddingProvider, OpenAiEmbeddingProviderOptions } from './openai-embedding.provider';
 
 /** Names of the settings as users see them, so errors say what to change. */
 export const EMBEDDING_ENV = {
@@ -17,6 +18,7 @@ export const EMBEDDING_ENV = {
   model: 'EMBEDDING_MODEL',
   dimensions: 'EMBEDDING_DIMENSIONS',
   geminiApiKey: 'GEMINI_API_KEY',
+  openaiBaseUrl: 'EMBEDDING_OPENAI_BASE_URL',
 } as const;
 
 export const DEFAULT_EMBEDDING_PROVIDER: EmbeddingProviderName = 'local';
@@ -31,6 +33,7 @@ export interface CreateEmbeddingProviderOptions {
   batchSize?: number;
   gemini?: { apiKey?: string; baseUrl?: string } & Partial<Omit<GeminiEmbeddingProviderOptions, 'apiKey' | 'baseUrl' | 'dimensions' | 'model'>>;
   local?: Pick<LocalEmbeddingProviderOptions, 'batchSize' | 'intraOpNumThreads' | 'maxTokens'>;
+  openai?: Partial<Omit<OpenAiEmbeddingProviderOptions, 'model' | 'dimensions'>>;
 }
 
 /**
@@ -99,6 +102,12 @@ function buildEmbeddingProvider(opts: CreateEmbeddingProviderOptions): Embedding
       }
       const batchSize = opts.batchSize === undefined ? undefined : Math.min(opts.batchSize, GEMINI_MAX_BATCH_SIZE);
       return new GeminiEmbeddingProvider({ batchSize, ...rest, apiKey, baseUrl, model: opts.model, dimensions });
+    }
+    case 'openai': {
+      const { baseUrl, ...rest } = opts.openai ?? {};
+      if (!baseUrl) throw new EmbeddingConfigError(`${EMBEDDING_ENV.provider}=openai needs ${EMBEDDING_ENV.openaiBaseUrl} (e.g. http://127.0.0.1:11434/v1).`);
+      if (!opts.model) throw new EmbeddingConfigError(`${EMBEDDING_ENV.provider}=openai needs ${EMBEDDING_ENV.model}: the model name the server knows.`);
+      return new OpenAiEmbeddingProvider({ batchSize: opts.batchSize, ...rest, baseUrl, model: opts.model, dimensions });
     }
     case 'hash':
       return new HashEmbeddingProvider(dimensions);

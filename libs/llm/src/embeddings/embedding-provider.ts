@@ -1,6 +1,6 @@
-export type EmbeddingProviderName = 'local' | 'gemini' | 'hash';
+export type EmbeddingProviderName = 'local' | 'gemini' | 'openai' | 'hash';
 
-export const EMBEDDING_PROVIDER_NAMES: readonly EmbeddingProviderName[] = ['local', 'gemini', 'hash'];
+export const EMBEDDING_PROVIDER_NAMES: readonly EmbeddingProviderName[] = ['local', 'gemini', 'openai', 'hash'];
 
 /**
  * One way of turning text into vectors. Every implementation returns L2-normalised vectors of

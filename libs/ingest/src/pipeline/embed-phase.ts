@@ -1,0 +1,149 @@
+import { Logger } from '@nestjs/common';
+import type { EmbeddingProvider } from '@scopegraph/llm';
+import { IngestRepository, ScopeToEmbed } from '../graph/ingest.repository';
+import { identifierSubTokens } from '@scopegraph/code-model';
+import { EmbeddingCache } from './embedding-cache';
+import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
+
+/**
+ * Scopes per round. One round goes to the provider in one call, so the local model sorts the whole
+ * round by token count before cutting batches: the larger the round, the less padding.
+ */
+export const EMBED_ROUND = 1_024;
+
+export interface EmbedPhaseStats {
+  /** Scopes that got a vector this run (from the model or the cache). */
+  embedded: number;
+  /** Of those, vectors found in the (model, text hash) cache. */
+  cacheHits: number;
+  /** Of those, copies of a text embedded in the same round (embedded once). */
+  duplicates: number;
+  /** Scopes that held a vector from another model and were re-embedded. */
+  modelSwitched: number;
+  /** Wall time spent waiting on each stage (ms): where the phase's time goes. */
+  profileMs: { readWait: number; text: number; cache: number; model: number; writeWait: number };
+  error?: string;
+}
+
+export interface EmbedPhaseHooks {
+  /** Called once the number of scopes to embed is known. */
+  onTotal(total: number): void | Promise<void>;
+  onEmbedded(done: number): void | Promise<void>;
+}
+
+interface Round {
+  rows: ScopeToEmbed[];
+  vectors: number[][];
+  fresh: { hash: string; vector: number[] }[];
+  cacheHits: number;
+}
+
+/**
+ * The embedding phase as a pipeline: the next page of scopes is read from Neo4j while the current
+ * one is embedded, and a round's vectors are written (one UNWIND per round) while the next round
+ * runs through the model, so the model never waits on the graph. Identical texts already embedded
+ * by the same model anywhere come from the cache.
+ */
+export class EmbedPhase {
+  private readonly logger = new Logger(EmbedPhase.name);
+
+  constructor(
+    private readonly repo: IngestRepository,
+    private readonly embedder: EmbeddingProvider,
+    private readonly cache: EmbeddingCache,
+    private readonly roundSize = EMBED_ROUND,
+  ) {}
+
+  async run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats> {
+    const model = this.embedder.model;
+    const stats: EmbedPhaseStats = { embedded: 0, cacheHits: 0, duplicates: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
+    const { pending, otherModel } = await this.repo.countScopesToEmbed(repoId, model);
+    stats.modelSwitched = otherModel;
+    if (otherModel > 0) this.logger.warn(`${repoId}: ${otherModel} scopes hold vectors of another model; re-embedding them with ${model}`);
+    await hooks.onTotal(pending);
+    if (pending === 0) return stats;
+
+    const timed = async <T>(stage: keyof EmbedPhaseStats['profileMs'], work: () => Promise<T> | T): Promise<T> => {
+      const started = performance.now();
+      try {
+        return await work();
+      } finally {
+        stats.profileMs[stage] += performance.now() - started;
+      }
+    };
+    const read = (after: string) => this.repo.scopesToEmbed(repoId, model, after, this.roundSize, EMBED_SOURCE_CHARS);
+    let nextPage = handled(read(''));
+    let writing: Promise<void> = Promise.resolve();
+    try {
+      for (;;) {
+        const rows = await timed('readWait', () => nextPage);
+        if (rows.length === 0) break;
+        // Keyset paging does not depend on this page's writes: the next read overlaps the model.
+        nextPage = handled(read(rows[rows.length - 1].id));
+        const round = await this.embedRound(rows, model, timed);
+        if (typeof round === 'string') {
+          stats.error = round;
+          break;
+        }
+        stats.cacheHits += round.cacheHits;
+        stats.duplicates += rows.length - round.cacheHits - round.fresh.length;
+        // At most one write in flight: bounded memory, and a failed write stops the phase early.
+        await timed('writeWait', () => writing);
+        writing = handled(this.write(round, model));
+        stats.embedded += rows.length;
+        await hooks.onEmbedded(stats.embedded);
+      }
+    } finally {
+      // Leave no read or write running behind the caller's back (a failed one rethrows below).
+      await timed('writeWait', () => writing);
+    }
+    return stats;
+  }
+
+  /** Vectors for one page, in page order; a string is the provider's error (scopes stay pending). */
+  private async embedRound(
+    rows: ScopeToEmbed[],
+    model: string,
+    timed: <T>(stage: keyof EmbedPhaseStats['profileMs'], work: () => Promise<T> | T) => Promise<T>,
+  ): Promise<Round | string> {
+    const { texts, hashes } = await timed('text', () => {
+      const t = rows.map((s) => embeddingText(s, identifierSubTokens));
+      return { texts: t, hashes: t.map((x) => EmbeddingCache.textHash(model, x)) };
+    });
+    const cached = await timed('cache', () => this.cache.getMany(hashes, this.embedder.dimensions));
+    const missing = cached.flatMap((v, i) => (v ? [] : [i]));
+    // Identical texts inside the round run through the model once.
+    const uniqueByHash = new Map<string, number>();
+    for (const i of missing) if (!uniqueByHash.has(hashes[i])) uniqueByHash.set(hashes[i], i);
+    // Remote providers batch in arrival order: sorting by length keeps their batches evenly padded
+    // too (the local provider sorts by token count itself).
+    const toEmbed = [...uniqueByHash.values()].sort((a, b) => texts[a].length - texts[b].length);
+    let vectors: number[][] = [];
+    if (toEmbed.length > 0) {
+      try {
+        vectors = await timed('model', () => this.embedder.embedDocuments(toEmbed.map((i) => texts[i])));
+      } catch (error) {
+        this.logger.warn(`embedding failed: ${(error as Error).message}`);
+        return (error as Error).message;
+      }
+      const bad = vectors.findIndex((v) => !Array.isArray(v) || v.length !== this.embedder.dimensions);
+      if (vectors.length !== toEmbed.length || bad !== -1) {
+        return `${this.embedder.name} returned ${vectors.length} vectors for ${toEmbed.length} texts` + (bad === -1 ? '' : ` (vector ${bad} has ${vectors[bad]?.length ?? 0} of ${this.embedder.dimensions} numbers)`);
+      }
+    }
+    const byHash = new Map(toEmbed.map((i, k) => [hashes[i], vectors[k]]));
+    const fresh = toEmbed.map((i, k) => ({ hash: hashes[i], vector: vectors[k] }));
+    return { rows, vectors: rows.map((_, i) => cached[i] ?? byHash.get(hashes[i])!), fresh, cacheHits: rows.length - missing.length };
+  }
+
+  private async write(round: Round, model: string): Promise<void> {
+    await this.repo.setEmbeddings(round.rows.map((s, i) => ({ id: s.id, embedding: round.vectors[i] })), model);
+    await this.cache.setMany(round.fresh);
+  }
+}
+
+/** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
