@@ -177,6 +177,11 @@ abstract class FakeJsonApi<Req, Res> {
   }
 }
 
+/** The error shape OpenAI-compatible servers answer with. */
+function openAiErrorBody(status: number): unknown {
+  return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
+}
+
 export interface OpenAiChatRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
@@ -219,7 +224,7 @@ export class FakeOpenAiChat extends FakeJsonApi<OpenAiChatRequest, OpenAiChatAns
   }
 
   protected errorBody(status: number): unknown {
-    return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
+    return openAiErrorBody(status);
   }
 }
 
@@ -318,6 +323,6 @@ export class FakeOpenAiEmbeddings extends FakeJsonApi<OpenAiEmbeddingsRequest, O
   }
 
   protected errorBody(status: number): unknown {
-    return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
+    return openAiErrorBody(status);
   }
 }
