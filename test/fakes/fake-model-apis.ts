@@ -177,11 +177,6 @@ abstract class FakeJsonApi<Req, Res> {
   }
 }
 
-/** The error shape OpenAI-compatible servers answer with. */
-function openAiErrorBody(status: number): unknown {
-  return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
-}
-
 export interface OpenAiChatRequest {
   model: string;
   messages: Array<{ role: string; content: string }>;
@@ -224,7 +219,7 @@ export class FakeOpenAiChat extends FakeJsonApi<OpenAiChatRequest, OpenAiChatAns
   }
 
   protected errorBody(status: number): unknown {
-    return openAiErrorBody(status);
+    return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
   }
 }
 
@@ -287,7 +282,6 @@ export class FakeVoyage extends FakeJsonApi<RerankApiRequest, RerankApiAnswer> {
   }
 }
 
-
 export interface OpenAiEmbeddingsRequest {
   model: string;
   input: string[];
@@ -323,6 +317,6 @@ export class FakeOpenAiEmbeddings extends FakeJsonApi<OpenAiEmbeddingsRequest, O
   }
 
   protected errorBody(status: number): unknown {
-    return openAiErrorBody(status);
+    return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
   }
 }
