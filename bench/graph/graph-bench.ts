@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRoot } from '@scopegraph/config';
 import { createEmbeddingProvider } from '@scopegraph/llm';
+import { seededRandom } from '@scopegraph/rerank';
 import {
   fastModuleOptions, IngestService, ParsedFile, ParseCache, ParserService, ReferenceResolver, RefOutcome, resolveRepository,
   TsProjects, tsProjectOptions, walkRepository,
@@ -94,23 +95,11 @@ function agreement(fast: RefOutcome[], precise: RefOutcome[]): { both: number; s
   return { both, same, subset };
 }
 
-/** mulberry32, so the hand-checked sample is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 function sample(repo: string, files: ParsedFile[], outcomes: RefOutcome[], n: number): string[] {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const scopes = new Map(files.flatMap((f) => f.scopes.map((s) => [s.id, s] as const)));
   const pool = outcomes.filter((o) => o.ref.kind === 'CALLS' && o.targetIds && o.resolver === 'precise');
-  const random = seeded(13);
+  const random = seededRandom(13); // seeded, so the hand-checked sample is the same on every run
   for (let i = pool.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [pool[i], pool[j]] = [pool[j], pool[i]];

@@ -7,6 +7,9 @@
  *                   (what Ollama and llama.cpp's server answer; base URL for the client: `${fake.baseUrl}/v1`)
  *   FakeCohere      POST /v2/rerank  {model, query, documents, top_n} -> {id, results: [{index, relevance_score}], meta}
  *   FakeVoyage      POST /v1/rerank  {query, documents, model, top_k?, truncation} -> {object: "list", data: [{index, relevance_score}], model, usage}
+ *   FakeOpenAiEmbeddings  POST /v1/embeddings  {model, input, encoding_format, dimensions?}
+ *                   -> {object: "list", data: [{object: "embedding", index, embedding}], model, usage}
+ *                   (text-embeddings-inference, Ollama, vLLM; base URL for the client: `${fake.baseUrl}/v1`)
  *
  * Auth: `authorization: Bearer <key>` when the fake has a key (401 otherwise); a fake without a key
  * accepts any request (local servers need none).
@@ -279,3 +282,41 @@ export class FakeVoyage extends FakeJsonApi<RerankApiRequest, RerankApiAnswer> {
   }
 }
 
+export interface OpenAiEmbeddingsRequest {
+  model: string;
+  input: string[];
+  encoding_format?: string;
+  dimensions?: number;
+}
+
+/** The vectors by input index; the fake may list them out of order (the client sorts by `index`). */
+export interface OpenAiEmbeddingsAnswer {
+  data: Array<{ index: number; embedding: number[] }>;
+}
+
+export class FakeOpenAiEmbeddings extends FakeJsonApi<OpenAiEmbeddingsRequest, OpenAiEmbeddingsAnswer> {
+  static start(apiKey?: string): Promise<FakeOpenAiEmbeddings> {
+    return new FakeOpenAiEmbeddings(apiKey).listen();
+  }
+
+  private constructor(apiKey?: string) {
+    super('/v1/embeddings', apiKey);
+  }
+
+  protected defaultAnswer(request: OpenAiEmbeddingsRequest): OpenAiEmbeddingsAnswer {
+    return { data: request.input.map((text, index) => ({ index, embedding: [text.length, 1, 0, 0] })) };
+  }
+
+  protected wrap(request: OpenAiEmbeddingsRequest, answer: OpenAiEmbeddingsAnswer): unknown {
+    return {
+      object: 'list',
+      data: answer.data.map((d) => ({ object: 'embedding', ...d })),
+      model: request.model,
+      usage: { prompt_tokens: request.input.length, total_tokens: request.input.length },
+    };
+  }
+
+  protected errorBody(status: number): unknown {
+    return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
+  }
+}

@@ -1,11 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ASK_EVENTS, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import { ASK_EVENTS, EventInbox, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { AskEvent, AskEventBody } from './ask.types';
 
 /** How long an ask's events stay replayable after its last one. */
 const LOG_TTL_S = 3_600;
 /** How often a waiting subscriber checks that the job did not die without a final event. */
 const LIVENESS_POLL_MS = 2_000;
+/** Queued by the liveness poll among the events: "check that the job is still there". */
+const LIVENESS_CHECK = Symbol('liveness-check');
+
+const isLast = (event: AskEvent) => event.kind === 'final' || event.kind === 'error';
 
 /**
  * An ask's progress over Redis: every event is appended to a replay list and published, so any API
@@ -38,42 +42,43 @@ export class AskEventsService {
   }
 
   async *watch(askId: string): AsyncGenerator<AskEvent> {
-    const buffer: AskEvent[] = [];
-    let wake: (() => void) | undefined;
+    const inbox = new EventInbox<AskEvent | typeof LIVENESS_CHECK>();
     const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
     const unlisten = await this.channels.listen(channel, (message) => {
       try {
-        buffer.push(JSON.parse(message) as AskEvent);
+        inbox.push(JSON.parse(message) as AskEvent);
       } catch {
         this.logger.warn(`unreadable ask event on ${channel}`);
-        return;
       }
-      wake?.();
     });
-    const poll = setInterval(() => wake?.(), LIVENESS_POLL_MS);
+    const poll = setInterval(() => inbox.push(LIVENESS_CHECK), LIVENESS_POLL_MS);
     try {
+      // Listening started before the log is read, so every event is in one or the other (or both:
+      // seq numbers drop the repeats); the log is replayed first, then live events follow.
       const logged = (await this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1)).map((s) => JSON.parse(s) as AskEvent);
-      buffer.unshift(...logged);
       let last = 0;
-      for (;;) {
-        buffer.sort((a, b) => a.seq - b.seq);
-        while (buffer.length > 0) {
-          const event = buffer.shift()!;
-          if (event.seq <= last) continue;
-          last = event.seq;
-          yield event;
-          if (event.kind === 'final' || event.kind === 'error') return;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        if (buffer.length === 0) {
+      for (const event of logged.sort((a, b) => a.seq - b.seq)) {
+        if (event.seq <= last) continue;
+        last = event.seq;
+        yield event;
+        if (isLast(event)) return;
+      }
+      for await (const item of inbox) {
+        if (item === LIVENESS_CHECK) {
+          // Only when nothing is queued: a stream that is still moving needs no check.
+          if (inbox.some(() => true)) continue;
           const job = await this.queues.getJob(QueueName.ASK, askId);
           const state = job ? await job.getState() : 'unknown';
           if (state === 'failed' || state === 'unknown') {
             yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? 'the ask job is gone' };
             return;
           }
+          continue;
         }
+        if (item.seq <= last) continue;
+        last = item.seq;
+        yield item;
+        if (isLast(item)) return;
       }
     } finally {
       clearInterval(poll);

@@ -6,6 +6,7 @@ export * from './rerank.repository';
 export { normalizeOptions, validateCandidates, validateQuestion } from './options';
 export { buildPrompt, escapeForPrompt, readPromptCandidates, PROMPT_VERSION } from './prompt/prompt';
 export type { PromptScope, PromptRequest } from './prompt/prompt';
+export { seededRandom } from './prompt/shuffle';
 export { parseScore, parseBatchAnswer, extractJson } from './scoring/score-parser';
 export { mergeScores, normalizeRetrievalScores, LLM_OVERRIDE_THRESHOLD } from './scoring/merge';
 export { assembleResult } from './scoring/assemble';

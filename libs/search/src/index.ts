@@ -11,6 +11,8 @@ export { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from './filters/glob';
 export type { GlobMatcher } from './filters/glob';
 export { chooseVectorStrategy } from './filters/strategy';
 export { rrfFuse, rrfContribution } from './fusion/rrf';
+export { poolBm25, weightedTerms } from './fusion/pool-bm25';
+export type { WeightedTerms } from './fusion/pool-bm25';
 export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './graph/expansion-cypher';
 export * from './search-reranker';
 export * from './eval';

@@ -50,6 +50,39 @@ describe('BertWordPieceTokenizer (synthetic vocabulary)', () => {
   });
 });
 
+// all-mpnet-base-v2's layout: RobertaProcessing (<s> … </s>), a normalised <unk> and an lstrip <mask>
+// among the added tokens. Expected ids are what the reference tokenizers 0.23.3 gives for this
+// tokenizer.json (built in Python with the same vocabulary, truncation max_length=6, no padding).
+const MPNET_STYLE_VOCAB = ['<s>', '<pad>', '</s>', '<unk>', '[UNK]', '<mask>', 'get', '##user', 'x', '(', ')', '<', '>', 'un', '##k', 's', '/', '[', ']'];
+const addedToken = (content: string, id: number, over: { normalized?: boolean; lstrip?: boolean } = {}) => ({
+  id, content, special: true, normalized: over.normalized ?? false, single_word: false, lstrip: over.lstrip ?? false, rstrip: false,
+});
+
+function mpnetStyleTokenizer(): BertWordPieceTokenizer {
+  return new BertWordPieceTokenizer({
+    added_tokens: [addedToken('<s>', 0), addedToken('<pad>', 1), addedToken('</s>', 2), addedToken('<unk>', 3, { normalized: true }), addedToken('[UNK]', 4), addedToken('<mask>', 5, { lstrip: true })],
+    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    pre_tokenizer: { type: 'BertPreTokenizer' },
+    post_processor: { type: 'RobertaProcessing', sep: ['</s>', 2], cls: ['<s>', 0] },
+    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(MPNET_STYLE_VOCAB.map((t, i) => [t, i])) },
+  });
+}
+
+describe('BertWordPieceTokenizer (MPNet-style tokenizer.json, ids from the reference)', () => {
+  it.each([
+    ['getUser(x)', [0, 6, 7, 9, 8, 2]],
+    ['x <mask> x', [0, 8, 5, 8, 2]],
+    ['x<UNK>x', [0, 8, 3, 8, 2]],
+    ['x<unk>x', [0, 8, 3, 8, 2]],
+    ['x [UNK] x', [0, 8, 4, 8, 2]],
+    ['</s>x<s>', [0, 2, 8, 0, 2]],
+    ['zzz', [0, 4, 2]],
+    ['x x x x x x x', [0, 8, 8, 8, 8, 2]],
+  ])('%s', (text, ids) => {
+    expect(Array.from(mpnetStyleTokenizer().encode(text, 6))).toEqual(ids);
+  });
+});
+
 const spec = LOCAL_EMBEDDING_MODELS[DEFAULT_LOCAL_EMBEDDING_MODEL];
 const { tokenizerPath } = localModelFiles(spec);
 const installed = existsSync(tokenizerPath);

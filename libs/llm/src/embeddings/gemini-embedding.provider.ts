@@ -2,6 +2,7 @@ import { GoogleGenerativeAIEmbeddings, GoogleGenerativeAIEmbeddingsParams } from
 import { Logger } from '@nestjs/common';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
 import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryWithBackoff, RetryPolicy, validateRetryPolicy } from '../retry';
+import { embedInBatches } from './batches';
 import { l2Normalize } from './vector-math';
 import { geminiRetryDelayMs } from '../gemini-retry-info';
 
@@ -114,19 +115,7 @@ export class GeminiEmbeddingProvider implements EmbeddingProvider {
   }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const chunks: string[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) chunks.push(texts.slice(i, i + this.batchSize));
-    const results = new Array<number[][]>(chunks.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < chunks.length) {
-        const i = next++;
-        results[i] = await this.embedChunk(chunks[i], i * this.batchSize);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, chunks.length) }, worker));
-    return results.flat();
+    return embedInBatches(texts, this.batchSize, this.concurrency, (batch, offset) => this.embedChunk(batch, offset));
   }
 
   async embedQuery(text: string): Promise<number[]> {

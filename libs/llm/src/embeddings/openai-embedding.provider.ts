@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { ModelCallError, postJson } from '../chat/model-call.error';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, RetryPolicy, sleep, validateRetryPolicy } from '../retry';
+import { DEFAULT_RETRY_POLICY, RetryFailure, retryWithBackoff, RetryPolicy, validateRetryPolicy } from '../retry';
+import { embedInBatches } from './batches';
 import { l2Normalize } from './vector-math';
 
 export const DEFAULT_OPENAI_EMBEDDING_BATCH_SIZE = 64;
@@ -25,6 +26,11 @@ export interface OpenAiEmbeddingProviderOptions {
   sendDimensions?: boolean;
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+}
+
+/** A failed request: only a retryable ModelCallError (429, 5xx, no answer) is tried again. */
+interface ChunkFailure extends RetryFailure {
+  error: Error;
 }
 
 interface EmbeddingsAnswer {
@@ -68,19 +74,7 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
   }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return [];
-    const chunks: string[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) chunks.push(texts.slice(i, i + this.batchSize));
-    const results = new Array<number[][]>(chunks.length);
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < chunks.length) {
-        const i = next++;
-        results[i] = await this.embedChunk(chunks[i], `texts ${i * this.batchSize}..${i * this.batchSize + chunks[i].length - 1}`);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, chunks.length) }, lane));
-    return results.flat();
+    return embedInBatches(texts, this.batchSize, this.concurrency, (batch, offset) => this.embedChunk(batch, `texts ${offset}..${offset + batch.length - 1}`));
   }
 
   async embedQuery(text: string): Promise<number[]> {
@@ -88,25 +82,29 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     return vector;
   }
 
-  private async embedChunk(input: string[], what: string): Promise<number[][]> {
+  private embedChunk(input: string[], what: string): Promise<number[][]> {
     const body = { model: this.model, input, encoding_format: 'float', ...(this.sendDimensions ? { dimensions: this.dimensions } : {}) };
     const headers: Record<string, string> = this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {};
     const label = `embeddings (model ${this.model}) for ${what}`;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const answer = (await postJson(this.url, body, headers, AbortSignal.timeout(this.timeoutMs), label)) as EmbeddingsAnswer;
-        return this.vectors(answer, input.length, label);
-      } catch (error) {
-        const retryable = error instanceof ModelCallError && error.retryable;
-        if (!retryable || attempt >= this.retry.maxAttempts) {
-          const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
-          throw new EmbeddingError(this.redact(`OpenAI-compatible ${(error as Error).message}${tries}`), { cause: error });
+    return retryWithBackoff<number[][], ChunkFailure>(
+      this.retry,
+      async () => {
+        try {
+          const answer = (await postJson(this.url, body, headers, AbortSignal.timeout(this.timeoutMs), label)) as EmbeddingsAnswer;
+          return { value: this.vectors(answer, input.length, label) };
+        } catch (error) {
+          const call = error instanceof ModelCallError ? error : undefined;
+          return { failure: { error: error as Error, retryable: call?.retryable ?? false, retryAfterMs: call?.retryAfterMs } };
         }
-        const delay = backoffDelayMs(attempt, this.retry, (error as ModelCallError).retryAfterMs);
-        this.logger.warn(this.redact(`${(error as Error).message}; attempt ${attempt + 1}/${this.retry.maxAttempts} in ${delay} ms`));
-        await sleep(delay);
-      }
-    }
+      },
+      {
+        giveUp: ({ error }, attempt) => {
+          const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
+          throw new EmbeddingError(this.redact(`OpenAI-compatible ${error.message}${tries}`), { cause: error });
+        },
+        onRetry: ({ error }, attempt, delay) => this.logger.warn(this.redact(`${error.message}; attempt ${attempt + 1}/${this.retry.maxAttempts} in ${delay} ms`)),
+      },
+    );
   }
 
   /** Vectors in input order; a malformed answer is an error naming what was wrong. */

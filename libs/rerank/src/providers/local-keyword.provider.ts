@@ -1,11 +1,9 @@
+import { poolBm25, weightedTerms } from '@scopegraph/search';
 import { PromptRequest, PromptScope } from '../prompt/prompt';
 import { CandidateScore } from '../rerank.types';
 import { ParsedBatch } from '../scoring/score-parser';
 import { RerankProvider } from './rerank-provider';
 
-/** BM25 constants (the usual ones). */
-const K1 = 1.2;
-const B = 0.75;
 /** Where a question word is found matters: a name match says more than a mention in the body. */
 const FIELD_WEIGHTS = { name: 3, signature: 2, doc: 1.5, path: 1, source: 1 } as const;
 const MIN_TOKEN_LENGTH = 2;
@@ -53,38 +51,22 @@ export class LocalKeywordProvider implements RerankProvider {
 
   score(question: string, scopes: PromptScope[], sourceChars: number): Record<string, CandidateScore> {
     const terms = [...new Set(keywordTokens(question))];
-    const docs = scopes.map((s) => {
-      const tf = new Map<string, number>();
-      let length = 0;
-      const add = (text: string | null | undefined, weight: number) => {
-        for (const t of keywordTokens(text ?? '')) {
-          tf.set(t, (tf.get(t) ?? 0) + weight);
-          length += weight;
-        }
-      };
-      add(s.qualifiedName ?? s.name, FIELD_WEIGHTS.name);
-      add(s.signature, FIELD_WEIGHTS.signature);
-      add(s.docComment, FIELD_WEIGHTS.doc);
-      add(s.path, FIELD_WEIGHTS.path);
-      add((s.source ?? '').slice(0, sourceChars), FIELD_WEIGHTS.source);
-      return { id: s.id, tf, length };
-    });
-    const n = docs.length;
-    const avgLength = docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n) || 1;
-    const idf = new Map(terms.map((t) => {
-      const df = docs.filter((d) => d.tf.has(t)).length;
-      return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-    }));
-    const raw = docs.map((d) =>
-      terms.reduce((sum, t) => {
-        const f = d.tf.get(t) ?? 0;
-        return f === 0 ? sum : sum + idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avgLength)));
-      }, 0),
+    const raw = poolBm25(
+      scopes.map((s) =>
+        weightedTerms([
+          [keywordTokens(s.qualifiedName ?? s.name ?? ''), FIELD_WEIGHTS.name],
+          [keywordTokens(s.signature ?? ''), FIELD_WEIGHTS.signature],
+          [keywordTokens(s.docComment ?? ''), FIELD_WEIGHTS.doc],
+          [keywordTokens(s.path ?? ''), FIELD_WEIGHTS.path],
+          [keywordTokens((s.source ?? '').slice(0, sourceChars)), FIELD_WEIGHTS.source],
+        ]),
+      ),
+      terms,
     );
     const best = Math.max(0, ...raw);
     const scores: Record<string, CandidateScore> = {};
-    docs.forEach((d, i) => {
-      scores[d.id] = { llm: best > 0 ? raw[i] / best : 0, relevant: null, reasoning: null, note: null };
+    scopes.forEach((s, i) => {
+      scores[s.id] = { llm: best > 0 ? raw[i] / best : 0, relevant: null, reasoning: null, note: null };
     });
     return scores;
   }

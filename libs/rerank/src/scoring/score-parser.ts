@@ -141,33 +141,24 @@ const RANKING_KEYS = ['ranking', 'rankings', 'order', 'ranked', 'ids', 'results'
 function parsePointwise(json: unknown, localIds: LocalIds): ParsedBatch {
   const list = findArray(json, EVALUATION_KEYS);
   if (!list) throw new MalformedOutputError('the answer has no list of evaluations');
-  const scores: Record<string, CandidateScore> = {};
-  const ignored = { duplicates: 0, invented: 0 };
-  for (const entry of list) {
-    if (!entry || typeof entry !== 'object') {
-      ignored.invented++;
-      continue;
-    }
-    const e = entry as Record<string, unknown>;
-    const scopeId = resolveId(e.id ?? e.scopeId ?? e.scope_id ?? e.index, localIds);
-    if (!scopeId) {
-      ignored.invented++;
-      continue;
-    }
-    if (scores[scopeId]) {
-      ignored.duplicates++;
-      continue;
-    }
-    const rawScore = e.score ?? e.relevance ?? e.relevance_score ?? e.relevanceScore;
-    const llm = parseScore(rawScore);
-    scores[scopeId] = {
-      llm,
-      relevant: parseBoolean(e.relevant ?? e.is_relevant ?? e.isRelevant),
-      reasoning: text(e.reasoning ?? e.reason ?? e.explanation, MAX_REASONING_CHARS),
-      note: llm === null ? `unreadable-score: ${JSON.stringify(rawScore ?? null).slice(0, 40)}` : null,
-    };
-  }
-  if (Object.keys(scores).length === 0) {
+  // An entry that is not an object names no candidate: it counts as invented.
+  const entries = list.map((entry) => (entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : {}));
+  const { scores, ignored, kept } = firstJudgements(
+    entries,
+    localIds,
+    (e) => e.id ?? e.scopeId ?? e.scope_id ?? e.index,
+    (e) => {
+      const rawScore = e.score ?? e.relevance ?? e.relevance_score ?? e.relevanceScore;
+      const llm = parseScore(rawScore);
+      return {
+        llm,
+        relevant: parseBoolean(e.relevant ?? e.is_relevant ?? e.isRelevant),
+        reasoning: text(e.reasoning ?? e.reason ?? e.explanation, MAX_REASONING_CHARS),
+        note: llm === null ? `unreadable-score: ${JSON.stringify(rawScore ?? null).slice(0, 40)}` : null,
+      };
+    },
+  );
+  if (kept === 0) {
     throw new MalformedOutputError(
       list.length === 0 ? 'the model returned no evaluations' : `no evaluation named a candidate of the batch (${ignored.invented} unknown ids)`,
       'empty-output',
@@ -184,12 +175,41 @@ function parseListwise(json: unknown, localIds: LocalIds): ParsedBatch {
   const list = findArray(json, RANKING_KEYS);
   if (!list) throw new MalformedOutputError('the answer has no ranking list');
   const n = localIds.size;
+  // A bare value in a ranking is the id itself.
+  const entries = list.map((entry) => (entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : { id: entry }));
+  const { scores, ignored, kept } = firstJudgements(
+    entries,
+    localIds,
+    (e) => e.id ?? e.scopeId ?? e.index,
+    (e, position) => ({
+      llm: clamp01((n - position) / n),
+      relevant: parseBoolean(e.relevant),
+      reasoning: text(e.reasoning ?? e.reason, MAX_REASONING_CHARS),
+      note: null,
+    }),
+  );
+  if (kept === 0) {
+    throw new MalformedOutputError(list.length === 0 ? 'the model returned an empty ranking' : 'no ranked id named a candidate of the batch', 'empty-output');
+  }
+  return { scores, feedback: parseFeedback(json), ignored };
+}
+
+/**
+ * The first judgement of each candidate of the batch, in the model's order: an id outside the batch
+ * counts as invented, one seen before as a duplicate, and neither is kept. `judge` gets the entry and
+ * how many were kept before it (its rank).
+ */
+function firstJudgements(
+  entries: Array<Record<string, unknown>>,
+  localIds: LocalIds,
+  idOf: (entry: Record<string, unknown>) => unknown,
+  judge: (entry: Record<string, unknown>, kept: number) => CandidateScore,
+): { scores: Record<string, CandidateScore>; ignored: ParsedBatch['ignored']; kept: number } {
   const scores: Record<string, CandidateScore> = {};
   const ignored = { duplicates: 0, invented: 0 };
-  let position = 0;
-  for (const entry of list) {
-    const e = entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : { id: entry };
-    const scopeId = resolveId(e.id ?? e.scopeId ?? e.index, localIds);
+  let kept = 0;
+  for (const entry of entries) {
+    const scopeId = resolveId(idOf(entry), localIds);
     if (!scopeId) {
       ignored.invented++;
       continue;
@@ -198,18 +218,10 @@ function parseListwise(json: unknown, localIds: LocalIds): ParsedBatch {
       ignored.duplicates++;
       continue;
     }
-    scores[scopeId] = {
-      llm: clamp01((n - position) / n),
-      relevant: parseBoolean(e.relevant),
-      reasoning: text(e.reasoning ?? e.reason, MAX_REASONING_CHARS),
-      note: null,
-    };
-    position++;
+    scores[scopeId] = judge(entry, kept);
+    kept++;
   }
-  if (position === 0) {
-    throw new MalformedOutputError(list.length === 0 ? 'the model returned an empty ranking' : 'no ranked id named a candidate of the batch', 'empty-output');
-  }
-  return { scores, feedback: parseFeedback(json), ignored };
+  return { scores, ignored, kept };
 }
 
 function findArray(json: unknown, keys: string[]): unknown[] | null {

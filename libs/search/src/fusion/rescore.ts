@@ -2,6 +2,7 @@ import { subTokenList } from '@scopegraph/code-model';
 import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
 import { queryWords } from '../query/query-text';
 import type { KeywordDoc } from './keyword-blend';
+import { poolBm25, weightedTerms } from './pool-bm25';
 
 /**
  * The second stage of the default search: the fused list's top candidates re-ordered by evidence
@@ -39,8 +40,6 @@ export interface RescoredItem {
 
 /** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
 const FULL_PHRASE_WORDS = 6;
-const K1 = 1.2;
-const B = 0.75;
 const FIELD_WEIGHT = { name: 3, signature: 1.5, doc: 1.5, source: 1 } as const;
 
 /** Lower-case identifier sub-tokens and words of a text (`parseFile(x)` -> parsefile, parse, file, x). */
@@ -85,35 +84,17 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
 
   // Pool BM25F: term frequencies weighted by field, lengths normalised over the pool.
-  const stats = head.map((h) => {
-    const d = docs.get(h.id)!;
-    const tf = new Map<string, number>();
-    let length = 0;
-    const add = (t: string[], weight: number) => {
-      for (const x of t) {
-        tf.set(x, (tf.get(x) ?? 0) + weight);
-        length += weight;
-      }
-    };
-    add(tokens(d.qualifiedName), FIELD_WEIGHT.name);
-    add(tokens(d.signature), FIELD_WEIGHT.signature);
-    add(tokens(d.docComment), FIELD_WEIGHT.doc);
-    add(tokens(d.source), FIELD_WEIGHT.source);
-    return { tf, length };
-  });
-  const n = head.length;
-  const avg = stats.reduce((s, x) => s + x.length, 0) / Math.max(1, n) || 1;
-  const idf = new Map(
-    terms.map((t) => {
-      const df = stats.filter((s) => s.tf.has(t)).length;
-      return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+  const keywordRaw = poolBm25(
+    head.map((h) => {
+      const d = docs.get(h.id)!;
+      return weightedTerms([
+        [tokens(d.qualifiedName), FIELD_WEIGHT.name],
+        [tokens(d.signature), FIELD_WEIGHT.signature],
+        [tokens(d.docComment), FIELD_WEIGHT.doc],
+        [tokens(d.source), FIELD_WEIGHT.source],
+      ]);
     }),
-  );
-  const keywordRaw = stats.map((s) =>
-    terms.reduce((sum, t) => {
-      const f = s.tf.get(t) ?? 0;
-      return f === 0 ? sum : sum + idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * s.length) / avg)));
-    }, 0),
+    terms,
   );
   const maxKeyword = Math.max(0, ...keywordRaw);
   const maxFused = Math.max(0, ...head.map((h) => h.score));
