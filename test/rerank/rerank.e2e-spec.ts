@@ -9,6 +9,9 @@ import { numberedScopes, RERANK_PROGRESS, RERANK_RESULT, ScopeSeeder, START_RERA
  * queue prefix of this run's own), Neo4j holding the scopes, and the real LangChain Gemini client
  * in the worker talking to the fake Gemini. Each test scripts the "model" by its question.
  */
+/** Only a safety net for the pool test: a scheduler that never overlaps fails its assertion instead of hanging. */
+const POOL_GATE_FALLBACK_MS = 10_000;
+
 describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
   const fake = new Map<string, GenerateHandler>();
   let gemini: FakeGemini;
@@ -303,7 +306,12 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
 
   it('completes at the overall deadline with what is done; unfinished batches keep retrieval order, marked', async () => {
     const question = 'deadline';
-    fake.set(question, async (request) => ({ ...(await pointwiseJudge({ score: () => 0.9 })(request)), latencyMs: 500 }));
+    // The first two batches (fn0..fn3) are answered at once, every later one hangs until the fake
+    // closes: the deadline ends the rerank with exactly two done, however slow the machine is.
+    fake.set(question, async (request) => {
+      const early = promptCandidates(request.text).some((c) => ['fn0', 'fn1', 'fn2', 'fn3'].includes(c.name));
+      return { ...(await pointwiseJudge({ score: () => 0.9 })(request)), ...(early ? {} : { hang: true }) };
+    });
     const t0 = Date.now();
     const { result, events } = await run({ question, scopeIds: ids.slice(0, 12), options: { batchSize: 2, parallel: 1, timeoutMs: 1_300 } });
     const elapsed = Date.now() - t0;
@@ -363,11 +371,25 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
     // before batch 0 does. Waves: batch 2 waits for batch 0.
     const starts = async (scheduling: string) => {
       const question = `scheduling ${scheduling}`;
+      // Pool: batch 0 is held until batch 2 has arrived, so "batch 2 starts before batch 0 ends" is
+      // decided by the scheduler, not by latencies; the fallback only stops a broken pool from hanging.
+      // (20 ms after the gate, so the two instants never fall in the same millisecond.) Waves: batch 0
+      // is slow, the others fast.
+      let batch2Arrived!: () => void;
+      const arrived = new Promise<void>((resolve) => (batch2Arrived = resolve));
+      const fallback = setTimeout(() => batch2Arrived(), POOL_GATE_FALLBACK_MS);
       fake.set(question, async (request) => {
-        const slow = promptCandidates(request.text).some((c) => c.name === 'fn0');
-        return { ...(await pointwiseJudge({ score: () => 0.5 })(request)), latencyMs: slow ? 900 : 100 };
+        const names = promptCandidates(request.text).map((c) => c.name);
+        if (names.includes('fn4')) batch2Arrived();
+        const slow = names.includes('fn0');
+        if (slow && scheduling === 'POOL') await arrived;
+        return { ...(await pointwiseJudge({ score: () => 0.5 })(request)), latencyMs: scheduling === 'POOL' ? (slow ? 20 : 0) : slow ? 900 : 100 };
       });
-      await run({ question, scopeIds: ids.slice(0, 8), options: { batchSize: 2, parallel: 2, scheduling } });
+      try {
+        await run({ question, scopeIds: ids.slice(0, 8), options: { batchSize: 2, parallel: 2, scheduling } });
+      } finally {
+        clearTimeout(fallback);
+      }
       const requests = chatRequests(question);
       const of = (name: string) => requests.find((r) => promptCandidates(requestText(r.body)).some((c) => c.name === name))!;
       return { batch0End: of('fn0').respondedAt!, batch2Start: of('fn4').receivedAt, peak: peakConcurrency(requests) };
