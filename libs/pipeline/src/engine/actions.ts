@@ -41,7 +41,9 @@ export type ActionHandler = (state: PipelineState, step: PipelineStep, ctx: Acti
 const logger = new Logger('PipelineActions');
 
 export const NO_MODEL_MESSAGE =
-  'No chat model is configured on this server (set GEMINI_API_KEY, or CHAT_PROVIDER=openai with CHAT_OPENAI_BASE_URL and CHAT_MODEL), so no answer was written. The evidence retrieved for the question follows.';
+  'No chat model is configured on this server (set GEMINI_API_KEY, or CHAT_PROVIDER=openai with CHAT_OPENAI_BASE_URL and CHAT_MODEL), so no answer was written.';
+const MODEL_UNREACHABLE_MESSAGE = 'The chat model could not be reached, so no answer was written.';
+const EMPTY_ANSWER_MESSAGE = 'The chat model returned no answer text, so no answer was written.';
 
 const param = <T>(step: PipelineStep, key: string, fallback: T): T => (step.with[key] as T | undefined) ?? fallback;
 
@@ -49,11 +51,13 @@ const param = <T>(step: PipelineStep, key: string, fallback: T): T => (step.with
 async function tryModel(state: PipelineState, ctx: ActionContext, prompt: Prompt, onChunk?: (t: string) => void): Promise<{ text: string | null; error: string | null }> {
   if (!ctx.model.available) return { text: null, error: 'no chat model configured' };
   try {
+    state.lastError = null;
     return { text: await ctx.modelCall(prompt, onChunk), error: null };
   } catch (error) {
     const message = (error as Error).message;
     logger.warn(`model call failed: ${message}`);
     state.warnings.push(`model call failed: ${message}`);
+    state.lastError = message;
     return { text: null, error: message };
   }
 }
@@ -153,11 +157,16 @@ const summarizeEvidence = async (state: PipelineState, ctx: ActionContext): Prom
     state.evidenceTokens = countTokens(state.evidenceForPrompt);
     return { outcome: 'truncated', detail: { before, after: state.evidenceTokens, kept: kept.length } };
   }
-  const { text: kept, restored } = restoreIdentifiers(text.trim(), state.evidence);
+  // The summary is held to the budget it was asked for; the ids it lost are added on top, since
+  // citations need every id (with many evidence entries that list alone can pass the budget: warned).
+  const summary = truncateToTokens(text.trim(), limit);
+  const cut = summary.length < text.trim().length;
+  const { text: kept, restored } = restoreIdentifiers(summary, state.evidence);
   state.evidenceForPrompt = kept;
   state.evidenceTokens = countTokens(kept);
   state.evidenceSummarized = true;
-  return { outcome: 'ok', detail: { before, after: state.evidenceTokens, idsRestored: restored.length } };
+  if (state.evidenceTokens > limit) state.warnings.push(`evidence summary plus the ${restored.length} ids it left out take ${state.evidenceTokens} tokens, over max_context_tokens ${limit}: every id is kept for citations`);
+  return { outcome: 'ok', detail: { before, after: state.evidenceTokens, idsRestored: restored.length, cut } };
 };
 
 const callModel: ActionHandler = async (state, step, ctx) => {
@@ -174,8 +183,10 @@ const callModel: ActionHandler = async (state, step, ctx) => {
   if (prompt === 'answer') {
     const loopsLeft = s.max_turn_loops - state.counters.loops;
     const streaming = param(step, 'stream', false) && state.input.isEnglish;
-    const gate = streaming ? new AnswerStreamGate(ctx.emitChunk) : undefined;
+    // The stream shows what the final answer will: citations of ids not in the evidence are held back.
+    const gate = streaming ? new AnswerStreamGate(ctx.emitChunk, new Set(state.evidence.map((e) => e.id))) : undefined;
     const { text, error } = await tryModel(state, ctx, answerPrompt(state.questionEn, state.history.forPrompt, state.evidenceForPrompt, loopsLeft), gate ? (t) => gate.push(t) : undefined);
+    gate?.end();
     state.lastOutput = text;
     state.lastPrompt = 'answer';
     return { outcome: text === null ? 'unavailable' : 'ok', detail: text === null ? { reason: error } : { chars: text.length, streamed: streaming } };
@@ -186,7 +197,10 @@ const callModel: ActionHandler = async (state, step, ctx) => {
 const handlePrefix: ActionHandler = async (state, step, ctx) => {
   const protocol = param<string>(step, 'protocol', 'answer');
   if (protocol === 'router') {
-    const plan = parseRouterOutput(state.lastOutput, state.questionEn);
+    const plan =
+      state.lastOutput === null && ctx.model.available
+        ? { mode: 'hybrid' as const, query: state.questionEn, fallback: `router call failed: ${state.lastError ?? 'no output'}` }
+        : parseRouterOutput(state.lastOutput, state.questionEn);
     const allowed = ctx.pipeline.settings.retrieval_modes;
     if (plan.mode !== 'direct' && !allowed.includes(plan.mode)) {
       state.plan = { mode: 'hybrid', query: state.questionEn, fallback: `mode ${plan.mode} is not in retrieval_modes` };
@@ -197,17 +211,25 @@ const handlePrefix: ActionHandler = async (state, step, ctx) => {
     }
     return { outcome: state.plan.mode === 'direct' ? 'direct' : 'retrieve', detail: { plan: state.plan } };
   }
-  if (state.lastOutput === null) {
-    state.answerEn = `${NO_MODEL_MESSAGE}\n\n${formatEvidence(state.evidence) || '(no evidence retrieved)'}`;
-    if (ctx.model.available) state.answerEn = state.answerEn.replace(/^No chat model is configured[^.]*\. /, 'The chat model could not be reached, so no answer was written. ');
+  const evidenceOnly = (why: string): StepResult => {
+    state.answerEn = `${why} The evidence retrieved for the question follows.\n\n${formatEvidence(state.evidence) || '(no evidence retrieved)'}`;
     return { outcome: 'answer', detail: { evidenceOnly: true } };
-  }
+  };
+  if (state.lastOutput === null) return evidenceOnly(ctx.model.available ? MODEL_UNREACHABLE_MESSAGE : NO_MODEL_MESSAGE);
   const parsed = parseAnswerOutput(state.lastOutput);
+  if (parsed.kind === 'answer' && !parsed.text) {
+    logger.warn('answer output holds no answer text: the evidence is shown instead');
+    state.warnings.push('the model returned no answer text; the evidence is shown instead');
+    return evidenceOnly(EMPTY_ANSWER_MESSAGE);
+  }
   if (parsed.kind === 'request') {
     state.request = parsed.text;
     return { outcome: 'request', detail: { request: parsed.text } };
   }
-  if (parsed.malformed) state.warnings.push('the answer did not start with [Answer:]; shown as written');
+  if (parsed.malformed) {
+    logger.warn(`answer output without [Answer:] prefix (${state.lastOutput.length} chars): shown as written`);
+    state.warnings.push('the answer did not start with [Answer:]; shown as written');
+  }
   const ids = new Set(state.evidence.map((e) => e.id));
   const checked = checkCitations(parsed.text, ids);
   state.answerEn = checked.text;
@@ -264,8 +286,10 @@ const fetchMoreContext: ActionHandler = async (state, _step, ctx) => {
   }
   const added = addEvidence(state, result.items);
   state.request = null;
+  const weak = result.bestScore < s.corrective.threshold;
+  if (weak) state.warnings.push(`evidence still weak after ${attempts.filter((a) => 'query' in a).length} retrieval attempt(s): best score ${round(result.bestScore)} < threshold ${s.corrective.threshold}`);
   if (result.notes.length > 0) state.warnings.push(...result.notes.filter((n) => /fell back|skipped/.test(n)));
-  return { outcome: result.items.length === 0 ? 'empty' : 'ok', detail: { attempts, added, notes: result.notes } };
+  return { outcome: result.items.length === 0 ? 'empty' : 'ok', detail: { attempts, added, weak, notes: result.notes } };
 };
 
 const expandTree: ActionHandler = async (state, step, ctx) => {
