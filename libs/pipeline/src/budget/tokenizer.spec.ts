@@ -1,4 +1,4 @@
-import { countTokens, truncateToTokens } from './tokenizer';
+import { countJoinedTokens, countTokens, truncateToTokens } from './tokenizer';
 
 describe('token budget tokenizer', () => {
   it('counts BPE tokens, not characters / 4', () => {
@@ -19,5 +19,28 @@ describe('token budget tokenizer', () => {
     const cut = truncateToTokens(text, 5);
     expect(countTokens(cut)).toBe(5);
     expect(text.startsWith(cut)).toBe(true);
+  });
+});
+
+describe('countJoinedTokens', () => {
+  // Real code cut into evidence-like entries at many places: the part-by-part count must be the
+  // count of the joined text, exactly, whatever the entries end with (braces, letters, spaces, newlines).
+  it('equals the count of the joined text for evidence entries', () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const path = require('node:path') as typeof import('node:path');
+    const sources = ['../engine/actions.ts', '../protocol/prefix.ts', '../definition/pipeline-loader.ts'].map((f) => fs.readFileSync(path.join(__dirname, f), 'utf8'));
+    const text = sources.join('\n') + ' trailing  spaces   \n\n\n\t ' + '<|endoftext|> 123456 émigré 中文 }\n/';
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let round = 0; round < 12; round++) {
+      const parts: string[] = [];
+      let at = 0;
+      while (at < text.length) {
+        const len = 1 + next(400);
+        parts.push(`[repo:src/f${round}.ts#S${parts.length}|${['method', '1', 'x'][next(3)]}] function S (src/f.ts:1-2)\n${text.slice(at, at + len)}`);
+        at += len;
+      }
+      expect(countJoinedTokens(parts, '\n\n')).toBe(countTokens(parts.join('\n\n')));
+    }
   });
 });

@@ -25,3 +25,31 @@ export function truncateToTokens(text: string, maxTokens: number): string {
   const tokens = encode(text);
   return tokens.length <= maxTokens ? text : encoder!.decode(tokens.slice(0, maxTokens));
 }
+
+/** Token counts of pieces seen before: evidence entries recur (follow-up loops, the same scopes in later asks). */
+const pieceCounts = new Map<string, number>();
+const MAX_CACHED_PIECES = 5_000;
+
+function cachedCount(piece: string): number {
+  let n = pieceCounts.get(piece);
+  if (n === undefined) {
+    n = countTokens(piece);
+    // Dropping the whole cache when full is enough: it only saves time, never changes a count.
+    if (pieceCounts.size >= MAX_CACHED_PIECES) pieceCounts.clear();
+    pieceCounts.set(piece, n);
+  }
+  return n;
+}
+
+/**
+ * Tokens of `parts.join(separator)`, counted part by part (each count cached). Exact, not an
+ * estimate, when the separator is made of newlines and every part starts with `[`: o200k's
+ * pre-tokenizer then cuts the joined text right after each separator (its newline runs are greedy and
+ * `[` cannot join them), and BPE never merges across pre-tokens. Evidence entries are written so.
+ */
+export function countJoinedTokens(parts: string[], separator: string): number {
+  if (parts.length === 0) return 0;
+  let n = 0;
+  for (let i = 0; i < parts.length - 1; i++) n += cachedCount(parts[i] + separator);
+  return n + cachedCount(parts[parts.length - 1]);
+}

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { GraphEdgeType } from '@scopegraph/search';
 import type { PipelineAction, PipelineStep, ResolvedPipeline } from '../definition/pipeline.types';
-import { countTokens, truncateToTokens } from '../budget/tokenizer';
+import { countJoinedTokens, countTokens, truncateToTokens } from '../budget/tokenizer';
 import type { HistoryRepository } from '../history/history.repository';
 import { AnswerStreamGate, checkCitations, parseAnswerOutput, parseRouterOutput } from '../protocol/prefix';
 import type { Retriever } from '../retrieval/retriever';
@@ -9,7 +9,9 @@ import type { ModelGateway } from './model-gateway';
 import {
   answerPrompt,
   evidenceSummaryPrompt,
+  EVIDENCE_SEPARATOR,
   formatEvidence,
+  formatEvidenceEntry,
   formatHistory,
   historySummaryPrompt,
   Prompt,
@@ -98,7 +100,7 @@ const checkBudget: ActionHandler = async (state, step, ctx) => {
     return { outcome: over ? 'over_limit' : 'ok', detail: { target, tokens: state.history.tokens, limit: s.max_history_tokens } };
   }
   state.evidenceForPrompt = formatEvidence(state.evidence);
-  state.evidenceTokens = countTokens(state.evidenceForPrompt);
+  state.evidenceTokens = evidenceTokens(state.evidence);
   const over = state.evidenceTokens > s.max_context_tokens;
   return { outcome: over ? 'over_limit' : 'ok', detail: { target, tokens: state.evidenceTokens, limit: s.max_context_tokens, items: state.evidence.length } };
 };
@@ -133,6 +135,9 @@ const summarizeHistory = async (state: PipelineState, ctx: ActionContext): Promi
   return { outcome: 'ok', detail: { version, upToSeq: upTo, summarizedTurns, incremental: hadSummary, tokens } };
 };
 
+/** Tokens of formatEvidence(items), entry by entry (cached): the same number, without re-tokenizing what was counted before. */
+const evidenceTokens = (items: EvidenceItem[]) => countJoinedTokens(items.map(formatEvidenceEntry), EVIDENCE_SEPARATOR);
+
 /** Keeps every evidence id: ids the summary lost are appended, so citations stay possible. */
 export function restoreIdentifiers(summary: string, items: EvidenceItem[]): { text: string; restored: string[] } {
   const restored = items.filter((e) => !summary.includes(e.id)).map((e) => e.id);
@@ -149,12 +154,12 @@ const summarizeEvidence = async (state: PipelineState, ctx: ActionContext): Prom
     // Without a model: whole entries, best first, while they fit.
     const kept: EvidenceItem[] = [];
     for (const e of state.evidence) {
-      if (countTokens(formatEvidence([...kept, e])) > limit) break;
+      if (evidenceTokens([...kept, e]) > limit) break;
       kept.push(e);
     }
     state.evidenceForPrompt = formatEvidence(kept);
     state.warnings.push(`evidence over budget and not summarised (${error}): ${state.evidence.length - kept.length} entries left out`);
-    state.evidenceTokens = countTokens(state.evidenceForPrompt);
+    state.evidenceTokens = evidenceTokens(kept);
     return { outcome: 'truncated', detail: { before, after: state.evidenceTokens, kept: kept.length } };
   }
   // The summary is held to the budget it was asked for; the ids it lost are added on top, since

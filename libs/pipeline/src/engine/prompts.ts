@@ -80,14 +80,18 @@ export function formatHistory(summary: string | null, turns: HistoryTurn[]): str
   return [summary ? `Summary of earlier turns: ${summary}` : '', formatTurns(turns)].filter(Boolean).join('\n\n');
 }
 
+/** Between evidence entries; every entry starts with `[`, which countJoinedTokens relies on. */
+export const EVIDENCE_SEPARATOR = '\n\n';
+
+/** One evidence entry as the answer model sees it: its stable id first. */
+export function formatEvidenceEntry(e: EvidenceItem): string {
+  const where = `${e.path}${e.startLine ? `:${e.startLine}${e.endLine ? `-${e.endLine}` : ''}` : ''}`;
+  const head = `[${e.id}] ${e.kind} ${e.qualifiedName} (${where})${e.via ? ` ${e.via}` : ''}`;
+  const body = e.text ?? e.signature;
+  return body ? `${head}\n${body}` : head;
+}
+
 /** Evidence as the answer model sees it: stable ids first on each entry, hits, then graph neighbours. */
 export function formatEvidence(items: EvidenceItem[]): string {
-  return items
-    .map((e) => {
-      const where = `${e.path}${e.startLine ? `:${e.startLine}${e.endLine ? `-${e.endLine}` : ''}` : ''}`;
-      const head = `[${e.id}] ${e.kind} ${e.qualifiedName} (${where})${e.via ? ` ${e.via}` : ''}`;
-      const body = e.text ?? e.signature;
-      return body ? `${head}\n${body}` : head;
-    })
-    .join('\n\n');
+  return items.map(formatEvidenceEntry).join(EVIDENCE_SEPARATOR);
 }
