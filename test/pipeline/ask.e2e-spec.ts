@@ -439,8 +439,14 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     gemini.onGenerate(askModel({ router: '[BM25:] formatMoney', answer: (req) => `[Answer:] formatMoney formats amounts [cite:${evidenceIds(req)[0]}].` }));
     const text = await cli('ask', 'How are amounts formatted?', '--repo', repo);
     expect(text.stdout).toMatch(/^formatMoney formats amounts \[cite:[^\]]+\]\.\n\nSources:\n  formatMoney  ts\/src\/utils\/format\.ts:\d+/);
-    const json = JSON.parse((await cli('ask', 'How are amounts formatted?', '--repo', repo, '--json')).stdout);
+    const session = runId('cli');
+    sessions.push(session);
+    const json = JSON.parse((await cli('ask', 'How are amounts formatted?', '--repo', repo, '--session', session, '--pipeline', 'thorough', '--json')).stdout);
     expect(json).toMatchObject({ plan: { mode: 'bm25', query: 'formatMoney' }, citations: [{ qualifiedName: 'formatMoney' }] });
+    // --pipeline: thorough walks the graph two deep; --session: the turn is in that conversation.
+    expect(json.trace.find((t: any) => t.stepId === 'expand').detail).toMatchObject({ depth: 2, maxNodes: 60 });
+    const { body } = await gql(stack.url, `query($s: String!) { conversation(sessionId: $s) { turns { seq questionEn } } }`, { s: session });
+    expect(body.data.conversation.turns).toEqual([{ seq: 1, questionEn: 'How are amounts formatted?' }]);
   });
 
   it('`scopegraph eval-ask` reports citation recall per question and overall (a bad line is named)', async () => {
