@@ -345,6 +345,8 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     expect(final.evidenceSummarized).toBe(true);
     const summary = final.trace.find((t: any) => t.stepId === 'summarize_evidence');
     expect(summary.detail.idsRestored).toBe(final.evidence.length);
+    // Query-aware: the summariser was given the question with the evidence.
+    expect(model.calls.find((c) => c.kind === 'evidence_summary')!.request.text).toMatch(/<question>\nHow do invoices work\?\n<\/question>/);
     const answerReq = model.calls.find((c) => c.kind === 'answer')!.request;
     expect(new Set(evidenceIds(answerReq))).toEqual(new Set(final.evidence.map((e: any) => e.id)));
     expect(answerReq.text).toContain('Invoices are created by the service.');
@@ -372,6 +374,7 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     // Turn 3: turns 1-2 summarised (v1, covering up to turn 2) and persisted.
     expect(summaries[0]).toMatch(/ANSWER-ONE[\s\S]*ANSWER-TWO/);
     expect(summaries[0]).not.toContain('ANSWER-THREE');
+    expect(summaries[0]).toMatch(/<current_question>\nquestion 3 about invoices\n<\/current_question>/);
     expect(results[2].history).toMatchObject({ summaryVersion: 1, summaryUpTo: 2 });
     // Turn 4: the stored summary plus only the turn after it, never the old raw turns.
     expect(routers[3]).toContain('SUMMARY-V1');
