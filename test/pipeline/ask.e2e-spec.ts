@@ -435,7 +435,14 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     const ok = await gql(stack.url, VALIDATE, { y: 'pipeline:\n  name: mine\n  extends: base\n  settings: { max_turn_loops: 1 }\n' });
     expect(ok.body.data.validatePipeline).toMatchObject({ valid: true, pipeline: { name: 'mine', lineage: ['base', 'mine'] } });
     const bad = await gql(stack.url, VALIDATE, { y: 'pipeline:\n  name: mine\n  extends: base\n  steps:\n    - { id: guard, action: loop_guard, on_ok: nowhere }\n' });
-    expect(bad.body.data.validatePipeline).toEqual({ valid: false, pipeline: null, errors: [{ file: '<input>', stepId: 'guard', field: 'on_ok', message: 'names no step ("nowhere")' }] });
+    expect(bad.body.data.validatePipeline).toEqual({
+      valid: false,
+      pipeline: null,
+      errors: [
+        { file: '<input>', stepId: 'guard', field: 'on_ok', message: 'names no step ("nowhere")' },
+        { file: '<input>', stepId: 'guard', field: 'on_exhausted', message: 'is missing: loop_guard can end with "exhausted" and the step has no next' },
+      ],
+    });
   });
 
   it('CLI: `scopegraph ask` streams the answer and lists its sources; --json prints the final event', async () => {

@@ -105,6 +105,23 @@ describe('pipeline loader', () => {
     ]);
   });
 
+  it('refuses a non-final step that has no transition for one of its outcomes (the run would end unanswered)', () => {
+    const child =
+      'pipeline:\n  name: k\n  extends: root\n  steps:\n' +
+      '    - { id: b, action: check_context_budget, with: { target: history }, on_ok: c }\n' +
+      '    - { id: d, action: handle_prefix, with: { protocol: router }, on_retrieve: c }\n';
+    const issues = issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])));
+    expect(issues).toEqual([
+      { file: 'k.yaml', stepId: 'b', field: 'on_over_limit', message: 'is missing: check_context_budget can end with "over_limit" and the step has no next' },
+      { file: 'k.yaml', stepId: 'd', field: 'on_direct', message: 'is missing: handle_prefix can end with "direct" and the step has no next' },
+    ]);
+  });
+
+  it('lets a run end on finalize or persist, and a next cover every outcome', () => {
+    const child = 'pipeline:\n  name: k\n  extends: root\n  steps:\n    - { id: b, action: loop_guard, on_exhausted: c, next: a }\n    - { id: c, action: persist_turn_and_finalize }\n';
+    expect(resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])).warnings).toEqual([]);
+  });
+
   it('reports unreachable steps as warnings', () => {
     const child = 'pipeline:\n  name: k\n  extends: root\n  steps:\n    - { id: orphan, action: finalize }\n';
     expect(resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])).warnings).toEqual([

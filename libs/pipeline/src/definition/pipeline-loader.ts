@@ -33,6 +33,34 @@ const ACTION_PARAMS: Partial<Record<PipelineAction, Record<string, readonly unkn
   expand_dependency_tree: { direction: ['in', 'out', 'both'] },
 };
 const STEP_KEYS = new Set(['id', 'action', 'next', 'with']);
+/** Actions a run may end on (no `next`, no branch): the turn is answered by then. */
+export const TERMINAL_ACTIONS: ReadonlySet<PipelineAction> = new Set(['finalize', 'persist_turn_and_finalize']);
+
+/** The outcomes a step's handler can return (engine/actions.ts), by action and parameters. */
+export function possibleOutcomes(step: Pick<PipelineStep, 'action' | 'with'>): string[] {
+  switch (step.action) {
+    case 'translate_in_if_needed':
+      return ['skipped', 'ok', 'untranslated'];
+    case 'load_conversation_history':
+      return ['empty', 'ok'];
+    case 'check_context_budget':
+      return ['ok', 'over_limit'];
+    case 'call_model':
+      return step.with.prompt === 'history_summary' || step.with.prompt === 'evidence_summary' ? ['ok', 'truncated'] : ['ok', 'unavailable'];
+    case 'handle_prefix':
+      return step.with.protocol === 'router' ? ['direct', 'retrieve'] : ['answer', 'request'];
+    case 'fetch_more_context':
+      return ['ok', 'empty'];
+    case 'loop_guard':
+      return ['ok', 'exhausted'];
+    case 'finalize':
+      return ['ok', 'untranslated'];
+    case 'persist_turn_and_finalize':
+      return ['skipped', 'done'];
+    default:
+      return ['ok'];
+  }
+}
 const TOP_KEYS = new Set(['name', 'extends', 'settings', 'steps']);
 const NAME_RE = /^[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH_RE = /^on_[a-z0-9_]+$/;
@@ -156,6 +184,12 @@ function validateResolved(file: string, settings: Record<string, unknown>, steps
     if (step.next !== undefined && !ids.has(step.next)) issues.push({ file: step.file, stepId: step.id, field: 'next', message: `names no step (${JSON.stringify(step.next)})` });
     for (const [outcome, target] of Object.entries(step.branches)) {
       if (!ids.has(target)) issues.push({ file: step.file, stepId: step.id, field: `on_${outcome}`, message: `names no step (${JSON.stringify(target)})` });
+    }
+    // Deterministic and complete: every outcome leads somewhere, or the run would end unanswered.
+    if (step.next === undefined && !TERMINAL_ACTIONS.has(step.action)) {
+      for (const outcome of possibleOutcomes(step).filter((o) => !(o in step.branches))) {
+        issues.push({ file: step.file, stepId: step.id, field: `on_${outcome}`, message: `is missing: ${step.action} can end with "${outcome}" and the step has no next` });
+      }
     }
   }
   if (issues.length > 0) throw new PipelineDefinitionError(issues);

@@ -1,3 +1,4 @@
+import { TERMINAL_ACTIONS } from '../definition/pipeline-loader';
 import type { ResolvedPipeline } from '../definition/pipeline.types';
 import type { HistoryRepository } from '../history/history.repository';
 import type { Retriever } from '../retrieval/retriever';
@@ -107,6 +108,11 @@ export class PipelineEngine {
       trace.push(current);
       hooks.onStep?.(current);
       stepId = step.branches[current.outcome] ?? step.next;
+      // The loader checks that every outcome of a non-final step leads somewhere; an outcome it did not
+      // know of must fail loudly rather than end the run unanswered.
+      if (stepId === undefined && !TERMINAL_ACTIONS.has(step.action)) {
+        throw new PipelineRunError(`step "${step.id}" (${step.action}) ended with outcome "${current.outcome}", which has no transition`, step.id);
+      }
     }
     return { trace, totalMs: round(this.clock() - started), modelMs: round(modelMs), firstChunkMs: firstChunkMs === null ? null : round(firstChunkMs) };
   }
