@@ -127,6 +127,15 @@ async function main(): Promise<void> {
         return [id, median(xs), percentile(xs, 95)];
       }),
     ]);
+    // Retrieval by route (ask i asked QUESTIONS[i % 5], routed by ROUTES[i % 5]): which search mode costs what.
+    process.stdout.write('\n');
+    printTable([
+      ['retrieve by route (ms)', 'median', 'p95'],
+      ...ROUTES.map((route, r) => {
+        const xs = times.filter((_, k) => (k + 1) % ROUTES.length === r).flatMap((t) => t.steps.filter((s) => s.stepId === 'retrieve').map((s) => s.ms - s.modelMs));
+        return [route.split(' ')[0], median(xs), percentile(xs, 95)];
+      }),
+    ]);
     process.stdout.write(
       JSON.stringify({
         bench: 'ask',
