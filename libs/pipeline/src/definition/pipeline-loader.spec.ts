@@ -167,6 +167,16 @@ describe('pipeline loader', () => {
     expect(issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])))).toEqual([{ file: 'k.yaml', field: 'settings.graph_edge_allowlist', message: 'must be a list of edge types' }]);
   });
 
+  it('refuses unknown edge types and settings past what the search accepts', () => {
+    const child = 'pipeline:\n  name: k\n  extends: root\n  settings:\n    graph_edge_allowlist: [CALLS, CALLED_BY]\n    retrieval_top_k: 500\n    graph_max_depth: 4\n    graph_max_nodes: 1000\n';
+    expect(issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])))).toEqual([
+      { file: 'k.yaml', field: 'settings.graph_edge_allowlist', message: expect.stringMatching(/^must list edge types of .*CALLS.*\(unknown: CALLED_BY\)$/) },
+      { file: 'k.yaml', field: 'settings.retrieval_top_k', message: 'must be at most 200 (the search\'s limit)' },
+      { file: 'k.yaml', field: 'settings.graph_max_depth', message: 'must be at most 3 (the search\'s limit)' },
+      { file: 'k.yaml', field: 'settings.graph_max_nodes', message: 'must be at most 200 (the search\'s limit)' },
+    ]);
+  });
+
   describe('a pipelines/ folder (what the boot loads)', () => {
     let dir: string;
     beforeEach(() => {

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EDGE_TYPES } from '@scopegraph/code-model';
+import { SEARCH_LIMITS } from '@scopegraph/search';
 import { parseDocument } from 'yaml';
 import { PIPELINE_ACTIONS, PipelineAction, PipelineIssue, PipelineSettings, PipelineStep, ResolvedPipeline } from './pipeline.types';
 
@@ -175,6 +177,20 @@ function validateResolved(file: string, settings: Record<string, unknown>, steps
   }
   if (!Array.isArray(settings.graph_edge_allowlist) || settings.graph_edge_allowlist.some((e) => typeof e !== 'string')) {
     issues.push({ file, field: 'settings.graph_edge_allowlist', message: 'must be a list of edge types' });
+  } else {
+    const unknown = settings.graph_edge_allowlist.filter((e) => !(EDGE_TYPES as readonly string[]).includes(e as string));
+    if (settings.graph_edge_allowlist.length === 0 || unknown.length > 0) {
+      issues.push({ file, field: 'settings.graph_edge_allowlist', message: `must list edge types of ${EDGE_TYPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}` });
+    }
+  }
+  // What the search accepts: beyond these every retrieval or expansion of the run would be refused.
+  const ceilings: Array<[string, number]> = [
+    ['retrieval_top_k', SEARCH_LIMITS.maxTopK],
+    ['graph_max_depth', SEARCH_LIMITS.maxDepth],
+    ['graph_max_nodes', SEARCH_LIMITS.maxExpandNodes],
+  ];
+  for (const [key, max] of ceilings) {
+    if (Number.isInteger(settings[key]) && (settings[key] as number) > max) issues.push({ file, field: `settings.${key}`, message: `must be at most ${max} (the search's limit)` });
   }
   const corrective = settings.corrective as { threshold?: unknown; max_retries?: unknown } | undefined;
   if (!isRecord(corrective) || typeof corrective.threshold !== 'number' || !Number.isInteger(corrective.max_retries) || (corrective.max_retries as number) < 0) {
