@@ -321,18 +321,32 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
       translate_in: 'How is an invoice created?',
       router: '[BM25:] InvoiceService create',
       answer: (req) => `[Answer:] By InvoiceService.create [cite:${evidenceIds(req)[0]}].`,
-      translate_out: (req) => `Przez InvoiceService.create ${/\[cite:[^\]]+\]/.exec(req.text)![0]}.`,
+      // The translation adds a citation of its own: dropped and counted like the answer's.
+      translate_out: (req) => `Przez InvoiceService.create ${/\[cite:[^\]]+\]/.exec(req.text)![0]}[cite:${repo}:ghost.ts#Ghost].`,
     });
     gemini.onGenerate(model);
     const { final, chunks } = await ask(stack.url, input('Jak tworzona jest faktura?', { isEnglish: false }));
     expect(final.question).toBe('Jak tworzona jest faktura?');
     expect(final.questionEn).toBe('How is an invoice created?');
     expect(final.answerEn).toMatch(/^By InvoiceService.create/);
-    expect(final.answer).toMatch(/^Przez InvoiceService.create \[cite:/);
-    // The asker sees the translation streamed, not the English draft.
+    expect(final.answer).toMatch(/^Przez InvoiceService.create \[cite:[^\]]+\]\.$/);
+    expect(final.answer).not.toContain('ghost.ts');
+    expect(final.inventedCitations).toEqual([`${repo}:ghost.ts#Ghost`]);
+    expect(final.citations).toHaveLength(1);
+    // The asker sees the translation streamed (without the invented citation), not the English draft.
     expect(chunks).toBe(final.answer);
     expect(model.calls.find((c) => c.kind === 'router')!.request.text).toContain('How is an invoice created?');
     expect(model.calls.map((c) => c.kind)).toEqual(['translate_in', 'router', 'answer', 'translate_out']);
+  });
+
+  it('an empty translation is not used: the question goes on as asked, the answer stays in English, both said', async () => {
+    const model = askModel({ translate_in: '  ', router: '[BM25:] InvoiceService', answer: citeFirst, translate_out: '' });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('Jak tworzona jest faktura?', { isEnglish: false }));
+    expect(final.questionEn).toBe('Jak tworzona jest faktura?');
+    expect(final.answer).toBe(final.answerEn);
+    expect(final.warnings).toEqual(['question not translated (the translation was empty); used as asked', 'answer not translated (the translation was empty); shown in English']);
+    expect(final.trace.filter((t: any) => t.action === 'translate_in_if_needed' || t.action === 'finalize').map((t: any) => t.outcome)).toEqual(['untranslated', 'untranslated']);
   });
 
   it('summarises evidence over max_context_tokens, keeping every evidence id', async () => {

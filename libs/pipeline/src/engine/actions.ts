@@ -3,7 +3,7 @@ import type { GraphEdgeType } from '@scopegraph/search';
 import type { PipelineAction, PipelineStep, ResolvedPipeline } from '../definition/pipeline.types';
 import { countJoinedTokens, countTokens, truncateToTokens } from '../budget/tokenizer';
 import type { HistoryRepository } from '../history/history.repository';
-import { AnswerStreamGate, checkCitations, parseAnswerOutput, parseRouterOutput } from '../protocol/prefix';
+import { AnswerStreamGate, checkCitations, CitationStreamFilter, parseAnswerOutput, parseRouterOutput } from '../protocol/prefix';
 import type { Retriever } from '../retrieval/retriever';
 import type { ModelGateway } from './model-gateway';
 import {
@@ -67,9 +67,10 @@ async function tryModel(state: PipelineState, ctx: ActionContext, prompt: Prompt
 const translateIn: ActionHandler = async (state, _step, ctx) => {
   if (state.input.isEnglish) return { outcome: 'skipped' };
   const { text, error } = await tryModel(state, ctx, translatePrompt(state.questionOriginal, 'in', state.questionOriginal));
-  if (text === null) {
-    state.warnings.push(`question not translated (${error}); used as asked`);
-    return { outcome: 'untranslated', detail: { reason: error } };
+  if (text === null || !text.trim()) {
+    const reason = error ?? 'the translation was empty';
+    state.warnings.push(`question not translated (${reason}); used as asked`);
+    return { outcome: 'untranslated', detail: { reason } };
   }
   state.questionEn = text.trim();
   return { outcome: 'ok', detail: { questionEn: state.questionEn } };
@@ -337,14 +338,24 @@ const finalize: ActionHandler = async (state, _step, ctx) => {
     state.answer = english;
     return { outcome: 'ok' };
   }
-  const { text, error } = await tryModel(state, ctx, translatePrompt(english, 'out', state.questionOriginal), ctx.emitChunk);
-  if (text === null) {
-    state.warnings.push(`answer not translated (${error}); shown in English`);
+  // The translation is model text too: a citation it invents is held back and dropped like the answer's.
+  const ids = new Set(state.evidence.map((e) => e.id));
+  const stream = new CitationStreamFilter(ids, ctx.emitChunk);
+  const { text, error } = await tryModel(state, ctx, translatePrompt(english, 'out', state.questionOriginal), (t) => stream.push(t));
+  stream.end();
+  if (text === null || !text.trim()) {
+    state.warnings.push(`answer not translated (${error ?? 'the translation was empty'}); shown in English`);
     state.answer = english;
     return { outcome: 'untranslated' };
   }
-  state.answer = text.trim();
-  return { outcome: 'ok', detail: { translated: true } };
+  const checked = checkCitations(text.trim(), ids);
+  state.answer = checked.text;
+  const invented = checked.invented.filter((id) => !state.inventedCitations.includes(id));
+  if (invented.length > 0) {
+    state.inventedCitations.push(...invented);
+    state.warnings.push(`${invented.length} cited ids in the translation were not in the evidence and were dropped`);
+  }
+  return { outcome: 'ok', detail: { translated: true, invented: invented.length } };
 };
 
 const persistTurn: ActionHandler = async (state, _step, ctx) => {
