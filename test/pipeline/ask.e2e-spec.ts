@@ -366,6 +366,22 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     expect(answerReq.text).toContain('Invoices are created by the service.');
   });
 
+  it('evidence over budget with no usable summary: whole entries, best first, while they fit; said', async () => {
+    const model = askModel({ router: '[HYBRID:] invoice', evidence_summary: '', answer: citeFirst });
+    gemini.onGenerate(model);
+    const { final } = await ask(stack.url, input('How do invoices work?', { pipeline: 'compact' }));
+    const summary = final.trace.find((t: any) => t.stepId === 'summarize_evidence');
+    expect(summary.outcome).toBe('truncated');
+    expect(summary.detail.kept).toBeGreaterThan(0);
+    expect(summary.detail.kept).toBeLessThan(final.evidence.length);
+    expect(final.evidenceTokens).toBeLessThanOrEqual(300);
+    expect(final.evidenceSummarized).toBe(false);
+    // The answer saw exactly the first `kept` entries, in order.
+    const shown = evidenceIds(model.calls.find((c) => c.kind === 'answer')!.request);
+    expect(shown).toEqual(final.evidence.slice(0, summary.detail.kept).map((e: any) => e.id));
+    expect(final.warnings.join(' ')).toMatch(/evidence over budget and not summarised \(the summary was empty\): \d+ entries left out/);
+  });
+
   it('history: summarised when over max_history_tokens, reused next turn, re-summarised incrementally', async () => {
     const session = runId('sess');
     sessions.push(session);

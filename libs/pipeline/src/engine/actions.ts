@@ -110,9 +110,10 @@ const summarizeHistory = async (state: PipelineState, ctx: ActionContext): Promi
   const s = ctx.pipeline.settings;
   const h = state.history;
   const upTo = h.turns.length > 0 ? h.turns[h.turns.length - 1].seq : h.summaryUpTo;
-  const { text, error } = await tryModel(state, ctx, historySummaryPrompt(state.questionEn, h.summary, h.turns, s.max_history_tokens));
-  // Without a model: the newest raw turns that fit, labelled, and nothing persisted (no summary was made).
-  if (text === null) {
+  const { text, error: failed } = await tryModel(state, ctx, historySummaryPrompt(state.questionEn, h.summary, h.turns, s.max_history_tokens));
+  const error = failed ?? 'the summary was empty';
+  // Without a (usable) summary: the newest raw turns that fit, labelled, and nothing persisted.
+  if (text === null || !text.trim()) {
     const kept = [...h.turns];
     while (kept.length > 0 && countTokens(formatHistory(h.summary, kept)) > s.max_history_tokens) kept.shift();
     h.turns = kept;
@@ -150,8 +151,9 @@ export function restoreIdentifiers(summary: string, items: EvidenceItem[]): { te
 const summarizeEvidence = async (state: PipelineState, ctx: ActionContext): Promise<StepResult> => {
   const limit = ctx.pipeline.settings.max_context_tokens;
   const before = state.evidenceTokens;
-  const { text, error } = await tryModel(state, ctx, evidenceSummaryPrompt(state.questionEn, state.evidenceForPrompt, limit));
-  if (text === null) {
+  const { text, error: failed } = await tryModel(state, ctx, evidenceSummaryPrompt(state.questionEn, state.evidenceForPrompt, limit));
+  const error = failed ?? 'the summary was empty';
+  if (text === null || !text.trim()) {
     // Without a model: whole entries, best first, while they fit.
     const kept: EvidenceItem[] = [];
     for (const e of state.evidence) {
