@@ -9,7 +9,7 @@ import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { FakeOpenAiChat } from '../fakes/fake-model-apis';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
-import { ROOT, runId, RunningStack, startStack } from '../support/processes';
+import { API_READY, freePort, ROOT, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
 
 const ASK = `mutation($input: AskInput!) { ask(input: $input) { id } }`;
 const PROGRESS = `subscription($id: ID!) { askProgress(id: $id) {
@@ -544,6 +544,32 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
         ['llama3', true],
       ]);
       expect(final.trace.find((t: any) => t.stepId === 'answer')).toMatchObject({ modelCalls: 1, inputTokens: 10 });
+    });
+  });
+
+  describe('with no worker running', () => {
+    let api: RunningApp;
+    let url: string;
+    beforeAll(async () => {
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}/graphql`;
+      api = await startApp('api', { API_PORT: String(port), QUEUE_PREFIX: runId('asknw'), CHAT_PROVIDER: 'none', ASK_PICKUP_TIMEOUT_MS: '1500' }, API_READY);
+    });
+    afterAll(async () => api?.stop());
+
+    it('an ask no worker takes ends with a clear ERROR after ASK_PICKUP_TIMEOUT_MS and is removed, never hangs', async () => {
+      const { body } = await gql(url, ASK, { input: input('How is an invoice created?') });
+      const client = wsClient(url);
+      try {
+        const events = await collect(client, PROGRESS, { id: body.data.ask.id }, 15_000);
+        expect(events.map((e) => e.data?.askProgress.kind)).toEqual(['ERROR']);
+        expect(events[0].data!.askProgress.message).toBe('no worker took the ask within 1500 ms (is a worker running?)');
+        // Removed: it cannot run later with nobody watching.
+        const [again] = await collect(client, PROGRESS, { id: body.data.ask.id }, 5_000);
+        expect(again.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+      } finally {
+        await client.dispose();
+      }
     });
   });
 
