@@ -430,6 +430,24 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     ]);
   });
 
+  it('history over budget with no usable summary: nothing stored, the newest raw turns that fit are used, said', async () => {
+    const session = runId('sessempty');
+    sessions.push(session);
+    const filler = 'detail '.repeat(200);
+    let turn = 0;
+    const model = askModel({ router: '[BM25:] invoice', answer: () => `[Answer:] ANSWER-${turn + 1} ${filler}`, history_summary: '   ' });
+    gemini.onGenerate(model);
+    let third: any;
+    for (turn = 0; turn < 3; turn++) third = (await ask(stack.url, input(`question ${turn + 1}`, { sessionId: session, pipeline: 'compact' }))).final;
+    expect(third.trace.find((t: any) => t.stepId === 'summarize_history')).toMatchObject({ outcome: 'truncated', detail: { keptTurns: 1 } });
+    expect(third.warnings.join(' ')).toMatch(/history over budget and not summarised \(the summary was empty\): oldest turns left out/);
+    const router = model.calls.filter((c) => c.kind === 'router')[2].request.text;
+    expect(router).toContain('ANSWER-2');
+    expect(router).not.toContain('ANSWER-1 ');
+    const { body } = await gql(stack.url, `query($s: String!) { conversation(sessionId: $s) { summary { version } turns { seq } } }`, { s: session });
+    expect(body.data.conversation).toEqual({ summary: null, turns: [{ seq: 1 }, { seq: 2 }, { seq: 3 }] });
+  });
+
   it('refuses bad input with BAD_USER_INPUT naming the field, and an unknown ask with NOT_FOUND', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ question: 'x', repository: 'no-such-repo' }, 'repository'],
