@@ -1,4 +1,5 @@
 import { restoreIdentifiers } from './actions';
+import { routerPrompt } from './prompts';
 import type { EvidenceItem } from './state';
 
 const item = (id: string, qualifiedName: string, path: string): EvidenceItem => ({
@@ -18,5 +19,21 @@ describe('evidence summary keeps identifiers', () => {
   it('changes nothing when every id survived', () => {
     const summary = 'r:a.ts#create r:b.ts#formatMoney r:c.ts#save';
     expect(restoreIdentifiers(summary, evidence)).toEqual({ text: summary, restored: [] });
+  });
+});
+
+describe('router prompt', () => {
+  it('offers only the retrieval modes the pipeline allows, and always DIRECT', () => {
+    const { system } = routerPrompt('who calls x?', '', ['bm25', 'graph']);
+    const prefixes = [...system.matchAll(/^\[([A-Z0-9_]+):\]/gm)].map((m) => m[1]);
+    expect(prefixes).toEqual(['BM25', 'GRAPH', 'DIRECT']);
+    expect([...routerPrompt('q', '', ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph']).system.matchAll(/^\[([A-Z0-9_]+):\]/gm)].map((m) => m[1])).toEqual([
+      'SEMANTIC',
+      'SEMANTIC_RERANK',
+      'BM25',
+      'HYBRID',
+      'GRAPH',
+      'DIRECT',
+    ]);
   });
 });
