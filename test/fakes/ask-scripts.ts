@@ -1,4 +1,5 @@
 import type { GenerateHandler, GenerateReply, GenerateRequest } from './fake-gemini';
+import type { OpenAiChatAnswer, OpenAiChatRequest } from './fake-model-apis';
 
 /** The answering pipeline's model calls, told apart by their system prompt (libs/pipeline/src/engine/prompts.ts). */
 export type AskCallKind = 'router' | 'answer' | 'history_summary' | 'evidence_summary' | 'translate_in' | 'translate_out' | 'reformulate';
@@ -46,4 +47,19 @@ export function askModel(scripts: Partial<Record<AskCallKind, KindScript>>): Gen
 export function evidenceIds(request: GenerateRequest): string[] {
   const evidence = /<evidence>\n([\s\S]*?)\n<\/evidence>/.exec(request.text)?.[1] ?? '';
   return [...evidence.matchAll(/^\[([^\]\s]+)\] /gm)].map((m) => m[1]);
+}
+
+/**
+ * The same scripted model behind the fake OpenAI-compatible server (`FakeOpenAiChat.reply`): the
+ * system message is the prompt's system text, the other messages its user text. A scripted API error
+ * becomes a thrown error, which that fake answers with a 400.
+ */
+export function openAiReply(model: GenerateHandler): (request: OpenAiChatRequest) => Promise<OpenAiChatAnswer> {
+  return async (request) => {
+    const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const text = request.messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
+    const out = await model({ model: request.model, text, system, body: request });
+    if (out.status) throw new Error(out.message ?? `scripted error ${out.status}`);
+    return { content: out.text ?? JSON.stringify(out.json ?? '') };
+  };
 }

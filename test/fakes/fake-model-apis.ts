@@ -5,6 +5,8 @@
  *   FakeOpenAiChat  POST /v1/chat/completions  {model, messages, response_format, temperature}
  *                   -> {id, object: "chat.completion", model, choices: [{index, message: {role, content}, finish_reason}], usage}
  *                   (what Ollama and llama.cpp's server answer; base URL for the client: `${fake.baseUrl}/v1`)
+ *                   With `stream: true`: `text/event-stream` of `data: {choices:[{index,delta:{content}}]}` events
+ *                   (the content in pieces of `streamChunkChars`), a usage event, then `data: [DONE]`.
  *   FakeCohere      POST /v2/rerank  {model, query, documents, top_n} -> {id, results: [{index, relevance_score}], meta}
  *   FakeVoyage      POST /v1/rerank  {query, documents, model, top_k?, truncation} -> {object: "list", data: [{index, relevance_score}], model, usage}
  *   FakeOpenAiEmbeddings  POST /v1/embeddings  {model, input, encoding_format, dimensions?}
@@ -124,6 +126,10 @@ abstract class FakeJsonApi<Req, Res> {
   protected abstract defaultAnswer(request: Req): Res;
   protected abstract wrap(request: Req, answer: Res): unknown;
   protected abstract errorBody(status: number): unknown;
+  /** A server-sent-events body when the request asked for a stream (undefined: answer JSON). */
+  protected streamBody(_request: Req, _answer: Res): string | undefined {
+    return undefined;
+  }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const record: FakeRequest = { path: req.url ?? '', headers: req.headers, body: undefined, status: 0, receivedAt: Date.now() };
@@ -132,6 +138,7 @@ abstract class FakeJsonApi<Req, Res> {
     this.peak = Math.max(this.peak, this.inFlight);
     let status = 200;
     let body: string;
+    let eventStream = false;
     try {
       const raw = await readBody(req);
       record.body = raw ? JSON.parse(raw) : undefined;
@@ -153,7 +160,9 @@ abstract class FakeJsonApi<Req, Res> {
           body = script.raw;
         } else {
           const answer = this.handler ? await this.handler(record.body as Req) : this.defaultAnswer(record.body as Req);
-          body = JSON.stringify(this.wrap(record.body as Req, answer));
+          const events = this.streamBody(record.body as Req, answer);
+          eventStream = events !== undefined;
+          body = events ?? JSON.stringify(this.wrap(record.body as Req, answer));
         }
       }
     } catch (error) {
@@ -163,7 +172,7 @@ abstract class FakeJsonApi<Req, Res> {
     this.inFlight--;
     record.status = status;
     if (res.destroyed) return;
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+    const headers: Record<string, string | number> = { 'content-type': eventStream ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(body) };
     if (status === 429) headers['retry-after'] = '0';
     res.writeHead(status, headers);
     res.end(body);
@@ -190,6 +199,9 @@ export interface OpenAiChatAnswer {
 }
 
 export class FakeOpenAiChat extends FakeJsonApi<OpenAiChatRequest, OpenAiChatAnswer> {
+  /** Size of the content pieces of a streamed answer. */
+  streamChunkChars = 8;
+
   static start(apiKey?: string): Promise<FakeOpenAiChat> {
     return new FakeOpenAiChat(apiKey).listen();
   }
@@ -220,6 +232,20 @@ export class FakeOpenAiChat extends FakeJsonApi<OpenAiChatRequest, OpenAiChatAns
 
   protected errorBody(status: number): unknown {
     return { error: { message: `fake error ${status}`, type: status === 429 ? 'rate_limit_error' : 'server_error', code: status } };
+  }
+
+  protected streamBody(request: OpenAiChatRequest & { stream?: boolean }, answer: OpenAiChatAnswer): string | undefined {
+    if (!request.stream) return undefined;
+    const id = `chatcmpl-${this.requests.length}`;
+    const event = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+    const pieces: string[] = [];
+    for (let i = 0; i < answer.content.length; i += this.streamChunkChars) pieces.push(answer.content.slice(i, i + this.streamChunkChars));
+    return [
+      ...pieces.map((content) => event({ id, object: 'chat.completion.chunk', model: request.model, choices: [{ index: 0, delta: { content }, finish_reason: null }] })),
+      event({ id, object: 'chat.completion.chunk', model: request.model, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+      event({ id, object: 'chat.completion.chunk', model: request.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: pieces.length, total_tokens: 10 + pieces.length } }),
+      event('[DONE]'),
+    ].join('');
   }
 }
 

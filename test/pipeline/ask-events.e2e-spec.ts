@@ -14,7 +14,7 @@ describe('AskEventsService over Redis', () => {
   const config = { ...base, queue: { prefix: runId('askev') } };
   const queues = new QueueService(config);
   const channels = new RedisChannelsService(config);
-  const events = new AskEventsService(queues, channels);
+  const events = new AskEventsService(queues, channels, config);
 
   afterAll(async () => {
     const keys = await queues.redis.keys(`${config.queue.prefix}:*`);

@@ -97,6 +97,8 @@ export const envSchema = z.object({
   CHAT_OPENAI_API_KEY: optionalSecret,
   ASK_MODEL_TIMEOUT_MS: positiveInt.max(600_000).default(60_000),
   ASK_DEFAULT_PIPELINE: z.string().min(1).default('base'),
+  // An ask no worker has taken after this long is removed and its watchers told so (no worker running).
+  ASK_PICKUP_TIMEOUT_MS: positiveInt.max(3_600_000).default(120_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -142,7 +144,7 @@ export interface AppConfig {
     sourceChars: number;
   };
   chat: { provider: Env['CHAT_PROVIDER']; model?: string; openai: { baseUrl?: string; apiKey?: string } };
-  ask: { modelTimeoutMs: number; defaultPipeline: string };
+  ask: { modelTimeoutMs: number; defaultPipeline: string; pickupTimeoutMs: number };
 }
 
 /**
@@ -205,6 +207,6 @@ export function toAppConfig(env: Env): AppConfig {
       sourceChars: env.RERANK_SOURCE_CHARS,
     },
     chat: { provider: env.CHAT_PROVIDER, model: env.CHAT_MODEL, openai: { baseUrl: env.CHAT_OPENAI_BASE_URL, apiKey: env.CHAT_OPENAI_API_KEY } },
-    ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE },
+    ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE, pickupTimeoutMs: env.ASK_PICKUP_TIMEOUT_MS },
   };
 }

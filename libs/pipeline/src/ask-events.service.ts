@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { ASK_EVENTS, EventInbox, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { AskEvent, AskEventBody } from './ask.types';
 
@@ -22,6 +23,7 @@ export class AskEventsService {
   constructor(
     private readonly queues: QueueService,
     private readonly channels: RedisChannelsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** A publisher for one ask: events get consecutive seq numbers and are sent in order. */
@@ -72,6 +74,21 @@ export class AskEventsService {
           if (state === 'failed' || state === 'unknown') {
             yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? 'the ask job is gone' };
             return;
+          }
+          // Never taken by a worker (none running, or all stuck): removed so it cannot run unwatched
+          // later. Removal fails once a worker holds the job, so only a truly waiting ask ends here.
+          const limit = this.config.ask.pickupTimeoutMs;
+          if (job && state === 'waiting' && Date.now() - job.timestamp > limit) {
+            const removed = await job.remove().then(
+              () => true,
+              () => false,
+            );
+            if (removed) {
+              const message = `no worker took the ask within ${limit} ms (is a worker running?)`;
+              this.logger.warn(`ask ${askId}: ${message}`);
+              yield { askId, seq: last + 1, kind: 'error', message };
+              return;
+            }
           }
           continue;
         }

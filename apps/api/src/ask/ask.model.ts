@@ -48,6 +48,7 @@ export class AskStep {
   @Field(() => Float) ms: number;
   @Field(() => Float, { description: 'Time spent waiting on the model in this step' }) modelMs: number;
   @Field(() => Int) modelCalls: number;
+  @Field(() => Int, { description: 'HTTP attempts behind the model calls: more than modelCalls when the shared retry policy retried' }) modelAttempts: number;
   @Field(() => Int, { description: 'As reported by the model API' }) inputTokens: number;
   @Field(() => Int) outputTokens: number;
   @Field(() => JSONScalar) detail: unknown;

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadPipelineDir, parsePipeline, PipelineDefinitionError, RawPipeline, resolvePipeline, validatePipelineText } from './pipeline-loader';
 
@@ -103,6 +105,23 @@ describe('pipeline loader', () => {
     ]);
   });
 
+  it('refuses a non-final step that has no transition for one of its outcomes (the run would end unanswered)', () => {
+    const child =
+      'pipeline:\n  name: k\n  extends: root\n  steps:\n' +
+      '    - { id: b, action: check_context_budget, with: { target: history }, on_ok: c }\n' +
+      '    - { id: d, action: handle_prefix, with: { protocol: router }, on_retrieve: c }\n';
+    const issues = issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])));
+    expect(issues).toEqual([
+      { file: 'k.yaml', stepId: 'b', field: 'on_over_limit', message: 'is missing: check_context_budget can end with "over_limit" and the step has no next' },
+      { file: 'k.yaml', stepId: 'd', field: 'on_direct', message: 'is missing: handle_prefix can end with "direct" and the step has no next' },
+    ]);
+  });
+
+  it('lets a run end on finalize or persist, and a next cover every outcome', () => {
+    const child = 'pipeline:\n  name: k\n  extends: root\n  steps:\n    - { id: b, action: loop_guard, on_exhausted: c, next: a }\n    - { id: c, action: persist_turn_and_finalize }\n';
+    expect(resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])).warnings).toEqual([]);
+  });
+
   it('reports unreachable steps as warnings', () => {
     const child = 'pipeline:\n  name: k\n  extends: root\n  steps:\n    - { id: orphan, action: finalize }\n';
     expect(resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])).warnings).toEqual([
@@ -136,6 +155,52 @@ describe('pipeline loader', () => {
   it('validates user YAML against the shipped pipelines, which it may extend', () => {
     const shipped = known(['root.yaml', ROOT]);
     expect(validatePipelineText('pipeline:\n  name: mine\n  extends: root\n', shipped).lineage).toEqual(['root', 'mine']);
+  });
+
+  it('refuses a pipeline without entry_step_id after the merge', () => {
+    const noEntry = ROOT.replace('    entry_step_id: a\n', '');
+    expect(issuesOf(() => resolvePipeline('root', known(['r.yaml', noEntry])))).toContainEqual({ file: 'r.yaml', field: 'settings.entry_step_id', message: 'is required and must name a step' });
+  });
+
+  it('refuses an edge allow-list that is not a list of edge types', () => {
+    const child = 'pipeline:\n  name: k\n  extends: root\n  settings:\n    graph_edge_allowlist: CALLS\n';
+    expect(issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])))).toEqual([{ file: 'k.yaml', field: 'settings.graph_edge_allowlist', message: 'must be a list of edge types' }]);
+  });
+
+  it('refuses unknown edge types and settings past what the search accepts', () => {
+    const child = 'pipeline:\n  name: k\n  extends: root\n  settings:\n    graph_edge_allowlist: [CALLS, CALLED_BY]\n    retrieval_top_k: 500\n    graph_max_depth: 4\n    graph_max_nodes: 1000\n';
+    expect(issuesOf(() => resolvePipeline('k', known(['root.yaml', ROOT], ['k.yaml', child])))).toEqual([
+      { file: 'k.yaml', field: 'settings.graph_edge_allowlist', message: expect.stringMatching(/^must list edge types of .*CALLS.*\(unknown: CALLED_BY\)$/) },
+      { file: 'k.yaml', field: 'settings.retrieval_top_k', message: 'must be at most 200 (the search\'s limit)' },
+      { file: 'k.yaml', field: 'settings.graph_max_depth', message: 'must be at most 3 (the search\'s limit)' },
+      { file: 'k.yaml', field: 'settings.graph_max_nodes', message: 'must be at most 200 (the search\'s limit)' },
+    ]);
+  });
+
+  describe('a pipelines/ folder (what the boot loads)', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipelines-'));
+      fs.writeFileSync(path.join(dir, 'root.yaml'), ROOT);
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string) => path.join(path.basename(dir), name);
+
+    it('refuses two files defining the same pipeline name, naming both', () => {
+      fs.writeFileSync(path.join(dir, 'root-copy.yaml'), ROOT);
+      expect(issuesOf(() => loadPipelineDir(dir))).toEqual([{ file: file('root.yaml'), field: 'name', message: `pipeline "root" is also defined in ${file('root-copy.yaml')}` }]);
+    });
+
+    it('fails the whole load on one bad file, with every issue naming its file, step and field', () => {
+      fs.writeFileSync(path.join(dir, 'good.yaml'), 'pipeline:\n  name: good\n  extends: root\n');
+      fs.writeFileSync(path.join(dir, 'bad.yaml'), 'pipeline:\n  name: bad\n  extends: root\n  steps:\n    - { id: c, action: finalize, next: missing }\n');
+      expect(issuesOf(() => loadPipelineDir(dir))).toEqual([{ file: file('bad.yaml'), stepId: 'c', field: 'next', message: 'names no step ("missing")' }]);
+    });
+
+    it('ignores files that are not .yaml', () => {
+      fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a pipeline');
+      expect([...loadPipelineDir(dir).keys()]).toEqual(['root']);
+    });
   });
 
   it('loads and validates the shipped pipelines/ folder', () => {

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EDGE_TYPES } from '@scopegraph/code-model';
+import { SEARCH_LIMITS } from '@scopegraph/search';
 import { parseDocument } from 'yaml';
 import { PIPELINE_ACTIONS, PipelineAction, PipelineIssue, PipelineSettings, PipelineStep, ResolvedPipeline } from './pipeline.types';
 
@@ -33,6 +35,34 @@ const ACTION_PARAMS: Partial<Record<PipelineAction, Record<string, readonly unkn
   expand_dependency_tree: { direction: ['in', 'out', 'both'] },
 };
 const STEP_KEYS = new Set(['id', 'action', 'next', 'with']);
+/** Actions a run may end on (no `next`, no branch): the turn is answered by then. */
+export const TERMINAL_ACTIONS: ReadonlySet<PipelineAction> = new Set(['finalize', 'persist_turn_and_finalize']);
+
+/** The outcomes a step's handler can return (engine/actions.ts), by action and parameters. */
+export function possibleOutcomes(step: Pick<PipelineStep, 'action' | 'with'>): string[] {
+  switch (step.action) {
+    case 'translate_in_if_needed':
+      return ['skipped', 'ok', 'untranslated'];
+    case 'load_conversation_history':
+      return ['empty', 'ok'];
+    case 'check_context_budget':
+      return ['ok', 'over_limit'];
+    case 'call_model':
+      return step.with.prompt === 'history_summary' || step.with.prompt === 'evidence_summary' ? ['ok', 'truncated'] : ['ok', 'unavailable'];
+    case 'handle_prefix':
+      return step.with.protocol === 'router' ? ['direct', 'retrieve'] : ['answer', 'request'];
+    case 'fetch_more_context':
+      return ['ok', 'empty'];
+    case 'loop_guard':
+      return ['ok', 'exhausted'];
+    case 'finalize':
+      return ['ok', 'untranslated'];
+    case 'persist_turn_and_finalize':
+      return ['skipped', 'done'];
+    default:
+      return ['ok'];
+  }
+}
 const TOP_KEYS = new Set(['name', 'extends', 'settings', 'steps']);
 const NAME_RE = /^[A-Za-z0-9_.-]{1,100}$/;
 const BRANCH_RE = /^on_[a-z0-9_]+$/;
@@ -147,6 +177,20 @@ function validateResolved(file: string, settings: Record<string, unknown>, steps
   }
   if (!Array.isArray(settings.graph_edge_allowlist) || settings.graph_edge_allowlist.some((e) => typeof e !== 'string')) {
     issues.push({ file, field: 'settings.graph_edge_allowlist', message: 'must be a list of edge types' });
+  } else {
+    const unknown = settings.graph_edge_allowlist.filter((e) => !(EDGE_TYPES as readonly string[]).includes(e as string));
+    if (settings.graph_edge_allowlist.length === 0 || unknown.length > 0) {
+      issues.push({ file, field: 'settings.graph_edge_allowlist', message: `must list edge types of ${EDGE_TYPES.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}` });
+    }
+  }
+  // What the search accepts: beyond these every retrieval or expansion of the run would be refused.
+  const ceilings: Array<[string, number]> = [
+    ['retrieval_top_k', SEARCH_LIMITS.maxTopK],
+    ['graph_max_depth', SEARCH_LIMITS.maxDepth],
+    ['graph_max_nodes', SEARCH_LIMITS.maxExpandNodes],
+  ];
+  for (const [key, max] of ceilings) {
+    if (Number.isInteger(settings[key]) && (settings[key] as number) > max) issues.push({ file, field: `settings.${key}`, message: `must be at most ${max} (the search's limit)` });
   }
   const corrective = settings.corrective as { threshold?: unknown; max_retries?: unknown } | undefined;
   if (!isRecord(corrective) || typeof corrective.threshold !== 'number' || !Number.isInteger(corrective.max_retries) || (corrective.max_retries as number) < 0) {
@@ -156,6 +200,12 @@ function validateResolved(file: string, settings: Record<string, unknown>, steps
     if (step.next !== undefined && !ids.has(step.next)) issues.push({ file: step.file, stepId: step.id, field: 'next', message: `names no step (${JSON.stringify(step.next)})` });
     for (const [outcome, target] of Object.entries(step.branches)) {
       if (!ids.has(target)) issues.push({ file: step.file, stepId: step.id, field: `on_${outcome}`, message: `names no step (${JSON.stringify(target)})` });
+    }
+    // Deterministic and complete: every outcome leads somewhere, or the run would end unanswered.
+    if (step.next === undefined && !TERMINAL_ACTIONS.has(step.action)) {
+      for (const outcome of possibleOutcomes(step).filter((o) => !(o in step.branches))) {
+        issues.push({ file: step.file, stepId: step.id, field: `on_${outcome}`, message: `is missing: ${step.action} can end with "${outcome}" and the step has no next` });
+      }
     }
   }
   if (issues.length > 0) throw new PipelineDefinitionError(issues);

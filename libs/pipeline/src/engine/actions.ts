@@ -1,15 +1,17 @@
 import { Logger } from '@nestjs/common';
 import type { GraphEdgeType } from '@scopegraph/search';
 import type { PipelineAction, PipelineStep, ResolvedPipeline } from '../definition/pipeline.types';
-import { countTokens, truncateToTokens } from '../budget/tokenizer';
+import { countJoinedTokens, countTokens, truncateToTokens } from '../budget/tokenizer';
 import type { HistoryRepository } from '../history/history.repository';
-import { AnswerStreamGate, checkCitations, parseAnswerOutput, parseRouterOutput } from '../protocol/prefix';
+import { AnswerStreamGate, checkCitations, CitationStreamFilter, parseAnswerOutput, parseRouterOutput } from '../protocol/prefix';
 import type { Retriever } from '../retrieval/retriever';
 import type { ModelGateway } from './model-gateway';
 import {
   answerPrompt,
   evidenceSummaryPrompt,
+  EVIDENCE_SEPARATOR,
   formatEvidence,
+  formatEvidenceEntry,
   formatHistory,
   historySummaryPrompt,
   Prompt,
@@ -41,7 +43,9 @@ export type ActionHandler = (state: PipelineState, step: PipelineStep, ctx: Acti
 const logger = new Logger('PipelineActions');
 
 export const NO_MODEL_MESSAGE =
-  'No chat model is configured on this server (set GEMINI_API_KEY, or CHAT_PROVIDER=openai with CHAT_OPENAI_BASE_URL and CHAT_MODEL), so no answer was written. The evidence retrieved for the question follows.';
+  'No chat model is configured on this server (set GEMINI_API_KEY, or CHAT_PROVIDER=openai with CHAT_OPENAI_BASE_URL and CHAT_MODEL), so no answer was written.';
+const MODEL_UNREACHABLE_MESSAGE = 'The chat model could not be reached, so no answer was written.';
+const EMPTY_ANSWER_MESSAGE = 'The chat model returned no answer text, so no answer was written.';
 
 const param = <T>(step: PipelineStep, key: string, fallback: T): T => (step.with[key] as T | undefined) ?? fallback;
 
@@ -49,11 +53,13 @@ const param = <T>(step: PipelineStep, key: string, fallback: T): T => (step.with
 async function tryModel(state: PipelineState, ctx: ActionContext, prompt: Prompt, onChunk?: (t: string) => void): Promise<{ text: string | null; error: string | null }> {
   if (!ctx.model.available) return { text: null, error: 'no chat model configured' };
   try {
+    state.lastError = null;
     return { text: await ctx.modelCall(prompt, onChunk), error: null };
   } catch (error) {
     const message = (error as Error).message;
     logger.warn(`model call failed: ${message}`);
     state.warnings.push(`model call failed: ${message}`);
+    state.lastError = message;
     return { text: null, error: message };
   }
 }
@@ -61,9 +67,10 @@ async function tryModel(state: PipelineState, ctx: ActionContext, prompt: Prompt
 const translateIn: ActionHandler = async (state, _step, ctx) => {
   if (state.input.isEnglish) return { outcome: 'skipped' };
   const { text, error } = await tryModel(state, ctx, translatePrompt(state.questionOriginal, 'in', state.questionOriginal));
-  if (text === null) {
-    state.warnings.push(`question not translated (${error}); used as asked`);
-    return { outcome: 'untranslated', detail: { reason: error } };
+  if (text === null || !text.trim()) {
+    const reason = error ?? 'the translation was empty';
+    state.warnings.push(`question not translated (${reason}); used as asked`);
+    return { outcome: 'untranslated', detail: { reason } };
   }
   state.questionEn = text.trim();
   return { outcome: 'ok', detail: { questionEn: state.questionEn } };
@@ -94,7 +101,7 @@ const checkBudget: ActionHandler = async (state, step, ctx) => {
     return { outcome: over ? 'over_limit' : 'ok', detail: { target, tokens: state.history.tokens, limit: s.max_history_tokens } };
   }
   state.evidenceForPrompt = formatEvidence(state.evidence);
-  state.evidenceTokens = countTokens(state.evidenceForPrompt);
+  state.evidenceTokens = evidenceTokens(state.evidence);
   const over = state.evidenceTokens > s.max_context_tokens;
   return { outcome: over ? 'over_limit' : 'ok', detail: { target, tokens: state.evidenceTokens, limit: s.max_context_tokens, items: state.evidence.length } };
 };
@@ -103,9 +110,10 @@ const summarizeHistory = async (state: PipelineState, ctx: ActionContext): Promi
   const s = ctx.pipeline.settings;
   const h = state.history;
   const upTo = h.turns.length > 0 ? h.turns[h.turns.length - 1].seq : h.summaryUpTo;
-  const { text, error } = await tryModel(state, ctx, historySummaryPrompt(state.questionEn, h.summary, h.turns, s.max_history_tokens));
-  // Without a model: the newest raw turns that fit, labelled, and nothing persisted (no summary was made).
-  if (text === null) {
+  const { text, error: failed } = await tryModel(state, ctx, historySummaryPrompt(state.questionEn, h.summary, h.turns, s.max_history_tokens));
+  const error = failed ?? 'the summary was empty';
+  // Without a (usable) summary: the newest raw turns that fit, labelled, and nothing persisted.
+  if (text === null || !text.trim()) {
     const kept = [...h.turns];
     while (kept.length > 0 && countTokens(formatHistory(h.summary, kept)) > s.max_history_tokens) kept.shift();
     h.turns = kept;
@@ -129,6 +137,9 @@ const summarizeHistory = async (state: PipelineState, ctx: ActionContext): Promi
   return { outcome: 'ok', detail: { version, upToSeq: upTo, summarizedTurns, incremental: hadSummary, tokens } };
 };
 
+/** Tokens of formatEvidence(items), entry by entry (cached): the same number, without re-tokenizing what was counted before. */
+const evidenceTokens = (items: EvidenceItem[]) => countJoinedTokens(items.map(formatEvidenceEntry), EVIDENCE_SEPARATOR);
+
 /** Keeps every evidence id: ids the summary lost are appended, so citations stay possible. */
 export function restoreIdentifiers(summary: string, items: EvidenceItem[]): { text: string; restored: string[] } {
   const restored = items.filter((e) => !summary.includes(e.id)).map((e) => e.id);
@@ -140,24 +151,30 @@ export function restoreIdentifiers(summary: string, items: EvidenceItem[]): { te
 const summarizeEvidence = async (state: PipelineState, ctx: ActionContext): Promise<StepResult> => {
   const limit = ctx.pipeline.settings.max_context_tokens;
   const before = state.evidenceTokens;
-  const { text, error } = await tryModel(state, ctx, evidenceSummaryPrompt(state.questionEn, state.evidenceForPrompt, limit));
-  if (text === null) {
+  const { text, error: failed } = await tryModel(state, ctx, evidenceSummaryPrompt(state.questionEn, state.evidenceForPrompt, limit));
+  const error = failed ?? 'the summary was empty';
+  if (text === null || !text.trim()) {
     // Without a model: whole entries, best first, while they fit.
     const kept: EvidenceItem[] = [];
     for (const e of state.evidence) {
-      if (countTokens(formatEvidence([...kept, e])) > limit) break;
+      if (evidenceTokens([...kept, e]) > limit) break;
       kept.push(e);
     }
     state.evidenceForPrompt = formatEvidence(kept);
     state.warnings.push(`evidence over budget and not summarised (${error}): ${state.evidence.length - kept.length} entries left out`);
-    state.evidenceTokens = countTokens(state.evidenceForPrompt);
+    state.evidenceTokens = evidenceTokens(kept);
     return { outcome: 'truncated', detail: { before, after: state.evidenceTokens, kept: kept.length } };
   }
-  const { text: kept, restored } = restoreIdentifiers(text.trim(), state.evidence);
+  // The summary is held to the budget it was asked for; the ids it lost are added on top, since
+  // citations need every id (with many evidence entries that list alone can pass the budget: warned).
+  const summary = truncateToTokens(text.trim(), limit);
+  const cut = summary.length < text.trim().length;
+  const { text: kept, restored } = restoreIdentifiers(summary, state.evidence);
   state.evidenceForPrompt = kept;
   state.evidenceTokens = countTokens(kept);
   state.evidenceSummarized = true;
-  return { outcome: 'ok', detail: { before, after: state.evidenceTokens, idsRestored: restored.length } };
+  if (state.evidenceTokens > limit) state.warnings.push(`evidence summary plus the ${restored.length} ids it left out take ${state.evidenceTokens} tokens, over max_context_tokens ${limit}: every id is kept for citations`);
+  return { outcome: 'ok', detail: { before, after: state.evidenceTokens, idsRestored: restored.length, cut } };
 };
 
 const callModel: ActionHandler = async (state, step, ctx) => {
@@ -174,8 +191,10 @@ const callModel: ActionHandler = async (state, step, ctx) => {
   if (prompt === 'answer') {
     const loopsLeft = s.max_turn_loops - state.counters.loops;
     const streaming = param(step, 'stream', false) && state.input.isEnglish;
-    const gate = streaming ? new AnswerStreamGate(ctx.emitChunk) : undefined;
+    // The stream shows what the final answer will: citations of ids not in the evidence are held back.
+    const gate = streaming ? new AnswerStreamGate(ctx.emitChunk, new Set(state.evidence.map((e) => e.id))) : undefined;
     const { text, error } = await tryModel(state, ctx, answerPrompt(state.questionEn, state.history.forPrompt, state.evidenceForPrompt, loopsLeft), gate ? (t) => gate.push(t) : undefined);
+    gate?.end();
     state.lastOutput = text;
     state.lastPrompt = 'answer';
     return { outcome: text === null ? 'unavailable' : 'ok', detail: text === null ? { reason: error } : { chars: text.length, streamed: streaming } };
@@ -186,7 +205,10 @@ const callModel: ActionHandler = async (state, step, ctx) => {
 const handlePrefix: ActionHandler = async (state, step, ctx) => {
   const protocol = param<string>(step, 'protocol', 'answer');
   if (protocol === 'router') {
-    const plan = parseRouterOutput(state.lastOutput, state.questionEn);
+    const plan =
+      state.lastOutput === null && ctx.model.available
+        ? { mode: 'hybrid' as const, query: state.questionEn, fallback: `router call failed: ${state.lastError ?? 'no output'}` }
+        : parseRouterOutput(state.lastOutput, state.questionEn);
     const allowed = ctx.pipeline.settings.retrieval_modes;
     if (plan.mode !== 'direct' && !allowed.includes(plan.mode)) {
       state.plan = { mode: 'hybrid', query: state.questionEn, fallback: `mode ${plan.mode} is not in retrieval_modes` };
@@ -197,17 +219,25 @@ const handlePrefix: ActionHandler = async (state, step, ctx) => {
     }
     return { outcome: state.plan.mode === 'direct' ? 'direct' : 'retrieve', detail: { plan: state.plan } };
   }
-  if (state.lastOutput === null) {
-    state.answerEn = `${NO_MODEL_MESSAGE}\n\n${formatEvidence(state.evidence) || '(no evidence retrieved)'}`;
-    if (ctx.model.available) state.answerEn = state.answerEn.replace(/^No chat model is configured[^.]*\. /, 'The chat model could not be reached, so no answer was written. ');
+  const evidenceOnly = (why: string): StepResult => {
+    state.answerEn = `${why} The evidence retrieved for the question follows.\n\n${formatEvidence(state.evidence) || '(no evidence retrieved)'}`;
     return { outcome: 'answer', detail: { evidenceOnly: true } };
-  }
+  };
+  if (state.lastOutput === null) return evidenceOnly(ctx.model.available ? MODEL_UNREACHABLE_MESSAGE : NO_MODEL_MESSAGE);
   const parsed = parseAnswerOutput(state.lastOutput);
+  if (parsed.kind === 'answer' && !parsed.text) {
+    logger.warn('answer output holds no answer text: the evidence is shown instead');
+    state.warnings.push('the model returned no answer text; the evidence is shown instead');
+    return evidenceOnly(EMPTY_ANSWER_MESSAGE);
+  }
   if (parsed.kind === 'request') {
     state.request = parsed.text;
     return { outcome: 'request', detail: { request: parsed.text } };
   }
-  if (parsed.malformed) state.warnings.push('the answer did not start with [Answer:]; shown as written');
+  if (parsed.malformed) {
+    logger.warn(`answer output without [Answer:] prefix (${state.lastOutput.length} chars): shown as written`);
+    state.warnings.push('the answer did not start with [Answer:]; shown as written');
+  }
   const ids = new Set(state.evidence.map((e) => e.id));
   const checked = checkCitations(parsed.text, ids);
   state.answerEn = checked.text;
@@ -264,8 +294,10 @@ const fetchMoreContext: ActionHandler = async (state, _step, ctx) => {
   }
   const added = addEvidence(state, result.items);
   state.request = null;
+  const weak = result.bestScore < s.corrective.threshold;
+  if (weak) state.warnings.push(`evidence still weak after ${attempts.filter((a) => 'query' in a).length} retrieval attempt(s): best score ${round(result.bestScore)} < threshold ${s.corrective.threshold}`);
   if (result.notes.length > 0) state.warnings.push(...result.notes.filter((n) => /fell back|skipped/.test(n)));
-  return { outcome: result.items.length === 0 ? 'empty' : 'ok', detail: { attempts, added, notes: result.notes } };
+  return { outcome: result.items.length === 0 ? 'empty' : 'ok', detail: { attempts, added, weak, notes: result.notes } };
 };
 
 const expandTree: ActionHandler = async (state, step, ctx) => {
@@ -308,14 +340,24 @@ const finalize: ActionHandler = async (state, _step, ctx) => {
     state.answer = english;
     return { outcome: 'ok' };
   }
-  const { text, error } = await tryModel(state, ctx, translatePrompt(english, 'out', state.questionOriginal), ctx.emitChunk);
-  if (text === null) {
-    state.warnings.push(`answer not translated (${error}); shown in English`);
+  // The translation is model text too: a citation it invents is held back and dropped like the answer's.
+  const ids = new Set(state.evidence.map((e) => e.id));
+  const stream = new CitationStreamFilter(ids, ctx.emitChunk);
+  const { text, error } = await tryModel(state, ctx, translatePrompt(english, 'out', state.questionOriginal), (t) => stream.push(t));
+  stream.end();
+  if (text === null || !text.trim()) {
+    state.warnings.push(`answer not translated (${error ?? 'the translation was empty'}); shown in English`);
     state.answer = english;
     return { outcome: 'untranslated' };
   }
-  state.answer = text.trim();
-  return { outcome: 'ok', detail: { translated: true } };
+  const checked = checkCitations(text.trim(), ids);
+  state.answer = checked.text;
+  const invented = checked.invented.filter((id) => !state.inventedCitations.includes(id));
+  if (invented.length > 0) {
+    state.inventedCitations.push(...invented);
+    state.warnings.push(`${invented.length} cited ids in the translation were not in the evidence and were dropped`);
+  }
+  return { outcome: 'ok', detail: { translated: true, invented: invented.length } };
 };
 
 const persistTurn: ActionHandler = async (state, _step, ctx) => {

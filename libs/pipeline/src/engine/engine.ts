@@ -1,3 +1,4 @@
+import { TERMINAL_ACTIONS } from '../definition/pipeline-loader';
 import type { ResolvedPipeline } from '../definition/pipeline.types';
 import type { HistoryRepository } from '../history/history.repository';
 import type { Retriever } from '../retrieval/retriever';
@@ -63,17 +64,28 @@ export class PipelineEngine {
         hooks.onChunk?.(text);
       },
       modelCall: async (prompt, onChunk) => {
-        const call = await this.model.call(prompt, onChunk);
-        modelMs += call.ms;
-        state.counters.modelCalls++;
-        state.tokens.input += call.inputTokens;
-        state.tokens.output += call.outputTokens;
-        if (current) {
-          current.modelMs += call.ms;
+        const t0 = this.clock();
+        const account = (ms: number, call?: { attempts: number; inputTokens: number; outputTokens: number }) => {
+          modelMs += ms;
+          state.counters.modelCalls++;
+          state.tokens.input += call?.inputTokens ?? 0;
+          state.tokens.output += call?.outputTokens ?? 0;
+          if (!current) return;
+          current.modelMs += ms;
           current.modelCalls++;
-          current.inputTokens += call.inputTokens;
-          current.outputTokens += call.outputTokens;
+          current.modelAttempts += call?.attempts ?? 0;
+          current.inputTokens += call?.inputTokens ?? 0;
+          current.outputTokens += call?.outputTokens ?? 0;
+        };
+        let call: Awaited<ReturnType<ModelGateway['call']>>;
+        try {
+          call = await this.model.call(prompt, onChunk);
+        } catch (error) {
+          // Time spent on a call that failed (retries, timeout) is model time too, not pipeline overhead.
+          account(this.clock() - t0);
+          throw error;
         }
+        account(call.ms, call);
         return call.text;
       },
     };
@@ -83,7 +95,7 @@ export class PipelineEngine {
       if (!step) throw new PipelineRunError(`step "${stepId}" does not exist`, stepId);
       if (++state.counters.steps > MAX_STEPS) throw new PipelineRunError(`more than ${MAX_STEPS} steps: the pipeline does not end`, stepId);
       const t0 = this.clock();
-      current = { stepId: step.id, action: step.action, outcome: '', startedMs: round(t0 - started), ms: 0, modelMs: 0, modelCalls: 0, inputTokens: 0, outputTokens: 0, detail: {} };
+      current = { stepId: step.id, action: step.action, outcome: '', startedMs: round(t0 - started), ms: 0, modelMs: 0, modelCalls: 0, modelAttempts: 0, inputTokens: 0, outputTokens: 0, detail: {} };
       try {
         const result = await ACTION_HANDLERS[step.action](state, step, ctx);
         current.outcome = result.outcome;
@@ -96,6 +108,11 @@ export class PipelineEngine {
       trace.push(current);
       hooks.onStep?.(current);
       stepId = step.branches[current.outcome] ?? step.next;
+      // The loader checks that every outcome of a non-final step leads somewhere; an outcome it did not
+      // know of must fail loudly rather than end the run unanswered.
+      if (stepId === undefined && !TERMINAL_ACTIONS.has(step.action)) {
+        throw new PipelineRunError(`step "${step.id}" (${step.action}) ended with outcome "${current.outcome}", which has no transition`, step.id);
+      }
     }
     return { trace, totalMs: round(this.clock() - started), modelMs: round(modelMs), firstChunkMs: firstChunkMs === null ? null : round(firstChunkMs) };
   }

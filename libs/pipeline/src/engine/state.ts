@@ -70,6 +70,8 @@ export interface PipelineState {
   /** Output of the last call_model, null when no model is configured. */
   lastOutput: string | null;
   lastPrompt: string | null;
+  /** Why the last model call failed (null: it did not). */
+  lastError: string | null;
   counters: { loops: number; modelCalls: number; retries: number; steps: number };
   tokens: { input: number; output: number };
   answerEn: string | null;
@@ -96,6 +98,7 @@ export function initialState(input: AskInput, modelAvailable: boolean): Pipeline
     attempts: [],
     lastOutput: null,
     lastPrompt: null,
+    lastError: null,
     counters: { loops: 0, modelCalls: 0, retries: 0, steps: 0 },
     tokens: { input: 0, output: 0 },
     answerEn: null,
@@ -117,6 +120,8 @@ export interface TraceStep {
   /** Time spent waiting on the model inside this step. */
   modelMs: number;
   modelCalls: number;
+  /** HTTP attempts behind those calls (retries under the shared policy show as attempts > calls). */
+  modelAttempts: number;
   inputTokens: number;
   outputTokens: number;
   detail: Record<string, unknown>;

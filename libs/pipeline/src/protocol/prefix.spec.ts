@@ -36,7 +36,8 @@ describe('answer protocol', () => {
     expect(parseAnswerOutput('[Answer:] It is X.')).toEqual({ kind: 'answer', text: 'It is X.', malformed: false });
     expect(parseAnswerOutput('\n[Requesting data on:] the Foo class')).toEqual({ kind: 'request', text: 'the Foo class' });
     expect(parseAnswerOutput('It is X.')).toEqual({ kind: 'answer', text: 'It is X.', malformed: true });
-    expect(parseAnswerOutput('[Requesting data on:]   ')).toMatchObject({ kind: 'answer', malformed: true });
+    expect(parseAnswerOutput('[Requesting data on:]   ')).toEqual({ kind: 'answer', text: '', malformed: true });
+    expect(parseAnswerOutput('[Answer:]')).toEqual({ kind: 'answer', text: '', malformed: false });
   });
 
   it('streams an answer without its prefix, nothing of a request, and a malformed answer as is', () => {
@@ -50,6 +51,21 @@ describe('answer protocol', () => {
     expect(run(['[Requesting', ' data on:] Foo', ' more'])).toBe('');
     expect(run(['It is', ' X.'])).toBe('It is X.');
     expect(run(['[A', 'nything else'])).toBe('[Anything else');
+  });
+
+  it('streams citations of evidence ids and holds back invented ones, however the chunks split the marker', () => {
+    const ids = new Set(['r:a.ts#A', 'r:b.ts#B']);
+    const answer = '[Answer:] See [cite:r:a.ts#A] and [cite:r:made/up.ts#Nope], [cite:r:b.ts#B]. A [link] and [cite: broken';
+    const expected = 'See [cite:r:a.ts#A] and , [cite:r:b.ts#B]. A [link] and [cite: broken';
+    for (const size of [1, 2, 3, 5, 7, 11, answer.length]) {
+      const out: string[] = [];
+      const gate = new AnswerStreamGate((t) => out.push(t), ids);
+      for (let i = 0; i < answer.length; i += size) gate.push(answer.slice(i, i + size));
+      gate.end();
+      expect(out.join('')).toBe(expected);
+      // The same rule as the final answer's check, so the stream and the result agree.
+      expect(out.join('')).toBe(checkCitations(answer.slice('[Answer:] '.length), ids).text);
+    }
   });
 });
 

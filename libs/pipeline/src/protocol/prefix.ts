@@ -55,7 +55,8 @@ export function parseAnswerOutput(output: string): AnswerOutput {
   const text = output.trim();
   if (text.startsWith(REQUEST_PREFIX)) {
     const request = text.slice(REQUEST_PREFIX.length).trim();
-    if (request) return { kind: 'request', text: request };
+    // A request for nothing is no request; the marker itself is protocol, never shown.
+    return request ? { kind: 'request', text: request } : { kind: 'answer', text: '', malformed: true };
   }
   if (text.startsWith(ANSWER_PREFIX)) return { kind: 'answer', text: text.slice(ANSWER_PREFIX.length).trim(), malformed: false };
   return { kind: 'answer', text, malformed: true };
@@ -63,30 +64,100 @@ export function parseAnswerOutput(output: string): AnswerOutput {
 
 /**
  * Lets streamed answer chunks through once the output is known to be an answer: holds them until
- * the prefix is decided, drops `[Answer:]` itself, and streams nothing of a follow-up request.
+ * the prefix is decided, drops `[Answer:]` itself, and streams nothing of a follow-up request. With
+ * the evidence ids, a `[cite:<id>]` marker is held until it closes and dropped when the id was not in
+ * the evidence, so the stream never shows a citation the final answer drops. `end()` flushes.
  */
 export class AnswerStreamGate {
   private buffer = '';
   private state: 'undecided' | 'answer' | 'request' = 'undecided';
+  private started = false;
+  private readonly out: (text: string) => void;
+  private readonly citations?: CitationStreamFilter;
 
-  constructor(private readonly emit: (text: string) => void) {}
+  constructor(emit: (text: string) => void, evidenceIds?: ReadonlySet<string>) {
+    this.citations = evidenceIds ? new CitationStreamFilter(evidenceIds, emit) : undefined;
+    this.out = this.citations ? (t) => this.citations!.push(t) : emit;
+  }
 
   push(chunk: string): void {
-    if (this.state === 'answer') return this.emit(chunk);
+    if (this.state === 'answer') return this.answerText(chunk);
     if (this.state === 'request') return;
     this.buffer += chunk;
     const head = this.buffer.trimStart();
     if (head.startsWith(ANSWER_PREFIX)) {
       this.state = 'answer';
-      const rest = head.slice(ANSWER_PREFIX.length).trimStart();
-      if (rest) this.emit(rest);
+      this.answerText(head.slice(ANSWER_PREFIX.length));
     } else if (head.startsWith(REQUEST_PREFIX)) {
       this.state = 'request';
     } else if (!ANSWER_PREFIX.startsWith(head) && !REQUEST_PREFIX.startsWith(head)) {
       // Neither prefix can still come: a malformed answer is shown as it is.
       this.state = 'answer';
-      this.emit(this.buffer);
+      this.answerText(this.buffer);
     }
+  }
+
+  /** Answer text, without the blank between the prefix and the first word (however the chunks fall). */
+  private answerText(text: string): void {
+    const piece = this.started ? text : text.trimStart();
+    if (!piece) return;
+    this.started = true;
+    this.out(piece);
+  }
+
+  /** The model finished: whatever is still held (an unfinished marker) goes out as text. */
+  end(): void {
+    this.citations?.end();
+  }
+}
+
+const CITE_OPEN = '[cite:';
+/** A marker longer than this is not a citation: its text is let through. */
+const MAX_CITE_MARKER_CHARS = 300;
+const CITE_MARKER_RE = /^\[cite:\s*([^\]\s]+)\s*\]/;
+const CITE_PARTIAL_RE = /^\[cite:\s*[^\]\s]*\s*$/;
+
+/** Streams text while removing `[cite:<id>]` markers whose id is not in `ids` (same rule as checkCitations). */
+export class CitationStreamFilter {
+  private held = '';
+
+  constructor(
+    private readonly ids: ReadonlySet<string>,
+    private readonly emit: (text: string) => void,
+  ) {}
+
+  push(chunk: string): void {
+    let rest = this.held + chunk;
+    let out = '';
+    this.held = '';
+    for (;;) {
+      const i = rest.indexOf('[');
+      if (i < 0) {
+        out += rest;
+        break;
+      }
+      out += rest.slice(0, i);
+      rest = rest.slice(i);
+      const marker = CITE_MARKER_RE.exec(rest);
+      if (marker) {
+        if (this.ids.has(marker[1])) out += marker[0];
+        rest = rest.slice(marker[0].length);
+        continue;
+      }
+      const mayBecomeMarker = rest.length < MAX_CITE_MARKER_CHARS && (CITE_OPEN.startsWith(rest) || CITE_PARTIAL_RE.test(rest));
+      if (mayBecomeMarker) {
+        this.held = rest;
+        break;
+      }
+      out += '[';
+      rest = rest.slice(1);
+    }
+    if (out) this.emit(out);
+  }
+
+  end(): void {
+    if (this.held) this.emit(this.held);
+    this.held = '';
   }
 }
 

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { GraphEdgeType, Neighbor, RagClient, ScopeRecord, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
+import { defaultPlan, GraphEdgeType, Neighbor, RagClient, ScopeRecord, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import type { EvidenceItem } from '../engine/state';
 import { parseGraphQuery, RouteMode } from '../protocol/prefix';
 
@@ -45,23 +45,50 @@ export class Retriever {
   }
 
   /**
-   * GRAPH route: resolve the named scope by exact name, then walk the asked edge type and direction.
-   * Kept in this one method so it can switch to a structural search mode of libs/search later.
+   * GRAPH route: the relationship question goes to the search's GRAPH mode (recognises "who calls X",
+   * "which classes extend Y", "what does X call", "where is X used", "what overrides X"; resolves the
+   * name, ambiguous names included; walks the relation's edges, class hierarchies several hops deep).
+   * What that mode does not recognise but the router's short forms name ("members of X") is walked
+   * here from the scope of that exact name; anything else falls back to hybrid, logged and noted.
    */
   private async structural(query: string, repository: string, topK: number): Promise<RetrievalResult> {
+    const text = query.slice(0, MAX_QUERY_CHARS);
+    const response = await this.search.execute({ ...defaultPlan('graph', text), filters: { repository }, limit: topK, sourceChars: 0 });
+    const structural = response.explain.structural;
+    if (structural && response.results.length > 0) {
+      // The named scopes the answers hang from (an ambiguous name may resolve to several).
+      const anchorIds = [...new Set(response.results.map((h) => h.via?.anchorId).filter((id): id is string => !!id))].slice(0, GRAPH_ROOT_CANDIDATES);
+      const anchors = await this.repo.scopesById(anchorIds, 0);
+      const roots: EvidenceItem[] = anchorIds.filter((id) => anchors.has(id)).map((id) => ({ ...scopeItem(anchors.get(id)!), score: 1, origin: 'graph-root' }));
+      const answers = response.results.filter((h) => !anchorIds.includes(h.scope.id)).map(graphHitItem);
+      const names = roots.map((r) => r.qualifiedName).join(', ') || structural.target;
+      return {
+        items: [...roots, ...answers],
+        bestScore: 1,
+        mode: 'graph',
+        notes: [`GRAPH: ${structural.relation} of ${names} (${structural.edges.join('|')} ${structural.direction}, depth <= ${structural.maxDepth}, rule ${structural.rule}): ${answers.length} scopes`],
+      };
+    }
+    return this.walkNamed(query, repository, topK);
+  }
+
+  /** The router's short forms the search does not recognise ("members of X"): the exact name, one hop. */
+  private async walkNamed(query: string, repository: string, topK: number): Promise<RetrievalResult> {
     const parsed = parseGraphQuery(query);
     const fallback = async (why: string) => {
       this.logger.warn(`GRAPH route falls back to hybrid: ${why}`);
       const r = await this.retrieve('hybrid', query, repository, topK);
       return { ...r, notes: [...r.notes, `GRAPH route fell back to hybrid: ${why}`] };
     };
-    if (!parsed) return fallback(`no scope name in ${JSON.stringify(query)}`);
+    if (!parsed) return fallback(`no relationship question and no scope name in ${JSON.stringify(query)}`);
     const lastPart = parsed.name.split('.').pop()!;
     const roots = await this.rag.scope().inRepository(repository).whereName(parsed.name).fullText(lastPart).limit(GRAPH_ROOT_CANDIDATES).truncateSource(0).execute();
     const root = roots.results[0];
     if (!root) return fallback(`no scope named ${JSON.stringify(parsed.name)}`);
     const neighbors = await this.search.neighborsOf([root.scope.id], { edges: parsed.edges, direction: parsed.direction, depth: 1, maxNodes: Math.max(topK, 1) }, 0);
-    const items: EvidenceItem[] = [{ ...scopeItem(root.scope), score: 1, origin: 'graph-root' }, ...neighbors.map(neighborItem)];
+    if (neighbors.length === 0) return fallback(`no ${parsed.relation} of ${root.scope.qualifiedName} in the graph`);
+    // The answers are this route's hits: their texts are fetched and they are expanded like any hit.
+    const items: EvidenceItem[] = [{ ...scopeItem(root.scope), score: 1, origin: 'graph-root' }, ...neighbors.map((n) => ({ ...neighborItem(n), origin: 'hit' as const }))];
     return { items, bestScore: 1, mode: 'graph', notes: [`GRAPH: ${parsed.relation} of ${root.scope.qualifiedName} (${parsed.edges.join('|')} ${parsed.direction}): ${neighbors.length} scopes`] };
   }
 
@@ -98,7 +125,13 @@ function hitItem(h: SearchHit): EvidenceItem {
   return { ...scopeItem(h.scope), score: h.score };
 }
 
+const hops = (p: { edgeTypes: string[]; directions: Array<'in' | 'out'> }) => p.edgeTypes.map((t, i) => (p.directions[i] === 'out' ? `-${t}->` : `<-${t}-`)).join(' ');
+
 function neighborItem(n: Neighbor): EvidenceItem {
-  const hop = n.path.edgeTypes.map((t, i) => (n.path.directions[i] === 'out' ? `-${t}->` : `<-${t}-`)).join(' ');
-  return { ...scopeItem(n.scope), origin: 'neighbor', via: `${hop} ${n.fromId}` };
+  return { ...scopeItem(n.scope), origin: 'neighbor', via: `${hops(n.path)} ${n.fromId}` };
+}
+
+/** A GRAPH answer: a hit (texts are fetched and it is expanded like any hit) that says how it relates to the named scope. */
+function graphHitItem(h: SearchHit): EvidenceItem {
+  return { ...hitItem(h), via: h.via ? `${h.via.relation} of ${h.via.anchorName}: ${hops(h.via.path)} ${h.via.anchorId}` : null };
 }
