@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode, validate, type ValidationRule } from 'graphql';
+import { type DocumentNode, getVariableValues, GraphQLError, type GraphQLSchema, Kind, type OperationDefinitionNode, type SelectionSetNode, validate, type ValidationRule } from 'graphql';
 import type { ComplexityEstimatorArgs } from '@nestjs/graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { SEARCH_DEFAULTS } from '@scopegraph/search';
@@ -67,6 +67,9 @@ export function checkCost(schema: GraphQLSchema, document: DocumentNode, operati
   // Runs after Apollo's own validation, so fragment cycles have already been refused.
   const depthErrors = validate(schema, document, [depthLimit(limits.maxDepth)]);
   if (depthErrors.length > 0) throw tooComplex(`query is nested deeper than ${limits.maxDepth} levels`);
+  // Variables that do not coerce are refused by execution with BAD_USER_INPUT before anything runs;
+  // getComplexity would throw on them instead.
+  if (operation && getVariableValues(schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors) return 0;
   const cost = getComplexity({
     schema,
     query: document,
