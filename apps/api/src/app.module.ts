@@ -23,7 +23,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard';
 import { costLimitPlugin } from './graphql/cost';
 import { ApiExceptionFilter } from './graphql/exception.filter';
 import { GraphiqlController } from './graphiql.controller';
-import { formatError, formatSubscriptionResult } from './graphql/errors';
+import { formatError, formatSubscriptionResult, serviceUnavailableStatusPlugin } from './graphql/errors';
 import { McpController } from './mcp/mcp.controller';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
 import { MetricsController } from './metrics/metrics.controller';
@@ -62,7 +62,7 @@ const RATE_WINDOW_MS = 60_000;
         playground: false,
         introspection: true,
         includeStacktraceInErrorResponses: false,
-        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin(), costLimitPlugin(config.api.graphql)],
+        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin(), costLimitPlugin(config.api.graphql), serviceUnavailableStatusPlugin()],
         // Bounds parsing (and so validation) before anything else: deep fragment nesting or thousands
         // of aliases are refused by token count in the parser itself.
         parseOptions: { maxTokens: config.api.graphql.maxTokens },

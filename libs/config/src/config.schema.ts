@@ -49,6 +49,10 @@ export const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional(),
   /** Port of the Redis that scripts/services.sh runs; used when REDIS_URL is unset. */
   REDIS_PORT: port.default(6379),
+  /** A Redis command answered on behalf of a waiting caller fails after this long. */
+  REDIS_COMMAND_TIMEOUT_MS: positiveInt.max(600_000).default(2_000),
+  /** How long the Neo4j driver retries a transient failure (Neo4j unreachable included) before giving up. */
+  NEO4J_MAX_RETRY_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may hold letters, digits, _ and - only').default('scopegraph'),
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -146,8 +150,8 @@ export const envRules = envSchema.superRefine((env, ctx) => {
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
-  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number };
-  redis: { url: string };
+  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; maxRetryMs: number };
+  redis: { url: string; commandTimeoutMs: number };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
   embedding: {
@@ -221,8 +225,8 @@ export function toAppConfig(env: Env): AppConfig {
   const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
     paths: { root },
-    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS },
-    redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}` },
+    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS },
+    redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}`, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS },
     queue: { prefix: env.QUEUE_PREFIX },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },
     embedding: {

@@ -34,6 +34,9 @@ export class Neo4jService implements OnModuleDestroy {
       disableLosslessIntegers: true,
       maxConnectionPoolSize: 50,
       connectionAcquisitionTimeout: 30_000,
+      // The driver retries "Neo4j unreachable" like any transient error: bounded, so a request fails
+      // with SERVICE_UNAVAILABLE in seconds instead of after the driver's default 30 s.
+      maxTransactionRetryTime: config.neo4j.maxRetryMs,
     });
   }
 

@@ -1,4 +1,7 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { Neo4jError } from 'neo4j-driver';
+import { REDIS_UNAVAILABLE } from '@scopegraph/queue';
 import { type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ValidationError } from 'class-validator';
 import { ConfigError } from '@scopegraph/config';
@@ -92,6 +95,35 @@ const TOO_MANY_TOKENS = /^Syntax Error: Document contains more th(?:an|at) \d+ t
 /** graphql-js stops coercing variables after 50 errors with this message and no code. */
 const TOO_MANY_VARIABLE_ERRORS = /^Too many errors processing variables/;
 
+/** Neo4j driver codes for "cannot reach the database right now". */
+const NEO4J_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
+
+function isNeo4jUnavailable(error: unknown): boolean {
+  return error instanceof Neo4jError && NEO4J_UNAVAILABLE.has(error.code);
+}
+
+export function isServiceUnavailable(error: unknown): boolean {
+  return isNeo4jUnavailable(error) || (error instanceof Error && REDIS_UNAVAILABLE.test(error.message));
+}
+
+function unavailableService(error: unknown): string {
+  return isNeo4jUnavailable(error) ? 'Neo4j' : 'Redis';
+}
+
+/** Answers 503 when a field failed because Neo4j or Redis is down (the body says which). */
+export function serviceUnavailableStatusPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          if (response.body.singleResult.errors?.some((e) => e.extensions?.code === ErrorCode.ServiceUnavailable)) response.http.status = 503;
+        },
+      };
+    },
+  };
+}
+
 /**
  * Maps every error leaving the API to a stable code. Domain errors keep their message and carry
  * `domainCode` (and `field`) in extensions; anything unknown is logged here and reaches the client as a
@@ -126,6 +158,10 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   if (PASSTHROUGH.has(code)) {
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...base, extensions };
+  }
+  if (isServiceUnavailable(original)) {
+    logger.warn(`service unavailable at ${formatted.path?.join('.') ?? '?'}: ${(original as Error).message}`);
+    return { message: `${unavailableService(original)} is unavailable; try again shortly`, path: formatted.path, extensions: { code: ErrorCode.ServiceUnavailable } };
   }
   if (original instanceof ConfigError) logger.error(original.message);
   else logger.error(`unexpected error at ${formatted.path?.join('.') ?? '?'}: ${(original as Error)?.stack ?? String(original)}`);
