@@ -9,7 +9,8 @@ import { HealthService } from '@scopegraph/health';
 import { QueueService } from '@scopegraph/queue';
 import { formatError } from '../../apps/api/src/graphql/errors';
 import { API_READY, freePort, runId, RunningApp, startApp } from '../support/processes';
-import { gql } from '../support/graphql-client';
+import { collect, gql, wsClient } from '../support/graphql-client';
+import { numberedScopes, RERANK_PROGRESS, ScopeSeeder, START_RERANK } from '../rerank/support/rerank-harness';
 
 // Outages of the services the API depends on: answers stay fast and say what is down, nothing the
 // caller was refused runs later, and the API recovers by itself.
@@ -149,5 +150,65 @@ describe('Neo4j unreachable (a driver pointed at a closed port)', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     const wrapped = new GraphQLError((error as Error).message, { path: ['search'], originalError: error as Error });
     expect(formatError(wrapped.toJSON(), wrapped)).toMatchObject({ extensions: { code: 'SERVICE_UNAVAILABLE' }, message: expect.stringMatching(/Neo4j/) });
+  });
+});
+
+describe('a rerank whose state Redis lost', () => {
+  const seeder = new ScopeSeeder();
+  const repo = runId('lostrr');
+  const prefix = runId('lost');
+  let api: RunningApp;
+  let url: string;
+  let ids: string[];
+  let queues: QueueService;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    // No worker and an unreachable model: the rerank stays running until its deadline.
+    api = await startApp(
+      'api',
+      { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', QUEUE_PREFIX: prefix, RERANK_PROVIDER: 'gemini', GEMINI_API_KEY: 'unused', GEMINI_BASE_URL: 'http://127.0.0.1:9' },
+      API_READY,
+    );
+    ids = await seeder.seed(repo, numberedScopes(8));
+    queues = new QueueService(loadConfig({ ...process.env, QUEUE_PREFIX: prefix }));
+    await queues.ready(10_000);
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    await seeder.close();
+    await queues?.onModuleDestroy();
+  });
+
+  it('ends its subscription with NOT_FOUND at the deadline instead of leaving it silent', async () => {
+    const started = await gql(url, START_RERANK, { input: { question: 'which one?', scopeIds: ids, options: { limit: 2, timeoutMs: 1_000 } } });
+    expect(started.body.errors).toBeUndefined();
+    const jobId = started.body.data.startRerank.jobId as string;
+    const client = wsClient(url);
+    try {
+      const outcome = collect(client, RERANK_PROGRESS, { jobId }, 20_000).then(
+        (events) => ({ events, error: undefined as string | undefined }),
+        (error: Error) => ({ events: [], error: error.message }),
+      );
+      // Once the subscriber listens (it reads the state right after), remove what a Redis restart
+      // without persistence removes: every key of the rerank.
+      await Promise.race([
+        until(async () => ((await queues.redis.pubsub('NUMSUB', `${prefix}:rerank-events:${jobId}`)) as [string, number])[1] === 1, 10_000),
+        outcome.then((o) => {
+          throw new Error(`subscription ended before the state was removed: ${JSON.stringify(o)} ${JSON.stringify(started.body)}`);
+        }),
+      ]);
+      const [, keys] = await queues.redis.scan('0', 'MATCH', `${prefix}:rerank:{${jobId}}:*`, 'COUNT', 1000);
+      expect(keys.length).toBeGreaterThan(0);
+      await queues.redis.del(...keys);
+      const { error } = await outcome;
+      expect(error).toMatch(/NOT_FOUND/);
+      expect(error).toMatch(/was lost/);
+      expect(error).toMatch(new RegExp(jobId));
+    } finally {
+      await client.dispose();
+    }
   });
 });

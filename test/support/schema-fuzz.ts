@@ -15,6 +15,7 @@ import {
   isScalarType,
   isUnionType,
 } from 'graphql';
+import { seededRandom } from '../../libs/rerank/src/prompt/shuffle';
 import { INJECTION_STRINGS, LUCENE_STRINGS } from '../search/injection-strings';
 
 /**
@@ -23,18 +24,6 @@ import { INJECTION_STRINGS, LUCENE_STRINGS } from '../search/injection-strings';
  * range, hostile (Cypher/Lucene syntax, huge, control characters) or missing, plus malformed documents
  * and transport mistakes. Deterministic for a seed, so a failure replays.
  */
-
-/** mulberry32: a tiny seeded PRNG (Math.random cannot be seeded). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface FuzzRequest {
   /** What kind of mistake (or none) this request makes, for the report. */
@@ -56,7 +45,7 @@ export class SchemaFuzzer {
     private readonly schema: GraphQLSchema,
     seed: number,
   ) {
-    this.r = rng(seed);
+    this.r = seededRandom(seed);
   }
 
   private pick<T>(list: readonly T[]): T {

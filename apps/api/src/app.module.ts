@@ -2,6 +2,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import type { ServerOptions } from 'graphql-ws';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -35,6 +36,9 @@ import { SearchResolver } from './search/search.resolver';
 
 export const GRAPHQL_PATH = '/graphql';
 const RATE_WINDOW_MS = 60_000;
+
+/** A stream that ends with an error (a lost rerank) reaches the client with the same codes as a query. */
+const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e));
 
 @Module({
   imports: [
@@ -82,6 +86,8 @@ const RATE_WINDOW_MS = 60_000;
               return true;
             },
             onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
+            // Nest's type omits onError, which it hands on to graphql-ws all the same.
+            ...({ onError: subscriptionErrors } as object),
           },
         },
         context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role } }) => ({
