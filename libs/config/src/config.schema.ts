@@ -82,6 +82,8 @@ export const envSchema = z.object({
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
+  /** Concurrent query embeddings share one model call, and recent query vectors are cached (false: one call per query, for comparison). */
+  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
   /** The read key; also the admin key while API_ADMIN_KEY is unset. */
@@ -160,6 +162,7 @@ export interface AppConfig {
     dimensions: number;
     modelsDir: string;
     batchSize: number;
+    queryBatching: boolean;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
   };
   /** The project root (cypher/, scripts/) and the local models folder. */
@@ -235,6 +238,7 @@ export function toAppConfig(env: Env): AppConfig {
       dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
       modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
+      queryBatching: env.EMBEDDING_QUERY_BATCHING,
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
     api: {

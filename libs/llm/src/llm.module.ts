@@ -35,11 +35,14 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
       useFactory: (config: AppConfig) => {
         // Concurrent searches share model calls and repeat queries hit a cache. Only local models
         // batch queries as documents: Gemini embeds queries and documents differently.
-        const provider = withQueryBatching(embeddingProviderFromConfig(config), {
-          maxBatch: config.embedding.batchSize,
-          cacheSize: QUERY_VECTOR_CACHE_SIZE,
-          batch: config.embedding.provider === 'local' || config.embedding.provider === 'hash',
-        });
+        const base = embeddingProviderFromConfig(config);
+        const provider = config.embedding.queryBatching
+          ? withQueryBatching(base, {
+              maxBatch: config.embedding.batchSize,
+              cacheSize: QUERY_VECTOR_CACHE_SIZE,
+              batch: config.embedding.provider === 'local' || config.embedding.provider === 'hash',
+            })
+          : base;
         new Logger('Embeddings').log(`provider ${provider.name}, model ${provider.model}, ${provider.dimensions} dimensions`);
         return provider;
       },
