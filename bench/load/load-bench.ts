@@ -2,11 +2,12 @@
  * Load: C concurrent clients sending hybrid searches through GraphQL over HTTP for S seconds to one
  * API process, over an indexed repository (the polyglot fixture by default, `--repo rxjs` for
  * rxjs@7.8.2's sources). Every query text is distinct unless `--repeat`, so the query-vector cache
- * does not flatter the figure; batching of concurrent query embeddings does the work.
+ * does not flatter the figure.
  *
  *   npm run build && npm run bench:load -- --clients 32 --seconds 60
  *
- * `--no-batching` turns query batching and the query cache off, for a side-by-side run.
+ * `--batching` turns on the batching of concurrent query embeddings (EMBEDDING_QUERY_BATCHING), for a
+ * side-by-side run against the default.
  *
  * Prints a table (p50/p95/p99, requests, errors, API RSS, load average) and one JSON line.
  */
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const seconds = Number(arg('seconds', '20'));
   const repoChoice = arg('repo', 'fixture');
   const repeat = process.argv.includes('--repeat');
-  const batching = !process.argv.includes('--no-batching');
+  const batching = process.argv.includes('--batching');
   const harness = new IngestHarness(runId('loadc'));
   const repoId = runId('load');
   let api: ChildProcess | undefined;

@@ -82,8 +82,8 @@ export const envSchema = z.object({
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
-  /** Concurrent query embeddings share one model call, and recent query vectors are cached (false: one call per query, for comparison). */
-  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
+  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
   /** The read key; also the admin key while API_ADMIN_KEY is unset. */

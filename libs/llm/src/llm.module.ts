@@ -33,16 +33,14 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
       provide: EMBEDDING_PROVIDER,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
-        // Concurrent searches share model calls and repeat queries hit a cache. Only local models
-        // batch queries as documents: Gemini embeds queries and documents differently.
-        const base = embeddingProviderFromConfig(config);
-        const provider = config.embedding.queryBatching
-          ? withQueryBatching(base, {
-              maxBatch: config.embedding.batchSize,
-              cacheSize: QUERY_VECTOR_CACHE_SIZE,
-              batch: config.embedding.provider === 'local' || config.embedding.provider === 'hash',
-            })
-          : base;
+        // Repeat queries hit a cache. Batching (opt-in) lets concurrent searches share a model call;
+        // only local models batch queries as documents (Gemini embeds the two differently). On the
+        // shared 2-core machine it moved the queue from the model to Neo4j (bench/load): off by default.
+        const provider = withQueryBatching(embeddingProviderFromConfig(config), {
+          maxBatch: config.embedding.batchSize,
+          cacheSize: QUERY_VECTOR_CACHE_SIZE,
+          batch: config.embedding.queryBatching && (config.embedding.provider === 'local' || config.embedding.provider === 'hash'),
+        });
         new Logger('Embeddings').log(`provider ${provider.name}, model ${provider.model}, ${provider.dimensions} dimensions`);
         return provider;
       },
