@@ -1,8 +1,11 @@
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import type { IncomingMessage } from 'node:http';
+import type { ServerOptions } from 'graphql-ws';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
@@ -15,9 +18,13 @@ import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { AskResolver } from './ask/ask.resolver';
-import { ApiKeyGuard, keyMatches, presentedKey } from './auth/api-key.guard';
+import { decideAccess, isRefusal, Role } from './auth/access';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { RateLimitGuard } from './auth/rate-limit.guard';
+import { costLimitPlugin } from './graphql/cost';
+import { ApiExceptionFilter } from './graphql/exception.filter';
 import { GraphiqlController } from './graphiql.controller';
-import { formatError, formatSubscriptionResult } from './graphql/errors';
+import { formatError, formatSubscriptionResult, serviceUnavailableStatusPlugin } from './graphql/errors';
 import { McpController } from './mcp/mcp.controller';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
 import { MetricsController } from './metrics/metrics.controller';
@@ -28,6 +35,10 @@ import { RerankResolver } from './rerank/rerank.resolver';
 import { SearchResolver } from './search/search.resolver';
 
 export const GRAPHQL_PATH = '/graphql';
+const RATE_WINDOW_MS = 60_000;
+
+/** A stream that ends with an error (a lost rerank) reaches the client with the same codes as a query. */
+const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e));
 
 @Module({
   imports: [
@@ -41,6 +52,10 @@ export const GRAPHQL_PATH = '/graphql';
     LlmModule,
     SearchModule,
     PipelineModule,
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({ throttlers: [{ ttl: RATE_WINDOW_MS, limit: config.api.rateLimitPerMin }] }),
+    }),
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
@@ -51,18 +66,33 @@ export const GRAPHQL_PATH = '/graphql';
         playground: false,
         introspection: true,
         includeStacktraceInErrorResponses: false,
-        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin()],
+        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin(), costLimitPlugin(config.api.graphql), serviceUnavailableStatusPlugin()],
+        // Bounds parsing (and so validation) before anything else: deep fragment nesting or thousands
+        // of aliases are refused by token count in the parser itself.
+        parseOptions: { maxTokens: config.api.graphql.maxTokens },
+        allowBatchedHttpRequests: false,
+        // Let a refused field (401/403/429) set the HTTP status; Nest would reset it to 200.
+        preserveHttpStatusForExecutionErrors: false,
         subscriptions: {
           'graphql-ws': {
             path: GRAPHQL_PATH,
-            // Refuse the socket itself when the key is wrong, not just each operation.
-            onConnect: (ctx) =>
-              !config.api.apiKey || keyMatches(config.api.apiKey, presentedKey(ctx.connectionParams as Record<string, unknown>)),
+            // The handshake follows the HTTP rules (Origin, Host, key): a refused socket closes with
+            // 4403 before any operation runs; an accepted one keeps its role for every operation.
+            onConnect: (ctx) => {
+              const extra = ctx.extra as { request: IncomingMessage; role?: Role };
+              const decision = decideAccess(config, extra.request.headers, ctx.connectionParams);
+              if (isRefusal(decision)) return false;
+              extra.role = decision;
+              return true;
+            },
             onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
+            // Nest's type omits onError, which it hands on to graphql-ws all the same.
+            ...({ onError: subscriptionErrors } as object),
           },
         },
-        context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown } }) => ({
+        context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role } }) => ({
           req: ctx.req,
+          role: ctx.extra?.role,
           connectionParams: ctx.connectionParams ?? ctx.extra?.connectionParams,
         }),
         formatError,
@@ -70,6 +100,6 @@ export const GRAPHQL_PATH = '/graphql';
     }),
   ],
   controllers: [GraphiqlController, McpController, MetricsController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
 })
 export class AppModule {}

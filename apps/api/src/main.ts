@@ -7,6 +7,7 @@ import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
+import { accessGate } from './auth/access';
 import { validationError } from './graphql/errors';
 import { mountQueueBoard } from './queues/queue-board';
 
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
     res.setHeader(REQUEST_ID_HEADER, req.id);
     runWithRequestId(req.id, next);
   });
+  // Second: Origin/Host rules and the key, for every path (see auth/access.ts).
+  app.use(accessGate(config));
   app.enableShutdownHooks();
   mountQueueBoard(app);
   // Input types validate where they enter; a failure becomes BAD_USER_INPUT (see graphql/errors.ts).

@@ -9,7 +9,7 @@ const NO_FILE = '/nonexistent/.env';
 describe('loadConfig', () => {
   it('applies defaults and types values', () => {
     const config = loadConfig({ NEO4J_PASSWORD: 'pw', API_PORT: '4100' }, NO_FILE);
-    expect(config.neo4j).toEqual({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'pw', database: 'neo4j' });
+    expect(config.neo4j).toEqual({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'pw', database: 'neo4j', txTimeoutMs: 15_000, maxRetryMs: 5_000 });
     expect(config.api.port).toBe(4100);
     expect(config.api.host).toBe('127.0.0.1');
     expect(config.embedding).toMatchObject({ provider: 'local', dimensions: 384 });
@@ -29,6 +29,15 @@ describe('loadConfig', () => {
     expect(message).toContain('NEO4J_URI');
     expect(message).toContain('API_PORT');
     expect(message).toContain('EMBEDDING_PROVIDER');
+  });
+
+  it('refuses a blank API key, a keyless non-loopback bind and equal read and admin keys', () => {
+    expect(() => loadConfig({ NEO4J_PASSWORD: 'pw', API_KEY: '   ' }, NO_FILE)).toThrow(/API_KEY: is blank/);
+    expect(() => loadConfig({ NEO4J_PASSWORD: 'pw', API_HOST: '0.0.0.0' }, NO_FILE)).toThrow(/API_KEY: is required when API_HOST \(0\.0\.0\.0\)/);
+    expect(() => loadConfig({ NEO4J_PASSWORD: 'pw', API_KEY: 'same', API_ADMIN_KEY: 'same' }, NO_FILE)).toThrow(/API_ADMIN_KEY: must differ/);
+    expect(loadConfig({ NEO4J_PASSWORD: 'pw', API_HOST: '0.0.0.0', API_ADMIN_KEY: 'k' }, NO_FILE).api.adminKey).toBe('k');
+    expect(loadConfig({ NEO4J_PASSWORD: 'pw', API_KEY: '' }, NO_FILE).api.apiKey).toBeUndefined();
+    expect(loadConfig({ NEO4J_PASSWORD: 'pw', API_HOST: 'localhost' }, NO_FILE).api.host).toBe('localhost');
   });
 
   it('hides the value of a secret that fails validation', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
-import { AppConfig, envSchema, SECRET_VARIABLES, toAppConfig } from './config.schema';
+import { AppConfig, envRules, SECRET_VARIABLES, toAppConfig } from './config.schema';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -29,7 +29,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, envFile = findE
   const fromFile = envFile && fs.existsSync(envFile) ? parseDotenv(fs.readFileSync(envFile)) : {};
   const merged: Record<string, string | undefined> = { ...fromFile };
   for (const [key, value] of Object.entries(env)) if (value !== undefined) merged[key] = value;
-  const parsed = envSchema.safeParse(merged);
+  const parsed = envRules.safeParse(merged);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '?');

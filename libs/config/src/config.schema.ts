@@ -14,10 +14,19 @@ function defaultAllowedRoot(root: string): string {
 const DEFAULT_MODELS_SUBDIR = path.join('.cache', 'models');
 
 /** Names of the environment variables that hold secrets (REDIS_URL may carry a password): never logged, never echoed in errors. */
-export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
+export const SECRET_VARIABLES = ['NEO4J_PASSWORD', 'REDIS_URL', 'GEMINI_API_KEY', 'EMBEDDING_OPENAI_API_KEY', 'API_KEY', 'API_ADMIN_KEY', 'RERANK_OPENAI_API_KEY', 'COHERE_API_KEY', 'VOYAGE_API_KEY', 'CHAT_OPENAI_API_KEY'] as const;
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+/**
+ * An API key: unset or empty means none; a value of only spaces is refused rather than read as "no
+ * key", since whoever wrote it meant to protect the API.
+ */
+const apiKey = z
+  .string()
+  .optional()
+  .refine((v) => v === undefined || v === '' || v.trim() !== '', 'is blank (only spaces): set a real key or leave it empty')
+  .transform((v) => (v ? v : undefined));
 const optionalSecret = z
   .string()
   .optional()
@@ -40,6 +49,10 @@ export const envSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL').optional(),
   /** Port of the Redis that scripts/services.sh runs; used when REDIS_URL is unset. */
   REDIS_PORT: port.default(6379),
+  /** A Redis command answered on behalf of a waiting caller fails after this long. */
+  REDIS_COMMAND_TIMEOUT_MS: positiveInt.max(600_000).default(2_000),
+  /** How long the Neo4j driver retries a transient failure (Neo4j unreachable included) before giving up. */
+  NEO4J_MAX_RETRY_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may hold letters, digits, _ and - only').default('scopegraph'),
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -69,9 +82,26 @@ export const envSchema = z.object({
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
+  /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
+  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
-  API_KEY: optionalSecret,
+  /** The read key; also the admin key while API_ADMIN_KEY is unset. */
+  API_KEY: apiKey,
+  /** The admin key (index, delete, diagnostics jobs, /queues); with it set, API_KEY only reads. */
+  API_ADMIN_KEY: apiKey,
+  /** Extra browser origins allowed to call the API (comma-separated, e.g. http://localhost:5173); same-origin pages always are. */
+  API_ALLOWED_ORIGINS: z.string().optional(),
+  /** Operations per minute per key (per client address without a key), per API process. */
+  API_RATE_LIMIT_PER_MIN: positiveInt.max(1_000_000).default(600),
+  /** Largest query cost (see apps/api/src/graphql/cost.ts) one operation may have. */
+  GRAPHQL_MAX_COST: positiveInt.max(1_000_000).default(2_000),
+  GRAPHQL_MAX_DEPTH: positiveInt.max(100).default(12),
+  GRAPHQL_MAX_ALIASES: positiveInt.max(1_000).default(20),
+  /** Tokens in one GraphQL document: bounds parsing and validation work before anything runs. */
+  GRAPHQL_MAX_TOKENS: positiveInt.max(1_000_000).default(3_000),
+  /** Longest a Neo4j transaction of an API request may run before the server ends it. */
+  NEO4J_TX_TIMEOUT_MS: positiveInt.max(3_600_000).default(15_000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   // Reranking (libs/rerank). auto: gemini with GEMINI_API_KEY, else openai with RERANK_OPENAI_BASE_URL,
   // else cohere / voyage with their key, else the local keyword reranker.
@@ -101,11 +131,31 @@ export const envSchema = z.object({
   ASK_PICKUP_TIMEOUT_MS: positiveInt.max(3_600_000).default(120_000),
 });
 
+/** Names that only this machine can reach; binding anywhere else exposes the API to the network. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || h === '::ffff:127.0.0.1';
+}
+
+/** Rules between variables, each naming the variable to fix. */
+export const envRules = envSchema.superRefine((env, ctx) => {
+  if (!isLoopbackHost(env.API_HOST) && !env.API_KEY && !env.API_ADMIN_KEY) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: ['API_KEY'],
+      message: `is required when API_HOST (${env.API_HOST}) is not a loopback address: the API would be open to the network`,
+    });
+  }
+  if (env.API_KEY && env.API_ADMIN_KEY && env.API_KEY === env.API_ADMIN_KEY) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['API_ADMIN_KEY'], message: 'must differ from API_KEY (the read key)' });
+  }
+});
+
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
-  neo4j: { uri: string; user: string; password: string; database: string };
-  redis: { url: string };
+  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; maxRetryMs: number };
+  redis: { url: string; commandTimeoutMs: number };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
   embedding: {
@@ -114,11 +164,21 @@ export interface AppConfig {
     dimensions: number;
     modelsDir: string;
     batchSize: number;
+    queryBatching: boolean;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
   };
   /** The project root (cypher/, scripts/) and the local models folder. */
   paths: { root: string };
-  api: { host: string; port: number; apiKey?: string };
+  api: {
+    host: string;
+    port: number;
+    /** Read key (also admin while adminKey is unset). */
+    apiKey?: string;
+    adminKey?: string;
+    allowedOrigins: string[];
+    rateLimitPerMin: number;
+    graphql: { maxCost: number; maxDepth: number; maxAliases: number; maxTokens: number };
+  };
   ingest: {
     allowedRoots: string[];
     maxFileBytes: number;
@@ -170,8 +230,8 @@ export function toAppConfig(env: Env): AppConfig {
   const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
     paths: { root },
-    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE },
-    redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}` },
+    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS },
+    redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}`, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS },
     queue: { prefix: env.QUEUE_PREFIX },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },
     embedding: {
@@ -180,9 +240,18 @@ export function toAppConfig(env: Env): AppConfig {
       dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
       modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
+      queryBatching: env.EMBEDDING_QUERY_BATCHING,
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
-    api: { host: env.API_HOST, port: env.API_PORT, apiKey: env.API_KEY },
+    api: {
+      host: env.API_HOST,
+      port: env.API_PORT,
+      apiKey: env.API_KEY,
+      adminKey: env.API_ADMIN_KEY,
+      allowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+      rateLimitPerMin: env.API_RATE_LIMIT_PER_MIN,
+      graphql: { maxCost: env.GRAPHQL_MAX_COST, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxTokens: env.GRAPHQL_MAX_TOKENS },
+    },
     ingest: {
       allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot(root)).split(path.delimiter).filter(Boolean),
       maxFileBytes: env.INGEST_MAX_FILE_BYTES,

@@ -20,6 +20,8 @@ export class Neo4jService implements OnModuleDestroy {
   readonly driver: Driver;
   readonly database: string;
   private readonly uri: string;
+  /** Reads answer requests: Neo4j ends one that runs longer, so one costly request cannot hold the pool. */
+  private readonly readTimeoutMs: number;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -27,10 +29,14 @@ export class Neo4jService implements OnModuleDestroy {
   ) {
     this.database = config.neo4j.database;
     this.uri = config.neo4j.uri;
+    this.readTimeoutMs = config.neo4j.txTimeoutMs;
     this.driver = neo4j.driver(config.neo4j.uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password), {
       disableLosslessIntegers: true,
       maxConnectionPoolSize: 50,
       connectionAcquisitionTimeout: 30_000,
+      // The driver retries "Neo4j unreachable" like any transient error: bounded, so a request fails
+      // with SERVICE_UNAVAILABLE in seconds instead of after the driver's default 30 s.
+      maxTransactionRetryTime: config.neo4j.maxRetryMs,
     });
   }
 
@@ -98,6 +104,8 @@ export class Neo4jService implements OnModuleDestroy {
     const result = await this.driver.executeQuery(query, params, {
       database: this.database,
       routing: mode === 'READ' ? neo4j.routing.READ : neo4j.routing.WRITE,
+      // Writes come from jobs (index, delete) whose size the job bounds; only reads get the timeout.
+      ...(mode === 'READ' ? { transactionConfig: { timeout: this.readTimeoutMs } } : {}),
     });
     return result.records.map((r) => r.toObject() as T);
   }

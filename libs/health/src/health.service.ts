@@ -19,6 +19,15 @@ export interface HealthReport {
   queues: QueueCounts[];
 }
 
+/** The check's answer, or the fallback once the deadline passes (the check itself may finish later, unobserved). */
+function withDeadline<T>(check: Promise<T>, ms: number, fallback: (ms: number) => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback(ms)), ms);
+  });
+  return Promise.race([check, deadline]).finally(() => clearTimeout(timer));
+}
+
 /** One service answers "is everything up": the GraphQL health query and the worker's probe job use it. */
 @Injectable()
 export class HealthService {
@@ -35,8 +44,15 @@ export class HealthService {
     return { version: kernel.version, edition: kernel.edition };
   }
 
+  /** Every check answers within this, so health names what is down instead of waiting on it. */
+  static readonly CHECK_DEADLINE_MS = 1_500;
+
   async report(): Promise<HealthReport> {
-    const [neo4j, redis, queues] = await Promise.all([this.neo4jHealth(), this.redisHealth(), this.queueCounts()]);
+    const [neo4j, redis, queues] = await Promise.all([
+      withDeadline(this.neo4jHealth(), HealthService.CHECK_DEADLINE_MS, (ms) => ({ ok: false, indexes: [], error: `no answer within ${ms} ms` })),
+      withDeadline(this.redisHealth(), HealthService.CHECK_DEADLINE_MS, (ms) => ({ ok: false, error: `no answer within ${ms} ms` })),
+      withDeadline(this.queueCounts(), HealthService.CHECK_DEADLINE_MS, () => []),
+    ]);
     return { ok: neo4j.ok && redis.ok && neo4j.indexes.every((i) => i.online), neo4j, redis, queues };
   }
 

@@ -1,12 +1,14 @@
 import { Global, Logger, Module, OnModuleDestroy, Inject } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { ChatClientRef, createTextChatClient } from './chat';
-import { createEmbeddingProvider, EmbeddingProvider } from './embeddings';
+import { createEmbeddingProvider, EmbeddingProvider, withQueryBatching } from './embeddings';
 
 /** Injection token of the configured EmbeddingProvider (EMBEDDING_PROVIDER picks which). */
 export const EMBEDDING_PROVIDER = Symbol('EMBEDDING_PROVIDER');
 /** Injection token of the answering chat model (a ChatClientRef; its client is null when none is configured). */
 export const CHAT_CLIENT = Symbol('CHAT_CLIENT');
+/** Distinct query texts whose vectors a process remembers (384 floats each: ~3 MB for 1,000). */
+const QUERY_VECTOR_CACHE_SIZE = 1_000;
 
 export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvider {
   return createEmbeddingProvider({
@@ -31,7 +33,14 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
       provide: EMBEDDING_PROVIDER,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => {
-        const provider = embeddingProviderFromConfig(config);
+        // Repeat queries hit a cache. Batching (opt-in) lets concurrent searches share a model call;
+        // only local models batch queries as documents (Gemini embeds the two differently). On the
+        // shared 2-core machine it moved the queue from the model to Neo4j (bench/load): off by default.
+        const provider = withQueryBatching(embeddingProviderFromConfig(config), {
+          maxBatch: config.embedding.batchSize,
+          cacheSize: QUERY_VECTOR_CACHE_SIZE,
+          batch: config.embedding.queryBatching && (config.embedding.provider === 'local' || config.embedding.provider === 'hash'),
+        });
         new Logger('Embeddings').log(`provider ${provider.name}, model ${provider.model}, ${provider.dimensions} dimensions`);
         return provider;
       },

@@ -6,10 +6,17 @@
 export class EventInbox<T> implements AsyncIterable<T> {
   private readonly queued: T[] = [];
   private wake: (() => void) | undefined;
+  private failure: Error | undefined;
 
   /** Bound, so it can be handed to an emitter as the listener. */
   readonly push = (event: T): void => {
     this.queued.push(event);
+    this.wake?.();
+  };
+
+  /** Ends the stream with an error once the queued events are delivered (the watched thing was lost). */
+  readonly fail = (error: Error): void => {
+    this.failure ??= error;
     this.wake?.();
   };
 
@@ -21,6 +28,7 @@ export class EventInbox<T> implements AsyncIterable<T> {
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     for (;;) {
       while (this.queued.length > 0) yield this.queued.shift()!;
+      if (this.failure) throw this.failure;
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }

@@ -1,10 +1,10 @@
 import { withRequestId } from '@scopegraph/observability';
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DEFAULT_JOB_OPTIONS, JOB_QUEUE, JobName, QueueName } from './queue.constants';
-import { createRedisConnection } from './redis.connection';
+import { createFailFastRedisConnection, createRedisConnection } from './redis.connection';
 
 export interface QueueCounts {
   name: QueueName;
@@ -15,9 +15,11 @@ export interface QueueCounts {
   failed: number;
 }
 
+const BOOT_CONNECT_WAIT_MS = 10_000;
+
 /** Producer side of the queues, plus Redis facts for health. The worker hosts the consumers. */
 @Injectable()
-export class QueueService implements OnModuleDestroy {
+export class QueueService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(QueueService.name);
   private readonly connection: Redis;
   /** For plain commands (caches, counters); never for blocking reads. */
@@ -29,8 +31,28 @@ export class QueueService implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.prefix = config.queue.prefix;
-    this.connection = createRedisConnection(config.redis.url);
-    this.connection.on('error', (e) => this.logger.warn(`Redis: ${e.message}`));
+    this.connection = createFailFastRedisConnection(config.redis.url, config.redis.commandTimeoutMs);
+  }
+
+  /** Commands fail rather than wait while disconnected, so boot waits (a bounded time) for the first connect. */
+  async onModuleInit(): Promise<void> {
+    await this.ready(BOOT_CONNECT_WAIT_MS).catch((e: Error) => this.logger.warn(`Redis not reachable yet (${e.message}); commands fail until it is`));
+  }
+
+  /** Resolves once the shared connection is ready; rejects after timeoutMs. */
+  ready(timeoutMs: number): Promise<void> {
+    if (this.connection.status === 'ready') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.connection.off('ready', onReady);
+        reject(new Error(`no connection within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.connection.once('ready', onReady);
+    });
   }
 
   queue(name: QueueName): Queue {
@@ -66,7 +88,7 @@ export class QueueService implements OnModuleDestroy {
 
   /** A QueueEvents listener on its own connection (it blocks on XREAD). The caller closes it. */
   events(name: QueueName): QueueEvents {
-    return new QueueEvents(name, { connection: createRedisConnection(this.config.redis.url), prefix: this.prefix });
+    return new QueueEvents(name, { connection: createRedisConnection(this.config.redis.url, {}, `events ${name}`), prefix: this.prefix });
   }
 
   async onModuleDestroy(): Promise<void> {

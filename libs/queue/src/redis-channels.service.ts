@@ -42,8 +42,7 @@ export class RedisChannelsService implements OnModuleDestroy {
 
   private connection(): Redis {
     if (!this.subscriber) {
-      this.subscriber = createRedisConnection(this.config.redis.url);
-      this.subscriber.on('error', (e) => this.logger.warn(`pub/sub: ${e.message}`));
+      this.subscriber = createRedisConnection(this.config.redis.url, {}, 'pub/sub');
       this.subscriber.on('message', (channel: string, message: string) => {
         for (const listener of this.listeners.get(channel) ?? []) listener(message);
       });

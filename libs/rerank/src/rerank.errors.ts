@@ -1,8 +1,11 @@
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 
 export class RerankNotFoundError extends DomainError {
-  constructor(readonly jobId: string) {
-    super(DomainErrorCode.RerankNotFound, `no rerank "${jobId}" (unknown, or expired)`);
+  constructor(
+    readonly jobId: string,
+    lost = false,
+  ) {
+    super(DomainErrorCode.RerankNotFound, lost ? `rerank "${jobId}" was lost: its state is gone from Redis` : `no rerank "${jobId}" (unknown, or expired)`);
   }
 }
 

@@ -259,7 +259,19 @@ export class RerankService {
         yield progressEvent(so);
       }
       const wait = Math.max(0, snapshot.state.deadlineAt - this.clock.now()) + DEADLINE_GRACE_MS;
-      timer = setTimeout(() => void this.expireIfDue(jobId).catch((e: Error) => this.logger.warn(`expiring ${jobId}: ${e.message}`)), wait);
+      // At the deadline the rerank is completed by whoever gets there first; if its state is gone
+      // (Redis lost it) or unreachable, the subscriber gets an error and completion, not silence.
+      timer = setTimeout(
+        () =>
+          void this.expireIfDue(jobId).then(
+            (found) => found || inbox.fail(new RerankNotFoundError(jobId, true)),
+            (e: Error) => {
+              this.logger.warn(`expiring ${jobId}: ${e.message}`);
+              inbox.fail(e);
+            },
+          ),
+        wait,
+      );
       for await (const event of inbox) {
         if (event.kind === 'completed') {
           yield event;
@@ -275,12 +287,16 @@ export class RerankService {
     }
   }
 
-  /** Completes a rerank whose deadline passed (once, whoever gets there first) and publishes its result. */
-  async expireIfDue(jobId: string): Promise<void> {
+  /**
+   * Completes a rerank whose deadline passed (once, whoever gets there first) and publishes its
+   * result. False when the rerank's state no longer exists.
+   */
+  async expireIfDue(jobId: string): Promise<boolean> {
     const status = await this.store.status(jobId);
-    if (!status) return;
-    if (status.status === 'running' && !(await this.store.expire(jobId, this.clock.now()))) return;
+    if (!status) return false;
+    if (status.status === 'running' && !(await this.store.expire(jobId, this.clock.now()))) return true;
     await this.ensureFinal(jobId);
+    return true;
   }
 
   cacheStats(): Promise<RerankCacheStats> {

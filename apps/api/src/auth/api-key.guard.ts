@@ -1,62 +1,53 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Injectable, SetMetadata, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import { timingSafeEqual } from 'node:crypto';
-import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { GraphQLError } from 'graphql';
+import { FORBIDDEN_ADMIN, GatedRequest, Refusal, Role, ROLE_ORDER } from './access';
 
-/** Extracts the key from `x-api-key`, `Authorization: Bearer`, or graphql-ws connectionParams. */
-export function presentedKey(headers: Record<string, unknown> | undefined): string | undefined {
-  if (!headers) return undefined;
-  const direct = headers['x-api-key'] ?? headers['X-Api-Key'] ?? headers['apiKey'];
-  if (typeof direct === 'string') return direct;
-  const auth = headers['authorization'] ?? headers['Authorization'];
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length);
-  return undefined;
+const REQUIRED_ROLE = 'scopegraph:requiredRole';
+
+/** Marks an operation that changes what is indexed or runs diagnostics: the admin key only. */
+export const AdminOnly = () => SetMetadata(REQUIRED_ROLE, 'admin' satisfies Role);
+
+/** What a GraphQL context carries: the HTTP request (gated by accessGate) or the socket's role. */
+export interface ApiContext {
+  req?: GatedRequest;
+  role?: Role;
 }
 
-/** HTTP Basic credentials' password: how a browser presents a key to pages it cannot add headers to (/queues). */
-export function basicAuthPassword(headers: Record<string, unknown>): string | undefined {
-  const auth = headers['authorization'];
-  if (typeof auth !== 'string' || !auth.startsWith('Basic ')) return undefined;
-  const decoded = Buffer.from(auth.slice('Basic '.length), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+function refusalError(refusal: Refusal): GraphQLError {
+  // extensions.http sets the HTTP status of a GraphQL-over-HTTP answer; Apollo strips it from the body.
+  return new GraphQLError(refusal.message, { extensions: { code: refusal.code, http: { status: refusal.status } } });
 }
+
+const UNAUTHENTICATED: Refusal = { status: 401, code: 'UNAUTHENTICATED', message: 'missing or wrong API key' };
 
 /**
- * The one admin check for routes outside GraphQL (the queue board). Until read and admin keys are
- * separate, the admin key is API_KEY; without a key the API is open, as it is for GraphQL (it binds
- * to 127.0.0.1 by default).
+ * Every resolver and controller: the caller's role (decided by accessGate for HTTP, by graphql-ws's
+ * onConnect for sockets) must be at least what the handler asks for. A request that somehow reached
+ * a handler without a decided role is refused, so a new transport cannot bypass the gate silently.
  */
-export function adminAllowed(config: AppConfig, headers: Record<string, unknown>): boolean {
-  const expected = config.api.apiKey;
-  if (!expected) return true;
-  return keyMatches(expected, presentedKey(headers)) || keyMatches(expected, basicAuthPassword(headers));
-}
-
-export function keyMatches(expected: string, given: string | undefined): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The key a request presents, for GraphQL (HTTP or graphql-ws) and plain HTTP routes (/mcp, /metrics) alike. */
-function keyOf(context: ExecutionContext): string | undefined {
-  if (context.getType() === 'http') return presentedKey(context.switchToHttp().getRequest<{ headers: Record<string, unknown> }>().headers);
-  const ctx = GqlExecutionContext.create(context).getContext<{ req?: { headers: Record<string, unknown> }; connectionParams?: Record<string, unknown> }>();
-  return presentedKey(ctx.req?.headers) ?? presentedKey(ctx.connectionParams);
-}
-
-/** When API_KEY is set every operation needs it; when unset the API is open (it binds to 127.0.0.1 by default). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const expected = this.config.api.apiKey;
-    if (!expected) return true;
-    const given = keyOf(context);
-    if (!keyMatches(expected, given)) throw new UnauthorizedException('missing or wrong API key (x-api-key header)');
+    const required = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]) ?? 'read';
+    const graphql = context.getType<string>() === 'graphql';
+    const role = graphql
+      ? (() => {
+          const ctx = GqlExecutionContext.create(context).getContext<ApiContext>();
+          return ctx.role ?? ctx.req?.role;
+        })()
+      : context.switchToHttp().getRequest<GatedRequest>().role;
+    if (!role) {
+      if (graphql) throw refusalError(UNAUTHENTICATED);
+      throw new UnauthorizedException(UNAUTHENTICATED.message);
+    }
+    if (ROLE_ORDER[role] < ROLE_ORDER[required]) {
+      if (graphql) throw refusalError(FORBIDDEN_ADMIN);
+      throw new ForbiddenException(FORBIDDEN_ADMIN.message);
+    }
     return true;
   }
 }

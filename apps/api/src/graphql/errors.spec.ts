@@ -31,13 +31,23 @@ describe('formatError', () => {
     expect(thrown(new DomainError(DomainErrorCode.RerankNotFound, 'no rerank "x"')).extensions).toEqual({ code: 'NOT_FOUND', domainCode: 'RERANK_NOT_FOUND' });
   });
 
+  it('answers graphql-js request-level limits as client errors, not internal ones', () => {
+    const tokens = new GraphQLError('Syntax Error: Document contains more that 3000 tokens. Parsing aborted.');
+    expect(formatError(tokens.toJSON(), tokens).extensions).toEqual({ code: 'QUERY_TOO_COMPLEX' });
+    const variables = new GraphQLError('Too many errors processing variables, error limit reached. Execution aborted.');
+    expect(formatError(variables.toJSON(), variables).extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    const batch = new GraphQLError('Operation batching disabled.', { extensions: { code: 'BAD_REQUEST' } });
+    expect(formatError(batch.toJSON(), batch).extensions).toEqual({ code: 'BAD_REQUEST' });
+  });
+
   it('hides anything else behind INTERNAL_SERVER_ERROR, without message or stack', () => {
     const out = thrown(new Error('neo4j exploded at /secret/path'));
     expect(out).toEqual({ message: 'Internal server error', path: ['search'], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
   });
 
   it('maps Nest HTTP exceptions from guards and pipes by status', () => {
-    expect(thrown(new HttpException('nope', HttpStatus.FORBIDDEN)).extensions).toEqual({ code: 'UNAUTHENTICATED' });
+    expect(thrown(new HttpException('who', HttpStatus.UNAUTHORIZED)).extensions).toEqual({ code: 'UNAUTHENTICATED' });
+    expect(thrown(new HttpException('nope', HttpStatus.FORBIDDEN)).extensions).toEqual({ code: 'FORBIDDEN' });
     expect(thrown(new HttpException('bad', HttpStatus.BAD_REQUEST)).extensions).toEqual({ code: 'BAD_USER_INPUT' });
   });
 

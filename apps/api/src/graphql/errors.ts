@@ -1,4 +1,7 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { Neo4jError } from 'neo4j-driver';
+import { REDIS_UNAVAILABLE } from '@scopegraph/queue';
 import { type ExecutionResult, type FormattedExecutionResult, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ValidationError } from 'class-validator';
 import { ConfigError } from '@scopegraph/config';
@@ -11,9 +14,15 @@ export enum ErrorCode {
   BadUserInput = 'BAD_USER_INPUT',
   NotFound = 'NOT_FOUND',
   Unauthenticated = 'UNAUTHENTICATED',
+  Forbidden = 'FORBIDDEN',
   Internal = 'INTERNAL_SERVER_ERROR',
   GraphqlValidation = 'GRAPHQL_VALIDATION_FAILED',
   GraphqlParse = 'GRAPHQL_PARSE_FAILED',
+  QueryTooComplex = 'QUERY_TOO_COMPLEX',
+  RateLimited = 'RATE_LIMITED',
+  /** Apollo's own code for a malformed HTTP request (batch, CSRF-blocked GET or text/plain POST, bad JSON). */
+  BadRequest = 'BAD_REQUEST',
+  ServiceUnavailable = 'SERVICE_UNAVAILABLE',
 }
 
 /**
@@ -69,7 +78,51 @@ export function validationError(errors: ValidationError[]): DomainError {
 }
 
 /** Codes that graphql-js and Apollo assign themselves (bad documents, unknown fields): shown as they are. */
-const PASSTHROUGH = new Set<string>([ErrorCode.GraphqlValidation, ErrorCode.GraphqlParse, ErrorCode.BadUserInput]);
+const PASSTHROUGH = new Set<string>([
+  ErrorCode.GraphqlValidation,
+  ErrorCode.GraphqlParse,
+  ErrorCode.BadUserInput,
+  ErrorCode.Unauthenticated,
+  ErrorCode.Forbidden,
+  ErrorCode.QueryTooComplex,
+  ErrorCode.RateLimited,
+  ErrorCode.BadRequest,
+  ErrorCode.ServiceUnavailable,
+]);
+
+/** graphql-js's parser message when GRAPHQL_MAX_TOKENS is exceeded (it has no code of its own). */
+const TOO_MANY_TOKENS = /^Syntax Error: Document contains more th(?:an|at) \d+ tokens/;
+/** graphql-js stops coercing variables after 50 errors with this message and no code. */
+const TOO_MANY_VARIABLE_ERRORS = /^Too many errors processing variables/;
+
+/** Neo4j driver codes for "cannot reach the database right now". */
+const NEO4J_UNAVAILABLE = new Set(['ServiceUnavailable', 'SessionExpired']);
+
+function isNeo4jUnavailable(error: unknown): boolean {
+  return error instanceof Neo4jError && NEO4J_UNAVAILABLE.has(error.code);
+}
+
+export function isServiceUnavailable(error: unknown): boolean {
+  return isNeo4jUnavailable(error) || (error instanceof Error && REDIS_UNAVAILABLE.test(error.message));
+}
+
+function unavailableService(error: unknown): string {
+  return isNeo4jUnavailable(error) ? 'Neo4j' : 'Redis';
+}
+
+/** Answers 503 when a field failed because Neo4j or Redis is down (the body says which). */
+export function serviceUnavailableStatusPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          if (response.body.singleResult.errors?.some((e) => e.extensions?.code === ErrorCode.ServiceUnavailable)) response.http.status = 503;
+        },
+      };
+    },
+  };
+}
 
 /**
  * Maps every error leaving the API to a stable code. Domain errors keep their message and carry
@@ -92,13 +145,23 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     const detail = typeof response === 'string' ? response : response.message;
     const message = Array.isArray(detail) ? detail.join('; ') : (detail ?? original.message);
     if (status === HttpStatus.BAD_REQUEST) return { ...base, message, extensions: { code: ErrorCode.BadUserInput } };
-    if (status === HttpStatus.UNAUTHORIZED || status === HttpStatus.FORBIDDEN)
-      return { ...base, message, extensions: { code: ErrorCode.Unauthenticated } };
+    if (status === HttpStatus.UNAUTHORIZED) return { ...base, message, extensions: { code: ErrorCode.Unauthenticated } };
+    if (status === HttpStatus.FORBIDDEN) return { ...base, message, extensions: { code: ErrorCode.Forbidden } };
     if (status === HttpStatus.NOT_FOUND) return { ...base, message, extensions: { code: ErrorCode.NotFound } };
+  }
+  if (TOO_MANY_TOKENS.test(formatted.message)) {
+    return { message: `${formatted.message.replace(/^Syntax Error: /, '')} (GRAPHQL_MAX_TOKENS)`, extensions: { code: ErrorCode.QueryTooComplex } };
+  }
+  if (TOO_MANY_VARIABLE_ERRORS.test(formatted.message)) {
+    return { ...base, extensions: { code: ErrorCode.BadUserInput } };
   }
   if (PASSTHROUGH.has(code)) {
     const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...base, extensions };
+  }
+  if (isServiceUnavailable(original)) {
+    logger.warn(`service unavailable at ${formatted.path?.join('.') ?? '?'}: ${(original as Error).message}`);
+    return { message: `${unavailableService(original)} is unavailable; try again shortly`, path: formatted.path, extensions: { code: ErrorCode.ServiceUnavailable } };
   }
   if (original instanceof ConfigError) logger.error(original.message);
   else logger.error(`unexpected error at ${formatted.path?.join('.') ?? '?'}: ${(original as Error)?.stack ?? String(original)}`);

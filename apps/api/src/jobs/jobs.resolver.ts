@@ -1,4 +1,5 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { AdminOnly } from '../auth/api-key.guard';
 import { JobEvent, JobEventsService, JobName, ProbeJobData, QueueName, QueueService } from '@scopegraph/queue';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { JobEventKind, JobEventPayload, JobRef, JobStatus, ProbeInput } from './jobs.model';
@@ -10,6 +11,7 @@ export class JobsResolver {
     private readonly events: JobEventsService,
   ) {}
 
+  @AdminOnly()
   @Mutation(() => JobRef, { description: 'Runs a diagnostics job on the worker: N steps with progress events' })
   async startProbe(@Args('input', { type: () => ProbeInput, nullable: true }) input?: ProbeInput): Promise<JobRef> {
     const data: ProbeJobData = { steps: input?.steps ?? 3, stepDelayMs: input?.stepDelayMs ?? 50 };

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
@@ -20,6 +21,7 @@ export class RepositoriesResolver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @AdminOnly()
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
   async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
     const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
@@ -43,6 +45,7 @@ export class RepositoriesResolver {
     return (await this.repo.repositories()).find((r) => r.name === name) ?? null;
   }
 
+  @AdminOnly()
   @Mutation(() => Boolean, { description: 'Deletes a repository and everything indexed from it' })
   async deleteRepository(@Args('name') name: string): Promise<boolean> {
     if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);

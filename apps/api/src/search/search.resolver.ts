@@ -3,6 +3,7 @@ import { defaultPlan, defaultRerankCandidates, expandDefaults, type GraphEdgeTyp
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { RerankService } from '@scopegraph/rerank';
 import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse } from './search.model';
+import { neighborhoodCost, searchCost } from '../graphql/cost';
 
 /** SearchInput -> SearchPlan. Field names of its DomainErrors are those of SearchInput. */
 export function planFromInput(input: SearchInput): SearchPlan {
@@ -65,7 +66,7 @@ export class SearchResolver {
     private readonly reranks: RerankService,
   ) {}
 
-  @Query(() => SearchResponse, { description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
+  @Query(() => SearchResponse, { complexity: searchCost, description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
   async search(@Args('input') input: SearchInput): Promise<SearchResponse> {
     // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
     if (input.rerank) this.reranks.options(input.rerank, 'rerank');
@@ -82,7 +83,7 @@ export class SearchResolver {
     return this.searchService.scope(id, checkSourceChars(sourceChars));
   }
 
-  @Query(() => Neighborhood, { nullable: true, description: 'Scopes around one scope within depth (1-3), each with the path that reached it; null for an unknown id' })
+  @Query(() => Neighborhood, { nullable: true, complexity: neighborhoodCost, description: 'Scopes around one scope within depth (1-3), each with the path that reached it; null for an unknown id' })
   neighborhood(
     @Args('id', { type: () => ID }) id: string,
     @Args('depth', { type: () => Int, nullable: true }) depth?: number,

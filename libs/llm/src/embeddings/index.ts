@@ -7,3 +7,4 @@ export * from './hash-embedding.provider';
 export * from './openai-embedding.provider';
 export { BertWordPieceTokenizer } from './bert-wordpiece-tokenizer';
 export { cosineSimilarity, l2Normalize, l2Norm } from './vector-math';
+export { withQueryBatching, type QueryBatchingOptions } from './query-batching';

@@ -150,6 +150,8 @@ describe('pipeline loader', () => {
   it('refuses text that is not YAML or not a pipeline', () => {
     expect(issuesOf(() => parsePipeline('pipeline: [unclosed', 'bad.yaml'))[0].message).toMatch(/not valid YAML/);
     expect(issuesOf(() => parsePipeline('steps: []', 'bad.yaml'))[0]).toMatchObject({ field: 'pipeline' });
+    // An alias without its anchor (found by the API fuzz: it answered INTERNAL_SERVER_ERROR).
+    expect(issuesOf(() => parsePipeline('*:*', 'bad.yaml'))[0].message).toMatch(/not valid YAML: Unresolved alias/);
   });
 
   it('validates user YAML against the shipped pipelines, which it may extend', () => {

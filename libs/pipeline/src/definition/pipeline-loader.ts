@@ -77,7 +77,13 @@ export function parsePipeline(text: string, file: string): RawPipeline {
   if (text.length > MAX_PIPELINE_YAML_CHARS) fail(`is longer than ${MAX_PIPELINE_YAML_CHARS} characters`);
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) fail(`is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
-  const root = doc.toJS() as { pipeline?: unknown } | null;
+  // toJS throws (not records) for an alias without its anchor and for alias bombs.
+  let root: { pipeline?: unknown } | null = null;
+  try {
+    root = doc.toJS() as { pipeline?: unknown } | null;
+  } catch (error) {
+    fail(`is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
   const p = root?.pipeline as Record<string, unknown> | undefined;
   if (!isRecord(p)) fail('must hold a mapping `pipeline:`', 'pipeline');
   const pipe = p as Record<string, unknown>;

@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { AppConfig, isLoopbackHost } from '@scopegraph/config';
+
+/**
+ * Who may do what, decided once per HTTP request or WebSocket handshake:
+ * - `admin` may do everything (index, delete, diagnostics jobs, the queue board);
+ * - `read` may query, search, rerank and ask, but not change what is indexed.
+ * Keys: API_ADMIN_KEY is the admin key and API_KEY the read key; with only API_KEY set it is the
+ * admin key too (the single key of earlier versions keeps working). Without any key the API only
+ * binds to loopback (config refuses anything else) and every local caller is admin, but browsers are
+ * held to the Origin/Host rules below.
+ */
+export type Role = 'admin' | 'read';
+
+export const ROLE_ORDER: Record<Role, number> = { read: 1, admin: 2 };
+
+/** Why a request was refused, with the GraphQL code and HTTP status it is answered with. */
+export interface Refusal {
+  status: 401 | 403;
+  code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+  message: string;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Extracts the key from `x-api-key`, `Authorization: Bearer`, or graphql-ws connectionParams (`apiKey`). */
+export function presentedKey(headers: Record<string, unknown> | undefined): string | undefined {
+  if (!headers) return undefined;
+  const direct = headers['x-api-key'] ?? headers['X-Api-Key'] ?? headers['apiKey'];
+  if (typeof direct === 'string') return direct;
+  const auth = headers['authorization'] ?? headers['Authorization'];
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length);
+  return basicAuthPassword(headers);
+}
+
+/** HTTP Basic credentials' password: how a browser presents a key to pages it cannot add headers to (/queues, /graphiql). */
+export function basicAuthPassword(headers: Record<string, unknown>): string | undefined {
+  const auth = headers['authorization'] ?? headers['Authorization'];
+  if (typeof auth !== 'string' || !auth.startsWith('Basic ')) return undefined;
+  const decoded = Buffer.from(auth.slice('Basic '.length), 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+}
+
+/** Constant-time comparison (for equal lengths; a length mismatch is no secret worth hiding). */
+export function keyMatches(expected: string | undefined, given: string | undefined): boolean {
+  if (expected === undefined || given === undefined) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function keysConfigured(config: AppConfig): boolean {
+  return Boolean(config.api.apiKey || config.api.adminKey);
+}
+
+/** The role a presented key grants, or a refusal. */
+export function roleForKey(config: AppConfig, given: string | undefined): Role | Refusal {
+  const { apiKey, adminKey } = config.api;
+  if (!apiKey && !adminKey) return 'admin';
+  if (given === undefined) return { status: 401, code: 'UNAUTHENTICATED', message: 'missing API key: send it as x-api-key, a Bearer token or the Basic auth password' };
+  if (keyMatches(adminKey ?? apiKey, given)) return 'admin';
+  if (adminKey && keyMatches(apiKey, given)) return 'read';
+  return { status: 401, code: 'UNAUTHENTICATED', message: 'wrong API key' };
+}
+
+function hostName(hostHeader: string): string {
+  // "[::1]:4000" -> "::1", "localhost:4000" -> "localhost"
+  const bracket = hostHeader.match(/^\[([^\]]+)\]/);
+  if (bracket) return bracket[1];
+  return hostHeader.replace(/:\d+$/, '');
+}
+
+/**
+ * Browser rules, checked before the key. On a loopback bind the Host header must name a loopback
+ * host (a DNS-rebinding page arrives with its own domain as Host). A browser's Origin, when sent,
+ * must be this API's own origin, a loopback origin while bound to loopback, or one listed in
+ * API_ALLOWED_ORIGINS; requests without Origin come from non-browser clients and pass.
+ */
+export function browserRefusal(config: AppConfig, headers: Headers): Refusal | undefined {
+  const host = header(headers, 'host') ?? '';
+  const loopbackBind = isLoopbackHost(config.api.host);
+  if (loopbackBind && !isLoopbackHost(hostName(host))) {
+    return { status: 403, code: 'FORBIDDEN', message: 'Host header must name this machine (localhost or 127.0.0.1) while the API is bound to loopback' };
+  }
+  const origin = header(headers, 'origin');
+  if (origin === undefined) return undefined;
+  const normalized = origin.replace(/\/+$/, '').toLowerCase();
+  if (config.api.allowedOrigins.some((o) => o.toLowerCase() === normalized)) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(normalized);
+  } catch {
+    url = undefined;
+  }
+  // "null" (sandboxed iframes, file://) and anything unparsable is foreign.
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    if (url.host === host.toLowerCase()) return undefined;
+    if (loopbackBind && isLoopbackHost(url.hostname)) return undefined;
+  }
+  return { status: 403, code: 'FORBIDDEN', message: `Origin ${origin.slice(0, 100)} may not call this API (set API_ALLOWED_ORIGINS to allow it)` };
+}
+
+/** Browser rules, then the key: the one decision for HTTP requests and WebSocket handshakes alike. */
+export function decideAccess(config: AppConfig, headers: Headers, connectionParams?: Record<string, unknown>): Role | Refusal {
+  const refusal = browserRefusal(config, headers);
+  if (refusal) return refusal;
+  return roleForKey(config, presentedKey(connectionParams) ?? presentedKey(headers));
+}
+
+export function isRefusal(decision: Role | Refusal): decision is Refusal {
+  return typeof decision !== 'string';
+}
+
+export const FORBIDDEN_ADMIN: Refusal = { status: 403, code: 'FORBIDDEN', message: 'this operation needs the admin key (API_ADMIN_KEY)' };
+
+/** A request that passed the gate carries its role. */
+export type GatedRequest = IncomingMessage & { role?: Role };
+
+/** Paths whose refusals are answered in MCP's JSON-RPC shape rather than GraphQL's. */
+const MCP_PREFIX = '/mcp';
+
+/**
+ * The first middleware after the request id: every path (GraphQL, GraphiQL, MCP, metrics, the queue
+ * board, the console) is behind the same rule, so a refused caller learns nothing about which paths
+ * exist. WebSocket upgrades do not pass through here: graphql-ws's onConnect applies decideAccess.
+ */
+export function accessGate(config: AppConfig) {
+  return (req: GatedRequest, res: ServerResponse, next: () => void): void => {
+    const decision = decideAccess(config, req.headers);
+    if (!isRefusal(decision)) {
+      req.role = decision;
+      return next();
+    }
+    writeRefusal(req, res, decision);
+  };
+}
+
+export function writeRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  // Browsers then prompt for the key (as the password) on pages such as /graphiql and /queues.
+  if (refusal.status === 401 && !header(req.headers, 'origin')) headers['www-authenticate'] = 'Basic realm="scopegraph", charset="UTF-8"';
+  const body = (req.url ?? '').startsWith(MCP_PREFIX)
+    ? { jsonrpc: '2.0', error: { code: -32001, message: refusal.message, data: { code: refusal.code } }, id: null }
+    : { errors: [{ message: refusal.message, extensions: { code: refusal.code } }] };
+  res.writeHead(refusal.status, headers);
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,209 @@
+import * as http from 'node:http';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+import { API_READY, freePort, runApp, runId, RunningApp, startApp } from '../support/processes';
+import { gql, wsClient } from '../support/graphql-client';
+
+// Safe by default: a keyless API on loopback only serves this machine's own pages and processes;
+// keys split into read and admin; every path follows the same rule.
+
+const EVIL = 'http://evil.example';
+const PROBE = 'mutation { startProbe(input: { steps: 1, stepDelayMs: 1 }) { id } }';
+const SYSTEM_COUNTS = '{ health { queues { name waiting active completed failed } } }';
+
+/** A graphql-ws client whose socket presents these HTTP headers on the handshake (as a browser page would its Origin). */
+function wsWithHeaders(url: string, headers: Record<string, string>, connectionParams: Record<string, unknown> = {}) {
+  class HeaderSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  }
+  return createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: HeaderSocket, connectionParams, retryAttempts: 0, lazy: true });
+}
+
+/** Runs one operation over a socket; resolves with its result or the reason the socket refused it. */
+function runOverSocket(client: ReturnType<typeof createClient>, query: string): Promise<{ data?: unknown; errors?: { extensions?: { code?: string } }[]; closeCode?: number }> {
+  return new Promise((resolve) => {
+    let result: { data?: unknown; errors?: { extensions?: { code?: string } }[] } = {};
+    client.subscribe(
+      { query },
+      {
+        next: (value) => (result = value as typeof result),
+        error: (error) => resolve({ closeCode: (error as { code?: number }).code ?? -1 }),
+        complete: () => resolve(result),
+      },
+    );
+  });
+}
+
+/** fetch() will not send a Host header of our choosing; node:http will. */
+function statusWithHost(port: number, path: string, host: string, method: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method, headers: { host, 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function systemQueue(url: string, headers: Record<string, string> = {}) {
+  const { body } = await gql(url, SYSTEM_COUNTS, {}, headers);
+  return body.data.health.queues.find((q: { name: string }) => q.name === 'system');
+}
+
+describe('keyless API on loopback: Origin and Host checks', () => {
+  let api: RunningApp;
+  let url: string;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    // No worker: a job the API accepts stays waiting, so queue counts show whether a mutation ran.
+    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', QUEUE_PREFIX: runId('acc') }, API_READY);
+  });
+
+  afterAll(() => api?.stop());
+
+  it('serves local processes (no Origin) and pages from loopback origins', async () => {
+    expect((await gql(url, '{ __typename }')).body.data.__typename).toBe('Query');
+    const local = await gql(url, '{ __typename }', {}, { origin: `http://localhost:${port}` });
+    expect(local.status).toBe(200);
+    const devServer = await gql(url, '{ __typename }', {}, { origin: 'http://127.0.0.1:5173' });
+    expect(devServer.status).toBe(200);
+  });
+
+  it('refuses a foreign Origin over HTTP with 403 FORBIDDEN, before the mutation runs', async () => {
+    const before = await systemQueue(url);
+    const { status, body } = await gql(url, PROBE, {}, { origin: EVIL });
+    expect(status).toBe(403);
+    expect(body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(body.errors?.[0].message).toMatch(/Origin/);
+    expect(await systemQueue(url)).toEqual(before);
+  });
+
+  it('refuses a DNS-rebinding Host header on every path', async () => {
+    for (const path of ['/graphql', '/graphiql', '/mcp', '/queues', '/metrics', '/']) {
+      const post = path === '/graphql' || path === '/mcp';
+      const status = await statusWithHost(port, path, `evil.example:${port}`, post ? 'POST' : 'GET', post ? JSON.stringify({ query: '{ __typename }' }) : undefined);
+      expect({ path, status }).toEqual({ path, status: 403 });
+    }
+    // The same request naming this machine passes.
+    expect(await statusWithHost(port, '/graphql', `localhost:${port}`, 'POST', JSON.stringify({ query: '{ __typename }' }))).toBe(200);
+  });
+
+  it('closes a graphql-ws socket opened by a foreign page (4403) and runs nothing over it', async () => {
+    const before = await systemQueue(url);
+    const evil = wsWithHeaders(url, { origin: EVIL });
+    try {
+      const outcome = await runOverSocket(evil, PROBE);
+      expect(outcome.closeCode).toBe(4403);
+    } finally {
+      await evil.dispose();
+    }
+    const rebinding = wsWithHeaders(url, { host: `evil.example:${port}` });
+    try {
+      expect((await runOverSocket(rebinding, PROBE)).closeCode).toBe(4403);
+    } finally {
+      await rebinding.dispose();
+    }
+    expect(await systemQueue(url)).toEqual(before);
+
+    // The same mutation from a local process (no Origin) is accepted: the counts do move.
+    const local = wsClient(url);
+    try {
+      const outcome = await runOverSocket(local, PROBE);
+      expect(outcome.errors).toBeUndefined();
+    } finally {
+      await local.dispose();
+    }
+    expect((await systemQueue(url)).waiting).toBe(before.waiting + 1);
+  });
+});
+
+describe('read and admin keys', () => {
+  let api: RunningApp;
+  let base: string;
+  let url: string;
+  const read = `read-${Math.random().toString(36).slice(2)}`;
+  const admin = `admin-${Math.random().toString(36).slice(2)}`;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    url = `${base}/graphql`;
+    api = await startApp('api', { API_PORT: String(port), API_KEY: read, API_ADMIN_KEY: admin, QUEUE_PREFIX: runId('keys') }, API_READY);
+  });
+
+  afterAll(() => api?.stop());
+
+  it('answers 401 UNAUTHENTICATED without a key on every path, introspection included, and hides which paths exist', async () => {
+    const introspection = await gql(url, '{ __schema { queryType { name } } }');
+    expect(introspection.status).toBe(401);
+    expect(introspection.body.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    expect(introspection.body.data).toBeUndefined();
+    for (const path of ['/graphiql', '/queues', '/metrics', '/', '/no-such-path']) {
+      const res = await fetch(`${base}${path}`);
+      expect({ path, status: res.status }).toEqual({ path, status: 401 });
+    }
+    const mcp = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(mcp.status).toBe(401);
+    const wrong = await gql(url, '{ __typename }', {}, { 'x-api-key': `${read}x` });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('lets the read key query but not delete, index or run diagnostics (403 FORBIDDEN); the admin key may', async () => {
+    const auth = { 'x-api-key': read };
+    expect((await gql(url, '{ repositories { name } }', {}, auth)).body.errors).toBeUndefined();
+    for (const mutation of [
+      'mutation { deleteRepository(name: "no-such-repository") }',
+      'mutation { indexRepository(input: { name: "x", path: "/tmp" }) { id } }',
+      PROBE,
+    ]) {
+      const { status, body } = await gql(url, mutation, {}, auth);
+      expect({ mutation, status, code: body.errors?.[0].extensions?.code }).toEqual({ mutation, status: 403, code: 'FORBIDDEN' });
+    }
+    // With the admin key the resolver runs (and finds no such repository): the refusal above came first.
+    const asAdmin = await gql(url, 'mutation { deleteRepository(name: "no-such-repository") }', {}, { authorization: `Bearer ${admin}` });
+    expect(asAdmin.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+
+    const board = await fetch(`${base}/queues`, { headers: { authorization: `Basic ${Buffer.from(`me:${read}`).toString('base64')}` } });
+    expect(board.status).toBe(403);
+    const boardAdmin = await fetch(`${base}/queues`, { headers: { authorization: `Basic ${Buffer.from(`me:${admin}`).toString('base64')}` } });
+    expect(boardAdmin.status).toBe(200);
+  });
+
+  it('holds sockets to the same keys: none is refused at the handshake, read cannot delete', async () => {
+    const anonymous = wsClient(url);
+    try {
+      expect((await runOverSocket(anonymous, '{ __typename }')).closeCode).toBe(4403);
+    } finally {
+      await anonymous.dispose();
+    }
+    const reader = wsClient(url, { apiKey: read });
+    try {
+      const outcome = await runOverSocket(reader, 'mutation { deleteRepository(name: "no-such-repository") }');
+      expect(outcome.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    } finally {
+      await reader.dispose();
+    }
+    expect(api.output()).not.toContain(read);
+    expect(api.output()).not.toContain(admin);
+  });
+});
+
+describe('refusing to start unsafely', () => {
+  it('refuses a key of only spaces', async () => {
+    const { code, output } = await runApp('api', { API_KEY: '   ' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/API_KEY: is blank/);
+  });
+
+  it('refuses to bind beyond loopback without a key', async () => {
+    const { code, output } = await runApp('api', { API_HOST: '0.0.0.0', API_KEY: '', API_ADMIN_KEY: '' });
+    expect(code).toBe(1);
+    expect(output).toMatch(/API_KEY: is required when API_HOST \(0\.0\.0\.0\) is not a loopback address/);
+  });
+});
