@@ -15,6 +15,8 @@ describe('AskEventsService over Redis', () => {
   const queues = new QueueService(config);
   const channels = new RedisChannelsService(config);
   const events = new AskEventsService(queues, channels, config);
+  // The shared connection fails fast while not connected (no offline queue): wait for it, as the apps do at boot.
+  beforeAll(() => queues.onModuleInit());
 
   afterAll(async () => {
     const keys = await queues.redis.keys(`${config.queue.prefix}:*`);

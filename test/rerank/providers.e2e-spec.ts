@@ -186,6 +186,8 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
   const base = loadConfig();
   const config = { ...base, queue: { prefix: runId('rrsvc') }, rerank: { ...base.rerank, retryBaseMs: 5 } };
   const queues = new QueueService(config);
+  // The shared connection fails fast while not connected (no offline queue): wait for it, as the apps do at boot.
+  beforeAll(() => queues.onModuleInit());
   const services: RedisChannelsService[] = [];
   let cohere: FakeCohere;
 

@@ -15,6 +15,8 @@ describe('rerank scheduler state in Redis', () => {
   const config = { ...base, queue: { prefix: runId('rrsched') } };
   const queues = new QueueService(config);
   const store = new RerankStore(queues);
+  // The shared connection fails fast while not connected (no offline queue): wait for it, as the apps do at boot.
+  beforeAll(() => queues.onModuleInit());
   let n = 0;
 
   afterAll(async () => {
@@ -166,6 +168,7 @@ describe('rerank scheduler state in Redis', () => {
       const q = new QueueService(config);
       return { q, store: new RerankStore(q) };
     });
+    await Promise.all(workers.map((w) => w.q.onModuleInit()));
     const queue: Array<[number, number]> = Array.from({ length: parallel }, (_, i) => [i, i]);
     const dispatched = new Set<number>(queue.map(([, b]) => b));
     let inFlight = 0;

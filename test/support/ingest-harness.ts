@@ -39,6 +39,7 @@ export class IngestHarness {
 
   async init(embedder?: EmbeddingProvider): Promise<this> {
     await this.neo4j.waitUntilReady();
+    await this.queues.onModuleInit();
     await new MigrationService(this.neo4j, this.config).migrate();
     await this.parser.init();
     this.embedder = embedder ?? createEmbeddingProvider({ provider: 'local', dimensions: this.config.embedding.dimensions, modelsDir: this.config.embedding.modelsDir });
