@@ -10,6 +10,7 @@ import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { countSkip, listRepository, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
+import { languageForPath } from '../parse/parser.service';
 import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
@@ -284,7 +285,8 @@ export class IngestService {
     const pool = this.parsePool();
     const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
     const keepFileText = this.config.ingest.tsResolver === 'precise';
-    const task = (path: string, knownHash: string | null) => pool.run({ root: rootPath, path, limits, filters, knownHash });
+    const task = (path: string, knownHash: string | null) =>
+      pool.run({ root: rootPath, path, limits, filters, knownHash, wantText: keepFileText && isJsFamily(path) });
     // An unchanged file's cached parse is looked up while other files are still being parsed.
     type Done = { outcome: ParseOutcome; cached?: ParsedFile };
     const start = (path: string): Promise<Done> =>
@@ -317,7 +319,10 @@ export class IngestService {
         // Trust a cached parse only if the graph holds exactly its scopes (guards against partial writes).
         const ids = storedIdsByPath.get(outcome.path);
         if (cached && ids && cached.scopes.length === ids.size && cached.scopes.every((s) => ids.has(graphId(repoId, s.id)))) {
-          parsed.push(cached);
+          // Cached parses carry no text; the checker needs an unchanged TS/JS file whole all the same
+          // (in a new process it has no compiler state to reuse).
+          const withText = outcome.text === undefined ? cached : { ...cached, scopes: cached.scopes.map((s) => (s.kind === 'file' ? { ...s, source: outcome.text! } : s)) };
+          parsed.push(withText);
           sync.keepUnchanged(cached);
           reusedPaths.add(outcome.path);
           progress.filesReused++;
@@ -413,8 +418,13 @@ export class IngestService {
  * (the bulk of a parse), except a TS/JS file's own text when TypeScript's checker will read it.
  */
 function slim(file: ParsedFile, keepFileText: boolean): ParsedFile {
-  const js = file.language === 'typescript' || file.language === 'tsx' || file.language === 'javascript';
+  const js = isJsFamily(file.path);
   return { ...file, scopes: file.scopes.map((s) => (keepFileText && js && s.kind === 'file' ? s : { ...s, source: '' })) };
+}
+
+function isJsFamily(path: string): boolean {
+  const language = languageForPath(path);
+  return language === 'typescript' || language === 'tsx' || language === 'javascript';
 }
 
 /** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
