@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   await h.init(createEmbeddingProvider({ provider: 'local', dimensions: 384 }));
   try {
     type Sample = { ms: number; files: number; scopes: number; edges: number; parse: number; write: number; resolve: number };
-    const threads = Math.max(1, Number(arg('threads', String(h.config.ingest.parseThreads))));
+    const threads = Math.max(1, Number(arg('threads', String(h.config.ingest.parseThreads || 1))));
     const pools = { threaded: new ParsePool(h.parser, threads), inProcess: new ParsePool(h.parser, 0) };
     if (!pools.threaded.threaded) throw new Error('no compiled parse thread entry: run npm run build first');
     const samples: Record<keyof typeof pools, Sample[]> = { threaded: [], inProcess: [] };
