@@ -1,10 +1,13 @@
 /**
  * Ingestion throughput on a real codebase: the TypeScript sources shipped in rxjs@7.8.2.
  *
- *   npm run bench:ingest -- [--runs 5] [--embed-sample 1500] [--embed-rounds 2]
+ *   npm run bench:ingest -- [--runs 5] [--threads 1] [--embed-sample 1500] [--embed-rounds 2] [--skip-embed]
  *
  * Parse + write: per run a fresh index (repository deleted first) with embeddings off, timing
- * walk+parse+resolve+write (scopes/s).
+ * walk+parse+resolve+write (scopes/s). Runs alternate between reading+parsing on worker threads
+ * (--threads, default: the configured INGEST_PARSE_THREADS) and in-process, so both figures come
+ * from one sitting; the headline is the threaded one. The resolver is the configured one
+ * (INGEST_TS_RESOLVER, default precise) and is named in the JSON.
  * Embedding: a subset of rxjs's files holding about --embed-sample scopes is indexed without
  * embeddings; then, side by side and alternating, (a) the bare model embeds exactly the texts the
  * phase will embed, in one call (tokenisation, length-sorted batches, ONNX: the model's full speed)
@@ -15,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { identifierSubTokens } from '@scopegraph/code-model';
-import { EMBED_SOURCE_CHARS, embeddingText, walkRepository } from '@scopegraph/ingest';
+import { EMBED_SOURCE_CHARS, embeddingText, ParsePool, walkRepository } from '@scopegraph/ingest';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg, median, npmPackageSources, printTable } from '../support/bench-util';
@@ -31,36 +34,57 @@ async function main(): Promise<void> {
   const repo = 'bench-rxjs';
   const prefix = `bench-ingest-${process.pid}`;
   const h = new IngestHarness(prefix);
+  let resolver = '';
   await h.init(createEmbeddingProvider({ provider: 'local', dimensions: 384 }));
   try {
-    const samples: { ms: number; files: number; scopes: number; edges: number; parse: number; write: number }[] = [];
-    for (let i = 0; i < runs; i++) {
+    type Sample = { ms: number; files: number; scopes: number; edges: number; parse: number; write: number; resolve: number };
+    const threads = Math.max(1, Number(arg('threads', String(h.config.ingest.parseThreads || 1))));
+    const pools = { threaded: new ParsePool(h.parser, threads), inProcess: new ParsePool(h.parser, 0) };
+    if (!pools.threaded.threaded) throw new Error('no compiled parse thread entry: run npm run build first');
+    const samples: Record<keyof typeof pools, Sample[]> = { threaded: [], inProcess: [] };
+    for (let i = 0; i < runs * 2; i++) {
+      // Alternate (threaded first on even rounds) so neither mode always inherits a warm or throttled CPU.
+      const mode: keyof typeof pools = (i % 2 === 0) === (Math.floor(i / 2) % 2 === 0) ? 'threaded' : 'inProcess';
+      await h.ingest.useParsePool(pools[mode]);
       await h.repo.deleteRepository(repo);
       await h.deleteKeys(`${prefix}:*`);
       const started = performance.now();
       const r = await h.ingest.index({ path: root, name: repo, embed: false });
       const ms = performance.now() - started;
-      samples.push({ ms, files: r.files.indexed, scopes: r.scopes.total, edges: r.edges.total, parse: r.timingsMs.parse, write: r.timingsMs.write });
-      process.stderr.write(`run ${i + 1}/${runs}: ${r.scopes.total} scopes in ${ms.toFixed(0)} ms ${JSON.stringify(r.timingsMs)}\n`);
+      samples[mode].push({ ms, files: r.files.indexed, scopes: r.scopes.total, edges: r.edges.total, parse: r.timingsMs.parse, write: r.timingsMs.write, resolve: r.timingsMs.resolve });
+      resolver = r.resolver.ts;
+      process.stderr.write(`run ${i + 1}/${runs * 2} (${mode}): ${r.scopes.total} scopes in ${ms.toFixed(0)} ms ${JSON.stringify(r.timingsMs)}\n`);
     }
+    await pools.inProcess.close();
     await h.repo.deleteRepository(repo);
 
-    const embed = await embeddingSideBySide(h, root, sample, embedRounds, prefix);
-    const last = samples[samples.length - 1];
-    const scopesPerSec = samples.map((s) => (s.scopes / s.ms) * 1000);
+    const embed = process.argv.includes('--skip-embed') ? undefined : await embeddingSideBySide(h, root, sample, embedRounds, prefix);
+    const last = samples.threaded[samples.threaded.length - 1];
+    const summary = (xs: Sample[]) => {
+      const rates = xs.map((s) => (s.scopes / s.ms) * 1000);
+      return {
+        parseWriteMsMedian: Math.round(median(xs.map((s) => s.ms))),
+        parseMsMedian: median(xs.map((s) => s.parse)),
+        resolveMsMedian: median(xs.map((s) => s.resolve)),
+        writeMsMedian: median(xs.map((s) => s.write)),
+        scopesPerSecMedian: Math.round(median(rates)),
+        scopesPerSecRuns: rates.map((x) => Math.round(x)),
+      };
+    };
+    const threaded = summary(samples.threaded);
+    const inProcess = summary(samples.inProcess);
     const result = {
       corpus: 'rxjs@7.8.2/src',
       loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
       runs,
+      tsResolver: resolver,
+      parseThreads: threads,
       files: last.files,
       scopes: last.scopes,
       edges: last.edges,
-      parseWriteMsMedian: median(samples.map((s) => s.ms)),
-      parseMsMedian: median(samples.map((s) => s.parse)),
-      writeMsMedian: median(samples.map((s) => s.write)),
-      scopesPerSecMedian: median(scopesPerSec),
-      scopesPerSecRuns: scopesPerSec.map((x) => Math.round(x)),
-      ...embed,
+      ...threaded,
+      inProcess,
+      ...(embed ?? {}),
       target: TARGET,
     };
     printTable([
@@ -68,14 +92,21 @@ async function main(): Promise<void> {
       ['files', result.files],
       ['scopes', result.scopes],
       ['edges (all types)', result.edges],
-      [`parse+write ms (median of ${runs})`, result.parseWriteMsMedian],
+      ['resolver (TS/JS)', resolver],
+      [`parse+write ms, ${threads} parse thread(s) (median of ${runs})`, result.parseWriteMsMedian],
       ['  of which parse ms', result.parseMsMedian],
+      ['  of which resolve ms', result.resolveMsMedian],
       ['  of which write ms', result.writeMsMedian],
       ['parse+write scopes/s (median)', result.scopesPerSecMedian],
-      [`embedding texts (subset)`, embed.embedTexts],
-      ['bare model embeddings/s (median)', embed.bareEmbeddingsPerSec],
-      ['ingest embed phase embeddings/s (median)', embed.phaseEmbeddingsPerSec],
-      ['ratio phase / bare', embed.embedRatio],
+      ['parse+write scopes/s in-process (median)', inProcess.scopesPerSecMedian],
+      ...(embed
+        ? [
+            [`embedding texts (subset)`, embed.embedTexts],
+            ['bare model embeddings/s (median)', embed.bareEmbeddingsPerSec],
+            ['ingest embed phase embeddings/s (median)', embed.phaseEmbeddingsPerSec],
+            ['ratio phase / bare', embed.embedRatio],
+          ]
+        : []),
     ]);
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EmbeddingCache, IngestService, ParseCache, ReferenceResolver } from '@scopegraph/ingest';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
 
@@ -42,5 +43,18 @@ describe('re-indexing with the precise TS resolver (real Neo4j, Redis, tree-sitt
     // reactions.ts and its importers (internal.ts, tracker.ts); nothing else was re-checked
     expect(second.resolver.precise!.rechecked).toBe(3);
     expect(await callsFromRun()).toEqual(['Eager.track precise']);
+  });
+
+  it('a new process (no compiler state) re-indexing an unchanged tree gets the same precise edges from cached parses', async () => {
+    const before = await h.snapshot(repo);
+    // What a restarted worker has: the parse cache in Redis, but no compiler state in memory.
+    const fresh = new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(h.config), new EmbeddingCache(h.queues), h.embedder, h.config);
+    const again = await fresh.index({ path: dir, name: repo, embed: false });
+    await fresh.onModuleDestroy();
+    expect(again.files).toMatchObject({ parsed: 0, reused: again.files.indexed });
+    expect(again.resolver.precise!.rechecked).toBe(again.resolver.precise!.files);
+    expect(again.edges).toMatchObject({ added: 0, updated: 0, removed: 0 });
+    expect(await callsFromRun()).toEqual(['Eager.track precise']);
+    expect(await h.snapshot(repo)).toEqual(before);
   });
 });

@@ -99,6 +99,7 @@ export class IngestHarness {
     for (const id of repoIds) await this.repo.deleteRepository(id).catch(() => undefined);
     for (const dir of this.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
     if (this.queuePrefix) await this.deleteKeys(`${this.queuePrefix}:*`);
+    await this.ingest?.onModuleDestroy();
     await this.embedder?.close?.();
     await this.queues.onModuleDestroy();
     await this.neo4j.onModuleDestroy();

@@ -96,13 +96,23 @@ export class IngestRepository {
     return this.neo4j.read('ingest/stored-edges', { repoId });
   }
 
-  async mergeEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
+  /** Creates or updates edges (MERGE): safe when some may exist already. */
+  mergeEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
+    return this.writeEdges(repoId, edges, 'merge');
+  }
+
+  /** Creates edges known to be missing (the edge diff found no twin): no search for an existing one. */
+  createEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
+    return this.writeEdges(repoId, edges, 'create');
+  }
+
+  private async writeEdges(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Promise<void> {
     const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
     for (const e of edges) {
       assertEdgeType(e.type);
       byTarget[e.target].push(e);
     }
-    const files = { scope: 'ingest/merge-scope-edges', external: 'ingest/merge-external-edges', unresolved: 'ingest/merge-unresolved-edges' };
+    const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
     for (const target of ['scope', 'external', 'unresolved'] as const) {
       for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
         await this.neo4j.write(files[target], {

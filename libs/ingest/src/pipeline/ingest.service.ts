@@ -8,7 +8,10 @@ import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
-import { walkRepository, WalkedFile } from '../walk/file-walker';
+import { countSkip, listRepository, RepositoryListing, WalkFilters } from '../walk/file-walker';
+import { ParsePool } from '../parse/parse-pool';
+import { languageForPath } from '../parse/parser.service';
+import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
@@ -19,7 +22,15 @@ export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_REPORTED_ERRORS = 200;
 const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
-const YIELD_EVERY_FILES = 16;
+/** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
+const PARSE_CACHE_FLUSH = 256;
+
+/** A file that was read: what the graph records about it (its content is not kept). */
+interface FileMeta {
+  path: string;
+  contentHash: string;
+  nonUtf8: boolean;
+}
 
 /**
  * Checks an index request before it is queued (the API calls this too), so bad input fails the
@@ -46,6 +57,7 @@ type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
 @Injectable()
 export class IngestService {
   private readonly logger = new Logger(IngestService.name);
+  private pool?: ParsePool;
 
   constructor(
     private readonly repo: IngestRepository,
@@ -56,6 +68,26 @@ export class IngestService {
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** Reads and parses on worker threads (INGEST_PARSE_THREADS), created on first use. */
+  private parsePool(): ParsePool {
+    return (this.pool ??= new ParsePool(this.parser, this.config.ingest.parseThreads));
+  }
+
+  /** Replaces the parse pool (benchmarks comparing thread counts; tests running the compiled thread entry). */
+  async useParsePool(pool: ParsePool): Promise<void> {
+    if (this.pool && this.pool !== pool) await this.pool.close();
+    this.pool = pool;
+  }
+
+  /** How many parse threads run (0: in-process, when configured so or running from TypeScript sources). */
+  get parseThreads(): number {
+    return this.parsePool().size;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.close();
+  }
 
   validate(request: { path: string; name: string }): Promise<string> {
     return validateIndexRequest(request, this.config.ingest.allowedRoots);
@@ -92,20 +124,21 @@ export class IngestService {
     await this.parser.init();
     const filters = await this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude });
 
-    // 1. Walk.
+    // 1. Walk: list candidate files (contents are read a few at a time while parsing).
     const walk = await time('walk', () =>
-      walkRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
+      listRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
     );
-    walk.errors.forEach(addError);
-    progress.filesTotal = walk.files.length;
+    progress.filesTotal = walk.candidates.length;
     progress.phase = 'parsing';
     await report(true);
 
-    // 2. Parse what changed (reusing cached parses of files whose bytes did not) and write changed
-    //    scopes while parsing goes on.
+    // 2. Read and parse what changed (reusing cached parses of files whose bytes did not) and write
+    //    changed scopes while parsing goes on.
     const stored = await time('readGraph', () => this.repo.storedScopes(repoId));
     const sync = new ScopeSync(repoId, stored, this.repo, { excludeDocComments: request.excludeDocComments === true });
-    const { parsed, reusedPaths } = await time('parse', () => this.parseChanged(repoId, walk.files, stored, sync, progress, addError, report));
+    const { parsed, files, reusedPaths } = await time('parse', () => this.parseChanged(repoId, rootPath, walk, filters, stored, sync, progress, addError, report));
+    walk.errors.forEach(addError);
+    progress.filesTotal = files.length;
     // 3. Resolve references across all files (in memory, while the last scope batches are written).
     progress.phase = 'resolving';
     progress.etaSeconds = null;
@@ -122,6 +155,7 @@ export class IngestService {
     const storedEdges = await time('readEdges', () => this.repo.storedEdges(repoId));
     const storedEdgeMap = new Map(storedEdges.map((e) => [edgeKey(e), e]));
     const desiredKeys = new Set<string>();
+    const edgeCreates: GraphEdge[] = [];
     const edgeWrites: GraphEdge[] = [];
     let edgesAdded = 0;
     let edgesUpdated = 0;
@@ -131,7 +165,7 @@ export class IngestService {
       const old = storedEdgeMap.get(key);
       if (!old) {
         edgesAdded++;
-        edgeWrites.push(e);
+        edgeCreates.push(e);
       } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) {
         edgesUpdated++;
         edgeWrites.push(e);
@@ -145,11 +179,14 @@ export class IngestService {
     await time('write', async () => {
       await time('deleteEdges', () => this.repo.deleteEdges(edgeDeletes));
       await time('deleteScopes', () => this.repo.deleteScopes(deletions));
-      await time('writeEdges', () => this.repo.mergeEdges(repoId, edgeWrites));
+      await time('writeEdges', async () => {
+        await this.repo.createEdges(repoId, edgeCreates);
+        await this.repo.mergeEdges(repoId, edgeWrites);
+      });
       await this.repo.deleteOrphans(repoId);
       // Last: the hashes that mark these files as fully written.
       await this.repo.setFileHashes(
-        walk.files.filter((f) => !reusedPaths.has(f.path)).map((f) => ({ id: graphId(repoId, fileScopeId(f.path)), fileHash: f.contentHash })),
+        files.filter((f) => !reusedPaths.has(f.path)).map((f) => ({ id: graphId(repoId, fileScopeId(f.path)), fileHash: f.contentHash })),
       );
     });
     progress.scopes = scopeStats.total;
@@ -197,12 +234,12 @@ export class IngestService {
       name: request.name,
       rootPath,
       files: {
-        indexed: walk.files.length,
-        parsed: walk.files.length - reusedPaths.size,
+        indexed: files.length,
+        parsed: files.length - reusedPaths.size,
         reused: reusedPaths.size,
         ignored: walk.ignored,
         skipped: walk.skipped,
-        nonUtf8: walk.files.filter((f) => f.nonUtf8).length,
+        nonUtf8: files.filter((f) => f.nonUtf8).length,
       },
       filters: {
         include: filters.include,
@@ -220,15 +257,23 @@ export class IngestService {
     };
   }
 
+  /**
+   * Streams the repository through the parse threads: a bounded window of files is read and parsed
+   * at a time, results are taken in path order (so the graph does not depend on timing), written as
+   * they come and kept only slimmed (no scope text) for resolution. Unchanged files reuse their
+   * cached parse when the graph holds exactly its scopes.
+   */
   private async parseChanged(
     repoId: string,
-    files: WalkedFile[],
+    rootPath: string,
+    walk: RepositoryListing,
+    filters: WalkFilters,
     stored: StoredScope[],
     sync: ScopeSync,
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
-  ): Promise<{ parsed: ParsedFile[]; reusedPaths: Set<string> }> {
+  ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string> }> {
     const storedFileHash = new Map<string, string | null>();
     const storedIdsByPath = new Map<string, Set<string>>();
     for (const s of stored) {
@@ -237,41 +282,82 @@ export class IngestService {
       if (!set) storedIdsByPath.set(s.path, (set = new Set()));
       set.add(s.id);
     }
-    const unchanged = files.filter((f) => storedFileHash.get(f.path) === f.contentHash);
-    const cached = await this.cache.getMany(repoId, unchanged.map((f) => ({ path: f.path, fileHash: f.contentHash })));
-    const reused = new Map<string, ParsedFile>();
-    unchanged.forEach((f, i) => {
-      const hit = cached[i];
-      // Trust a cached parse only if the graph holds exactly its scopes (guards against partial writes).
-      const ids = storedIdsByPath.get(f.path);
-      if (hit && ids && hit.scopes.length === ids.size && hit.scopes.every((s) => ids.has(graphId(repoId, s.id)))) reused.set(f.path, hit);
-    });
+    const pool = this.parsePool();
+    const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
+    const keepFileText = this.config.ingest.tsResolver === 'precise';
+    const task = (path: string, knownHash: string | null) =>
+      pool.run({ root: rootPath, path, limits, filters, knownHash, wantText: keepFileText && isJsFamily(path) });
+    // An unchanged file's cached parse is looked up while other files are still being parsed.
+    type Done = { outcome: ParseOutcome; cached?: ParsedFile };
+    const start = (path: string): Promise<Done> =>
+      handled(
+        task(path, storedFileHash.get(path) ?? null).then(async (outcome) =>
+          'unchanged' in outcome && outcome.unchanged ? { outcome, cached: (await this.cache.getMany(repoId, [{ path, fileHash: outcome.contentHash }]))[0] } : { outcome },
+        ),
+      );
 
     const started = performance.now();
     const parsed: ParsedFile[] = [];
-    const fresh: { fileHash: string; parsed: ParsedFile }[] = [];
-    for (const file of files) {
-      const hit = reused.get(file.path);
-      if (hit) {
-        parsed.push(hit);
-        sync.keepUnchanged(hit);
-        progress.filesReused++;
+    const files: FileMeta[] = [];
+    const reusedPaths = new Set<string>();
+    let fresh: { fileHash: string; parsed: ParsedFile }[] = [];
+    const inFlight: Promise<Done>[] = [];
+    let next = 0;
+    const fill = () => {
+      while (inFlight.length < pool.window && next < walk.candidates.length) inFlight.push(start(walk.candidates[next++]));
+    };
+    fill();
+    while (inFlight.length > 0) {
+      const { outcome, cached } = await inFlight.shift()!;
+      fill();
+      if ('skip' in outcome) {
+        countSkip(walk, outcome.path, outcome);
         continue;
       }
-      const result = this.parser.parseFile(file.path, file.content);
-      for (const message of result.errors) addError({ path: file.path, message });
-      if (file.nonUtf8) addError({ path: file.path, message: 'not valid UTF-8; read as Latin-1' });
-      parsed.push(result);
-      sync.add(result, file.nonUtf8);
-      fresh.push({ fileHash: file.contentHash, parsed: result });
+      files.push({ path: outcome.path, contentHash: outcome.contentHash, nonUtf8: outcome.nonUtf8 });
+      if (outcome.unchanged) {
+        // Trust a cached parse only if the graph holds exactly its scopes (guards against partial writes).
+        const ids = storedIdsByPath.get(outcome.path);
+        if (cached && ids && cached.scopes.length === ids.size && cached.scopes.every((s) => ids.has(graphId(repoId, s.id)))) {
+          // Cached parses carry no text; the checker needs an unchanged TS/JS file whole all the same
+          // (in a new process it has no compiler state to reuse).
+          const withText = outcome.text === undefined ? cached : { ...cached, scopes: cached.scopes.map((s) => (s.kind === 'file' ? { ...s, source: outcome.text! } : s)) };
+          parsed.push(withText);
+          sync.keepUnchanged(cached);
+          reusedPaths.add(outcome.path);
+          progress.filesReused++;
+          continue;
+        }
+      }
+      let result: ParsedFile;
+      if (outcome.unchanged) {
+        const again = await task(outcome.path, null);
+        if ('skip' in again || again.unchanged) {
+          addError({ path: outcome.path, message: 'changed while being indexed' });
+          files.pop();
+          continue;
+        }
+        result = again.parsed;
+      } else {
+        result = outcome.parsed;
+      }
+      for (const message of result.errors) addError({ path: outcome.path, message });
+      if (outcome.nonUtf8) addError({ path: outcome.path, message: 'not valid UTF-8; read as Latin-1' });
+      sync.add(result, outcome.nonUtf8);
+      fresh.push({ fileHash: outcome.contentHash, parsed: result });
+      if (fresh.length >= PARSE_CACHE_FLUSH) {
+        await this.cache.setMany(repoId, fresh);
+        fresh = [];
+      }
+      parsed.push(slim(result, keepFileText));
       progress.filesParsed++;
-      progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, progress.filesTotal, performance.now() - started);
+      progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
       await report();
-      // Parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
-      if (progress.filesParsed % YIELD_EVERY_FILES === 0) await new Promise((r) => setImmediate(r));
+      // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
+      if (!pool.threaded && progress.filesParsed % 16 === 0) await new Promise((r) => setImmediate(r));
     }
     await this.cache.setMany(repoId, fresh);
-    return { parsed, reusedPaths: new Set(reused.keys()) };
+    return { parsed, files, reusedPaths };
   }
 
   private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult) {
@@ -325,6 +411,26 @@ export class IngestService {
     return { list, unresolved, builtinSkipped };
   }
 
+}
+
+/**
+ * What resolution needs of a parsed file once its scopes are queued for writing: no scope text
+ * (the bulk of a parse), except a TS/JS file's own text when TypeScript's checker will read it.
+ */
+function slim(file: ParsedFile, keepFileText: boolean): ParsedFile {
+  const js = isJsFamily(file.path);
+  return { ...file, scopes: file.scopes.map((s) => (keepFileText && js && s.kind === 'file' ? s : { ...s, source: '' })) };
+}
+
+function isJsFamily(path: string): boolean {
+  const language = languageForPath(path);
+  return language === 'typescript' || language === 'tsx' || language === 'javascript';
+}
+
+/** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** Seconds left at the rate so far; null until there is a rate to go by. */

@@ -73,6 +73,37 @@ export async function walkRepository(
   limits: WalkLimits = DEFAULT_WALK_LIMITS,
   filters: WalkFilters = {},
 ): Promise<WalkResult> {
+  const listing = await listRepository(root, isSupported, limits, filters);
+  const result: WalkResult = { files: [], skipped: listing.skipped, ignored: listing.ignored, errors: listing.errors };
+  for (const rel of listing.candidates) {
+    const read = await readRepositoryFile(root, rel, limits, filters);
+    if ('file' in read) result.files.push(read.file);
+    else countSkip(result, rel, read);
+  }
+  return result;
+}
+
+/** The walk without reading file contents: candidate paths (sorted) and what the listing skipped. */
+export interface RepositoryListing {
+  candidates: string[];
+  skipped: Record<SkipReason, number>;
+  ignored: number;
+  errors: { path: string; message: string }[];
+}
+
+/** A candidate read from disk: the file, or why it is skipped after all. */
+export type ReadOutcome = { file: WalkedFile } | { skip: SkipReason; error?: string };
+
+/**
+ * Lists a repository's candidate source files without reading them, so a caller can read (and
+ * parse) them a few at a time instead of holding the repository in memory.
+ */
+export async function listRepository(
+  root: string,
+  isSupported: (relPath: string) => boolean,
+  limits: WalkLimits = DEFAULT_WALK_LIMITS,
+  filters: WalkFilters = {},
+): Promise<RepositoryListing> {
   const result: WalkResult = {
     files: [],
     skipped: { binary: 0, generated: 0, tooLarge: 0, unsupported: 0, symlink: 0, unreadable: 0, buildOutput: 0, vendored: 0, bundle: 0, excluded: 0 },
@@ -80,13 +111,23 @@ export async function walkRepository(
     errors: [],
   };
   const candidates: string[] = [];
-  const rules = compileFilters(filters);
-  await collect(root, '', [], candidates, result, isSupported, limits, rules);
-  for (const rel of candidates.sort()) {
-    const file = await readCandidate(root, rel, result, limits, rules);
-    if (file) result.files.push(file);
-  }
-  return result;
+  await collect(root, '', [], candidates, result, isSupported, limits, compileFilters(filters));
+  return { candidates: candidates.sort(), skipped: result.skipped, ignored: result.ignored, errors: result.errors };
+}
+
+/** Adds a read outcome's skip to the counts (and its error, if any). */
+export function countSkip(into: { skipped: Record<SkipReason, number>; errors: { path: string; message: string }[] }, rel: string, outcome: { skip: SkipReason; error?: string }): void {
+  into.skipped[outcome.skip]++;
+  if (outcome.error) into.errors.push({ path: rel, message: outcome.error });
+}
+
+const compiledFilters = new WeakMap<WalkFilters, FilterRules>();
+
+/** Reads one candidate listed by {@link listRepository}: binary, generated, bundled or oversized files are skipped. */
+export function readRepositoryFile(root: string, rel: string, limits: WalkLimits, filters: WalkFilters = {}): Promise<ReadOutcome> {
+  let rules = compiledFilters.get(filters);
+  if (!rules) compiledFilters.set(filters, (rules = compileFilters(filters)));
+  return readCandidate(root, rel, limits, rules);
 }
 
 interface FilterRules {
@@ -197,35 +238,21 @@ function isIgnored(layers: IgnoreLayer[], rel: string, isDir: boolean): boolean 
   return false;
 }
 
-async function readCandidate(root: string, rel: string, result: WalkResult, limits: WalkLimits, rules: FilterRules): Promise<WalkedFile | undefined> {
+async function readCandidate(root: string, rel: string, limits: WalkLimits, rules: FilterRules): Promise<ReadOutcome> {
   let bytes: Buffer;
   try {
     const stat = await fs.stat(path.join(root, rel));
-    if (stat.size > limits.maxFileBytes) {
-      result.skipped.tooLarge++;
-      return undefined;
-    }
+    if (stat.size > limits.maxFileBytes) return { skip: 'tooLarge' };
     bytes = await fs.readFile(path.join(root, rel));
   } catch (error) {
-    result.skipped.unreadable++;
-    result.errors.push({ path: rel, message: `cannot read: ${(error as Error).message}` });
-    return undefined;
+    return { skip: 'unreadable', error: `cannot read: ${(error as Error).message}` };
   }
-  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    result.skipped.binary++;
-    return undefined;
-  }
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skip: 'binary' };
   const { text, nonUtf8 } = decode(bytes);
   const included = matches(rules.include, rel, false);
-  if (!included && GENERATED_HEADER.test(text.slice(0, HEADER_BYTES))) {
-    result.skipped.generated++;
-    return undefined;
-  }
-  if (!included && isBundle(text)) {
-    result.skipped.bundle++;
-    return undefined;
-  }
-  return { path: rel, content: text, contentHash: createHash('sha256').update(bytes).digest('hex'), nonUtf8 };
+  if (!included && GENERATED_HEADER.test(text.slice(0, HEADER_BYTES))) return { skip: 'generated' };
+  if (!included && isBundle(text)) return { skip: 'bundle' };
+  return { file: { path: rel, content: text, contentHash: createHash('sha256').update(bytes).digest('hex'), nonUtf8 } };
 }
 
 /** Emitted by a bundler or compiler: a source map reference, a bundler banner, or a line no person writes. */
