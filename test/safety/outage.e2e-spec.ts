@@ -200,7 +200,14 @@ describe('a rerank whose state Redis lost', () => {
           throw new Error(`subscription ended before the state was removed: ${JSON.stringify(o)} ${JSON.stringify(started.body)}`);
         }),
       ]);
-      const [, keys] = await queues.redis.scan('0', 'MATCH', `${prefix}:rerank:{${jobId}}:*`, 'COUNT', 1000);
+      // SCAN pages through the whole keyspace (the suite's shared Redis holds many other keys).
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, page] = await queues.redis.scan(cursor, 'MATCH', `${prefix}:rerank:{${jobId}}:*`, 'COUNT', 1000);
+        keys.push(...page);
+        cursor = next;
+      } while (cursor !== '0');
       expect(keys.length).toBeGreaterThan(0);
       await queues.redis.del(...keys);
       const { error } = await outcome;
