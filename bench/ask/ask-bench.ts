@@ -53,7 +53,13 @@ async function main(): Promise<void> {
   const gemini = await FakeGemini.start({ apiKey: FAKE_GEMINI_API_KEY, latencyMs: latency });
   gemini.onGenerate(
     askModel({
-      router: (req) => ROUTES[QUESTIONS.findIndex((q) => req.text.includes(q))] ?? '[HYBRID:] invoice',
+      // Each ask's retrieval text is new (its number appended, GRAPH names a scope and stays as is),
+      // so the query-vector cache never answers for the embedder and every turn pays a real query embedding.
+      router: (req) => {
+        const route = ROUTES[QUESTIONS.findIndex((q) => req.text.includes(q))] ?? '[HYBRID:] invoice';
+        const n = /\(ask (\d+)\)/.exec(req.text)?.[1];
+        return route.startsWith('[GRAPH:]') || !n ? route : `${route} ${n}`;
+      },
       answer: (req) => `[Answer:] ${'It is handled in the service layer, which validates and stores the record. '.repeat(3)}${evidenceIds(req)[0] ? `[cite:${evidenceIds(req)[0]}]` : ''}`,
       history_summary: 'Earlier the user asked about invoices.',
       evidence_summary: (req) => req.text.slice(0, 2000),
@@ -76,7 +82,7 @@ async function main(): Promise<void> {
       if (!sessions.includes(session)) sessions.push(session);
       const before = gemini.requests.length;
       const t0 = performance.now();
-      const started = await gql(url, ASK, { input: { question: QUESTIONS[i % QUESTIONS.length], repository: repo, sessionId: session } });
+      const started = await gql(url, ASK, { input: { question: `${QUESTIONS[i % QUESTIONS.length]} (ask ${i})`, repository: repo, sessionId: session } });
       if (started.body.errors) throw new Error(JSON.stringify(started.body.errors));
       let firstChunkMs = NaN;
       const final = await new Promise<{ e2eMs: number; result: any }>((resolve, reject) => { // eslint-disable-line @typescript-eslint/no-explicit-any
