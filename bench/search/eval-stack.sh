@@ -29,7 +29,9 @@ if [ "${EVAL_FRESH_API:-0}" != "1" ] && node bin/scopegraph health >/dev/null 2>
   log "using the running API"
 else
   port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{process.stdout.write(String(s.address().port));s.close()})')"
-  export API_PORT="$port" QUEUE_PREFIX="eval$(date +%s)" SCOPEGRAPH_URL="http://127.0.0.1:$port/graphql"
+  # A measurement API of our own: an eval sends over a thousand searches a minute, far past the
+  # per-key rate limit a served API keeps.
+  export API_PORT="$port" QUEUE_PREFIX="eval$(date +%s)" SCOPEGRAPH_URL="http://127.0.0.1:$port/graphql" API_RATE_LIMIT_PER_MIN=1000000
   log "starting an API (port $port) and a worker from dist/ (logs in $OUT/)"
   node dist/apps/api/src/main.js >"$OUT/api.log" 2>&1 &
   started+=("$!")
