@@ -24,7 +24,8 @@ node scripts/check-boundaries.mjs
 mkdir -p .cache/test
 status=0
 npx jest --selectProjects unit --json --outputFile=.cache/test/unit.json || status=1
-npx jest --selectProjects e2e --runInBand --json --outputFile=.cache/test/e2e.json || status=1
+# --forceExit: a failing e2e spec can leave a socket open; the run must still end and report it.
+npx jest --selectProjects e2e --runInBand --forceExit --json --outputFile=.cache/test/e2e.json || status=1
 
 node -e '
 const fs = require("fs");
