@@ -371,19 +371,33 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
     // before batch 0 does. Waves: batch 2 waits for batch 0.
     const starts = async (scheduling: string) => {
       const question = `scheduling ${scheduling}`;
-      // Pool: batch 0 is held until batch 2 has arrived, so "batch 2 starts before batch 0 ends" is
-      // decided by the scheduler, not by latencies; the fallback only stops a broken pool from hanging.
-      // (20 ms after the gate, so the two instants never fall in the same millisecond.) Waves: batch 0
-      // is slow, the others fast.
-      let batch2Arrived!: () => void;
-      const arrived = new Promise<void>((resolve) => (batch2Arrived = resolve));
-      const fallback = setTimeout(() => batch2Arrived(), POOL_GATE_FALLBACK_MS);
+      // Pool: batch 0 and batch 2 each wait until the other has arrived, so both are in flight at
+      // once and "batch 2 starts before batch 0 ends" is decided by the scheduler, not by latencies or
+      // by which request reaches the fake first. The fallback only stops a broken pool from hanging.
+      // (Both answer 20 and 40 ms after the gate, so no start and end fall in the same millisecond.)
+      // Waves: batch 0 is slow, the others fast.
+      const gate = () => {
+        let open!: () => void;
+        const opened = new Promise<void>((resolve) => (open = resolve));
+        return { open, opened };
+      };
+      const batch0 = gate();
+      const batch2 = gate();
+      const fallback = setTimeout(() => (batch0.open(), batch2.open()), POOL_GATE_FALLBACK_MS);
       fake.set(question, async (request) => {
         const names = promptCandidates(request.text).map((c) => c.name);
-        if (names.includes('fn4')) batch2Arrived();
         const slow = names.includes('fn0');
-        if (slow && scheduling === 'POOL') await arrived;
-        return { ...(await pointwiseJudge({ score: () => 0.5 })(request)), latencyMs: scheduling === 'POOL' ? (slow ? 20 : 0) : slow ? 900 : 100 };
+        const third = names.includes('fn4');
+        if (scheduling === 'POOL' && third) {
+          batch2.open();
+          await batch0.opened;
+        }
+        if (scheduling === 'POOL' && slow) {
+          batch0.open();
+          await batch2.opened;
+        }
+        const poolLatency = slow ? 40 : third ? 20 : 0;
+        return { ...(await pointwiseJudge({ score: () => 0.5 })(request)), latencyMs: scheduling === 'POOL' ? poolLatency : slow ? 900 : 100 };
       });
       try {
         await run({ question, scopeIds: ids.slice(0, 8), options: { batchSize: 2, parallel: 2, scheduling } });
