@@ -24,6 +24,7 @@ import { RateLimitGuard } from './auth/rate-limit.guard';
 import { costLimitPlugin } from './graphql/cost';
 import { ApiExceptionFilter } from './graphql/exception.filter';
 import { GraphiqlController } from './graphiql.controller';
+import { GuidesController } from './guides/guides.controller';
 import { formatError, formatSubscriptionResult, serviceUnavailableStatusPlugin } from './graphql/errors';
 import { McpController } from './mcp/mcp.controller';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
@@ -99,7 +100,7 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
       }),
     }),
   ],
-  controllers: [GraphiqlController, McpController, MetricsController],
+  controllers: [GraphiqlController, GuidesController, McpController, MetricsController],
   providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
 })
 export class AppModule {}

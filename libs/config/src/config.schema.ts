@@ -124,6 +124,8 @@ export const envSchema = z.object({
   RERANK_MAX_ATTEMPTS: positiveInt.max(10).default(3),
   RERANK_RETRY_BASE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   RERANK_SOURCE_CHARS: positiveInt.max(100_000).default(1_500),
+  /** Finished reranks whose decisions are kept in the graph (RerankRun nodes); 0 records none. */
+  RERANK_KEEP_RUNS: z.coerce.number().int().min(0).max(100_000).default(200),
   // Answering (libs/pipeline). auto: gemini with GEMINI_API_KEY, else openai with CHAT_OPENAI_BASE_URL,
   // else none (ask still answers: with the evidence and a message saying no model is configured).
   CHAT_PROVIDER: z.enum(['auto', 'gemini', 'openai', 'none']).default('auto'),
@@ -208,6 +210,8 @@ export interface AppConfig {
     maxAttempts: number;
     retryBaseMs: number;
     sourceChars: number;
+    /** Finished runs kept as RerankRun nodes; 0 records none. */
+    keepRuns: number;
   };
   chat: { provider: Env['CHAT_PROVIDER']; model?: string; openai: { baseUrl?: string; apiKey?: string } };
   ask: { modelTimeoutMs: number; defaultPipeline: string; pickupTimeoutMs: number };
@@ -281,6 +285,7 @@ export function toAppConfig(env: Env): AppConfig {
       maxAttempts: env.RERANK_MAX_ATTEMPTS,
       retryBaseMs: env.RERANK_RETRY_BASE_MS,
       sourceChars: env.RERANK_SOURCE_CHARS,
+      keepRuns: env.RERANK_KEEP_RUNS,
     },
     chat: { provider: env.CHAT_PROVIDER, model: env.CHAT_MODEL, openai: { baseUrl: env.CHAT_OPENAI_BASE_URL, apiKey: env.CHAT_OPENAI_API_KEY } },
     ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE, pickupTimeoutMs: env.ASK_PICKUP_TIMEOUT_MS },

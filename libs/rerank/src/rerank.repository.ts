@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import { RerankCandidate } from './rerank.types';
+import { RerankCandidate, RerankResult } from './rerank.types';
 
 /** A scope as cypher/rerank/candidates-by-id.cypher returns it: a candidate before retrieval facts. */
 export type CandidateRow = Omit<RerankCandidate, 'retrievalScore' | 'retrievalRank'>;
 
-/** The Neo4j side of reranking: loading the scopes a client names (cypher/rerank/*.cypher). */
+/** The Neo4j side of reranking: loading the scopes a client names, recording finished runs (cypher/rerank/*.cypher). */
 @Injectable()
 export class RerankRepository {
   constructor(private readonly neo4j: Neo4jService) {}
@@ -24,5 +24,47 @@ export class RerankRepository {
       return r ? [{ ...r, retrievalScore: retrievalScores?.[position] ?? (n - position) / n, retrievalRank: position + 1 }] : [];
     });
     return { candidates, missing: ids.filter((id) => !byId.has(id)) };
+  }
+
+  /**
+   * Records a finished rerank's decisions as (:RerankRun)-[:RANKED]->(:Scope), then keeps only the
+   * `keep` most recent runs, so people can explore them in Neo4j Browser beside the code they judged.
+   */
+  async recordRun(result: RerankResult, keep: number): Promise<number> {
+    const run = {
+      id: result.jobId,
+      question: result.question,
+      queryDescription: result.queryDescription,
+      reranker: result.reranker,
+      model: result.model,
+      strategy: result.strategy,
+      scoreMerging: result.scoreMerging,
+      reason: result.reason,
+      candidates: cypherInt(result.candidates),
+      reranked: cypherInt(result.reranked),
+      llmCalls: cypherInt(result.llmCalls),
+      fallbacks: cypherInt(result.fallbacks),
+      cacheHits: cypherInt(result.cache.hits),
+      feedbackQuality: result.feedback?.quality ?? null,
+    };
+    const hits = result.hits.map((h) => ({
+      scopeId: h.scopeId,
+      decision: {
+        rank: cypherInt(h.rank),
+        score: h.score,
+        llm: h.scoreBreakdown.llm,
+        reasoning: h.scoreBreakdown.llmReasoning,
+        relevant: h.scoreBreakdown.relevant,
+        retrievalRank: cypherInt(h.scoreBreakdown.retrievalRank),
+        scored: h.scoreBreakdown.scored,
+        batch: h.scoreBreakdown.batch === null ? null : cypherInt(h.scoreBreakdown.batch),
+        cached: h.scoreBreakdown.cached,
+        fallbackReason: h.scoreBreakdown.fallbackReason,
+      },
+    }));
+    const completedAt = result.completedAt ?? result.createdAt;
+    const [row] = await this.neo4j.write<{ linked: number }>('rerank/record-run', { run, hits, createdAt: cypherInt(result.createdAt), completedAt: cypherInt(completedAt) });
+    await this.neo4j.write('rerank/prune-runs', { keep: cypherInt(keep) });
+    return Number(row?.linked ?? 0);
   }
 }

@@ -13,6 +13,7 @@ import { LocalKeywordProvider } from './providers/local-keyword.provider';
 import { RERANK_PROVIDER, RerankProvider } from './providers/rerank-provider';
 import { RerankEventsService } from './rerank-events.service';
 import { RerankNotFoundError } from './rerank.errors';
+import { RerankRepository } from './rerank.repository';
 import {
   BatchOutcome,
   RerankCandidate,
@@ -67,6 +68,7 @@ export class RerankService {
     @Inject(RERANK_PROVIDER) private readonly provider: RerankProvider,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Optional() @Inject(RERANK_CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
+    @Optional() private readonly runs?: RerankRepository,
   ) {
     this.scorer = new BatchScorer(
       provider,
@@ -158,6 +160,7 @@ export class RerankService {
     const result = order.length === 0 ? assembleResult(meta, candidates, prefilled, { status: 'completed', completedAt: now, finalReason: 'done' }) : undefined;
     await this.store.create({ meta, candidates, inputs, prefilled, order, parallel: options.parallel, mode: options.scheduling, result });
     if (result) {
+      await this.recordRun(result);
       this.logger.debug(`rerank ${id} completed at once: ${skipReason ?? `${meta.cache.hits} cached batches, ${meta.reranker}`}`);
       return { jobId: id, status: 'completed', total: batches.length, ...(skipReason ? { skipped: true as const } : {}), result };
     }
@@ -304,6 +307,19 @@ export class RerankService {
   }
 
   /**
+   * Keeps the decisions of a finished rerank in the graph. Best effort: the result is already stored
+   * and published, so a Neo4j failure here is logged and never fails the rerank itself.
+   */
+  private async recordRun(result: RerankResult): Promise<void> {
+    if (!this.runs || this.config.rerank.keepRuns === 0 || result.skipped) return;
+    try {
+      await this.runs.recordRun(result, this.config.rerank.keepRuns);
+    } catch (error) {
+      this.logger.warn(`rerank ${result.jobId}: its decisions were not recorded in the graph (${(error as Error).message})`);
+    }
+  }
+
+  /**
    * The final result, built and stored once (SET NX) and published by whoever stored it. `computed`:
    * the caller already assembled it from a snapshot taken after completion (the same thing).
    */
@@ -318,6 +334,7 @@ export class RerankService {
     }
     if (await this.store.putResult(result)) {
       await this.events.publish(this.store.channel(jobId), finalEvent(result));
+      await this.recordRun(result);
       this.logger.log(
         `rerank ${jobId} ${result.reason}: ${result.done}/${result.total} batches, ${result.fallbacks} fallbacks, ${result.llmCalls} model calls, cache ${result.cache.hits}/${result.cache.hits + result.cache.misses}`,
       );

@@ -123,6 +123,9 @@ export const FORBIDDEN_ADMIN: Refusal = { status: 403, code: 'FORBIDDEN', messag
 /** A request that passed the gate carries its role. */
 export type GatedRequest = IncomingMessage & { role?: Role };
 
+/** Static documents from the repository (apps/api/src/guides), readable without a key. */
+const PUBLIC_PREFIX = '/guides/';
+
 /** Paths whose refusals are answered in MCP's JSON-RPC shape rather than GraphQL's. */
 const MCP_PREFIX = '/mcp';
 
@@ -133,7 +136,10 @@ const MCP_PREFIX = '/mcp';
  */
 export function accessGate(config: AppConfig) {
   return (req: GatedRequest, res: ServerResponse, next: () => void): void => {
-    const decision = decideAccess(config, req.headers);
+    // Public documents (the Neo4j Browser guide) need no key, since Browser cannot send one; the
+    // Host/Origin rules still apply.
+    const publicRead = req.method === 'GET' && (req.url ?? '').startsWith(PUBLIC_PREFIX);
+    const decision = publicRead ? (browserRefusal(config, req.headers) ?? 'read') : decideAccess(config, req.headers);
     if (!isRefusal(decision)) {
       req.role = decision;
       return next();
