@@ -62,6 +62,12 @@ describe('Neo4j Browser guide', () => {
     // Browser splits a guide into <slide>s and makes <pre class="runnable"> clickable.
     expect(html.match(/<slide\b/g)?.length).toBeGreaterThanOrEqual(4);
 
+    // Browser's fetch sends headers of its own, so a CORS preflight comes first.
+    const preflight = await fetch(`${base}/guides/neo4j-browser.html`, { method: 'OPTIONS', headers: { origin: BROWSER_ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-requested-with' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(BROWSER_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('x-requested-with');
+
     const foreign = await fetch(`${base}/guides/neo4j-browser.html`, { headers: { origin: 'http://evil.example' } });
     expect(foreign.status).toBe(403);
     // The exemption is for the guide only: GraphQL still wants the key.

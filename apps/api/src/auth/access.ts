@@ -136,9 +136,9 @@ const MCP_PREFIX = '/mcp';
  */
 export function accessGate(config: AppConfig) {
   return (req: GatedRequest, res: ServerResponse, next: () => void): void => {
-    // Public documents (the Neo4j Browser guide) need no key, since Browser cannot send one; the
-    // Host/Origin rules still apply.
-    const publicRead = req.method === 'GET' && (req.url ?? '').startsWith(PUBLIC_PREFIX);
+    // Public documents (the Neo4j Browser guide) and their CORS preflight need no key, since Browser
+    // cannot send one; the Host/Origin rules still apply.
+    const publicRead = (req.method === 'GET' || req.method === 'OPTIONS') && (req.url ?? '').startsWith(PUBLIC_PREFIX);
     const decision = publicRead ? (browserRefusal(config, req.headers) ?? 'read') : decideAccess(config, req.headers);
     if (!isRefusal(decision)) {
       req.role = decision;
