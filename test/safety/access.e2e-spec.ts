@@ -75,6 +75,19 @@ describe('keyless API on loopback: Origin and Host checks', () => {
     expect(devServer.status).toBe(200);
   });
 
+  it('forbids framing and sniffing on every page, and does not name its framework', async () => {
+    for (const path of ['/graphql', '/graphiql', '/guides/neo4j-browser.html']) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      expect({ path, frame: res.headers.get('x-frame-options'), csp: res.headers.get('content-security-policy'), sniff: res.headers.get('x-content-type-options'), powered: res.headers.get('x-powered-by') }).toEqual({
+        path,
+        frame: 'DENY',
+        csp: "frame-ancestors 'none'",
+        sniff: 'nosniff',
+        powered: null,
+      });
+    }
+  });
+
   it('refuses a foreign Origin over HTTP with 403 FORBIDDEN, before the mutation runs', async () => {
     const before = await systemQueue(url);
     const { status, body } = await gql(url, PROBE, {}, { origin: EVIL });
