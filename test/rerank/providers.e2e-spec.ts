@@ -2,7 +2,7 @@ import { loadConfig } from '@scopegraph/config';
 import { CohereRerankClient, GeminiChatClient, OpenAiCompatibleChatClient, VoyageRerankClient } from '@scopegraph/llm';
 import { QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { Clock, PromptRequest, RerankCandidate } from '@scopegraph/rerank';
-import { LocalKeywordProvider, RerankService } from '@scopegraph/rerank';
+import { LocalKeywordProvider, RerankBatchRunner, RerankLifecycle, RerankService } from '@scopegraph/rerank';
 import { BatchScorer } from '../../libs/rerank/src/batch-scorer';
 import { RerankCache } from '../../libs/rerank/src/cache/rerank-cache';
 import { CrossEncoderProvider } from '../../libs/rerank/src/providers/cross-encoder.provider';
@@ -191,11 +191,15 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
   const services: RedisChannelsService[] = [];
   let cohere: FakeCohere;
 
-  function service(provider: RerankProvider, clock?: Clock): RerankService {
+  /** The API side (start, watch, result) and the worker side (runBatch) over the same Redis state. */
+  function service(provider: RerankProvider, clock?: Clock): { rerank: RerankService; runner: RerankBatchRunner } {
     const channels = new RedisChannelsService(config);
     services.push(channels);
     const events = new RerankEventsService(queues, channels);
-    return new RerankService(new RerankStore(queues), new RerankCache(queues, config), events, queues, provider, config, clock);
+    const store = new RerankStore(queues);
+    const cache = new RerankCache(queues, config);
+    const lifecycle = new RerankLifecycle(store, events, queues, config, clock);
+    return { rerank: new RerankService(store, cache, events, lifecycle, provider, config), runner: new RerankBatchRunner(store, cache, lifecycle, provider, config) };
   }
 
   /** A clock the test moves: deadlines pass when the test says, not after real waiting. */
@@ -235,7 +239,7 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
   });
 
   it('local keyword reranker: completes at once, no queue, no model, labelled, no invented reasoning', async () => {
-    const rerank = service(new LocalKeywordProvider());
+    const { rerank } = service(new LocalKeywordProvider());
     const started = await rerank.start({ question: 'How are invoice lines parsed?', candidates, options: { withSuggestions: true } });
     expect(started.status).toBe('completed');
     const result = started.result!;
@@ -249,7 +253,7 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
 
   it('cross-encoder: the first `parallel` batches are queued, each completion queues the next, the result merges', async () => {
     cohere.reply((req) => ({ results: req.documents.map((d, index) => ({ index, relevance_score: /Invoice/.test(d) ? 0.9 : 0.1 })) }));
-    const rerank = service(new CrossEncoderProvider(new CohereRerankClient({ apiKey: 'cohere-key', baseUrl: cohere.baseUrl })));
+    const { rerank, runner } = service(new CrossEncoderProvider(new CohereRerankClient({ apiKey: 'cohere-key', baseUrl: cohere.baseUrl })));
     const started = await rerank.start({ question: 'invoice parsing', candidates, options: { batchSize: 1, parallel: 2, strategy: 'listwise' } });
     expect(started).toMatchObject({ status: 'running', total: 5 });
     const queue = queues.queue(QueueName.RERANK);
@@ -261,9 +265,9 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
       const job = waiting.sort((a, b) => a.data.position - b.data.position)[0];
       await job.remove();
       run.push(job.data.batch);
-      expect(await rerank.runBatch(job.data)).toMatchObject({ outcome: 'accepted' });
+      expect(await runner.runBatch(job.data)).toMatchObject({ outcome: 'accepted' });
       // The same job again (a retry after a crash): counted once.
-      expect(await rerank.runBatch(job.data)).toMatchObject({ outcome: run.length === 5 ? 'late' : 'duplicate' });
+      expect(await runner.runBatch(job.data)).toMatchObject({ outcome: run.length === 5 ? 'late' : 'duplicate' });
     }
     expect(run).toEqual([0, 1, 2, 3, 4]);
     expect(cohere.calls()).toBe(5);
@@ -282,7 +286,7 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
 
   it('with no worker at all, a subscriber completes the rerank at its deadline; result() does too', async () => {
     const clock = manualClock();
-    const rerank = service(new CrossEncoderProvider(new CohereRerankClient({ apiKey: 'cohere-key', baseUrl: cohere.baseUrl })), clock);
+    const { rerank, runner } = service(new CrossEncoderProvider(new CohereRerankClient({ apiKey: 'cohere-key', baseUrl: cohere.baseUrl })), clock);
     const callsBefore = cohere.calls();
     const started = await rerank.start({ question: 'nobody runs me', candidates, options: { batchSize: 2, timeoutMs: 300 } });
     expect(started.status).toBe('running');
@@ -303,7 +307,7 @@ describe('RerankService in one process (real Redis, batches run by hand)', () =>
     // The batches queued for it find the rerank over and do nothing.
     const jobs = (await queues.queue(QueueName.RERANK).getJobs(['waiting'])).filter((j) => j.data.rerankId === other.jobId);
     expect(jobs.length).toBeGreaterThan(0);
-    for (const job of jobs) expect(await rerank.runBatch(job.data)).toEqual({ outcome: 'late' });
+    for (const job of jobs) expect(await runner.runBatch(job.data)).toEqual({ outcome: 'late' });
     expect(cohere.calls()).toBe(callsBefore);
   });
 });

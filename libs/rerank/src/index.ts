@@ -2,6 +2,8 @@ export * from './rerank.types';
 export * from './rerank.errors';
 export * from './rerank.module';
 export * from './rerank.service';
+export * from './rerank-batch.runner';
+export { RerankLifecycle } from './rerank-lifecycle';
 export * from './rerank.repository';
 export { normalizeOptions, validateCandidates, validateQuestion } from './options';
 export { buildPrompt, escapeForPrompt, readPromptCandidates, PROMPT_VERSION } from './prompt/prompt';

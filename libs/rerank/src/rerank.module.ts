@@ -6,13 +6,15 @@ import { createRerankProvider } from './providers/provider.factory';
 import { RERANK_PROVIDER, RerankProvider } from './providers/rerank-provider';
 import { RerankEventsService } from './rerank-events.service';
 import { RerankRepository } from './rerank.repository';
+import { RerankBatchRunner } from './rerank-batch.runner';
+import { RerankLifecycle } from './rerank-lifecycle';
 import { RerankService } from './rerank.service';
 import { RerankStore } from './scheduler/rerank-store';
 import { SearchRerankAdapter } from './search-rerank.adapter';
 
 /**
- * Reranking for both processes: the API starts reranks and relays their events, the worker runs
- * their batches. Needs ConfigModule, QueueModule and GraphModule (all global) in the importing app.
+ * Reranking for both processes: the API starts reranks and relays their events (RerankService), the
+ * worker runs their batches (RerankBatchRunner); RerankLifecycle is what both do to a rerank's state. Needs ConfigModule, QueueModule and GraphModule (all global) in the importing app.
  * Global so that SearchService (libs/search) finds SEARCH_RERANKER without depending on this lib.
  */
 @Global()
@@ -31,10 +33,12 @@ import { SearchRerankAdapter } from './search-rerank.adapter';
     RerankCache,
     RerankEventsService,
     RerankRepository,
+    RerankLifecycle,
     RerankService,
+    RerankBatchRunner,
     SearchRerankAdapter,
     { provide: SEARCH_RERANKER, useExisting: SearchRerankAdapter },
   ],
-  exports: [RerankService, RerankRepository, RERANK_PROVIDER, SEARCH_RERANKER],
+  exports: [RerankService, RerankBatchRunner, RerankRepository, RERANK_PROVIDER, SEARCH_RERANKER],
 })
 export class RerankModule {}
