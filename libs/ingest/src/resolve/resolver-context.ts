@@ -1,0 +1,309 @@
+import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
+import { isBuiltin } from './builtins';
+import { ModuleResolver, ModuleTarget } from './module-resolver';
+import { CLASS_LIKE, SymbolTable } from './symbol-table';
+import type { EdgeType, FileImportLink, RefOutcome, ResolvedEdge, ResolverName, ResolveResult, UnresolvedReason, UnresolvedRef } from './types';
+
+export const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
+
+/** Language families that resolve names the same way. */
+export type Family = 'js' | 'py' | 'cs' | 'sql';
+
+export function family(l: Language): Family {
+  switch (l) {
+    case 'typescript':
+    case 'tsx':
+    case 'javascript':
+      return 'js';
+    case 'python':
+      return 'py';
+    case 'csharp':
+      return 'cs';
+    default:
+      return 'sql';
+  }
+}
+
+/** What a name denotes while resolving. */
+export type Denotation =
+  | { scopes: ParsedScope[] }
+  | { module: string }
+  | { external: string };
+
+export interface ImportedName {
+  target: ModuleTarget;
+  /** Name in the target module; '*' for the module itself. */
+  imported: string;
+}
+
+/** What a file brings into scope, filled by its family's import handling. */
+export interface FileEnv {
+  file: ParsedFile;
+  fileScope: ParsedScope;
+  fam: Family;
+  /** local name -> imported binding (TS/JS named/default/namespace imports, Python imports). */
+  imported: Map<string, ImportedName>;
+  /** Python `from x import *` targets. */
+  wildcards: ModuleTarget[];
+  /** TS/JS re-exports. */
+  reexports: { target: ModuleTarget; names: RawImport['names'] }[];
+  /** C#: `using` namespaces and aliases. */
+  usings: string[];
+  aliases: Map<string, string>;
+  /** TS/JS file with no import or export: its declarations are script globals. */
+  isScript: boolean;
+}
+
+export type Outcome = { targets: ParsedScope[] } | { reason: UnresolvedReason };
+
+/** One language family's name resolution over the shared context. */
+export interface FamilyResolver {
+  /** Records what one import/using statement brings into the file (and its IMPORTS edges). */
+  addImport(env: FileEnv, imp: RawImport): void;
+  /** A dotted name used in `from`; `wantType`: the reference names a type (C# looks types up first then). */
+  resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome;
+  /** The scopes a declared type name stands for, seen from `ctx`. */
+  types(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[];
+}
+
+/** Edges, unresolved references, import links and (for benchmarks) per-reference outcomes. */
+export class ResolveOutput {
+  private readonly edges = new Map<string, ResolvedEdge>();
+  private readonly unresolved: UnresolvedRef[] = [];
+  private readonly fileImports: FileImportLink[] = [];
+  private readonly outcomes: RefOutcome[] | undefined;
+
+  constructor(private readonly t: SymbolTable, collectOutcomes: boolean) {
+    this.outcomes = collectOutcomes ? [] : undefined;
+  }
+
+  /** An import statement's target, and the IMPORTS edge when it is another file of the repository. */
+  link(env: FileEnv, imp: RawImport, target: ModuleTarget, fileScopeOf: (path: string) => ParsedScope | undefined): void {
+    const base = { fromPath: env.file.path, specifier: imp.specifier, line: imp.line };
+    if (target.kind === 'file') {
+      this.fileImports.push({ ...base, toPath: target.path });
+      const to = fileScopeOf(target.path);
+      if (to && to.id !== env.fileScope.id) this.addEdge(env.fileScope.id, to.id, 'IMPORTS', imp.line);
+    } else if (target.kind === 'external') {
+      this.fileImports.push({ ...base, external: target.name });
+    } else if (target.kind === 'missing') {
+      this.fileImports.push({ ...base, missing: true });
+    }
+  }
+
+  addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName): void {
+    const key = `${fromId}\u0000${toId}\u0000${type}`;
+    const e = this.edges.get(key);
+    if (!e) {
+      const edge: ResolvedEdge = { fromId, toId, type };
+      if (line !== undefined) edge.line = line;
+      if (resolver) edge.resolver = resolver;
+      this.edges.set(key, edge);
+      return;
+    }
+    if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
+    // Several references may yield one edge: it is precise if the compiler backed any of them.
+    if (resolver === 'precise') e.resolver = 'precise';
+  }
+
+  miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast'): void {
+    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver });
+    this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
+  }
+
+  hit(r: RawReference, targets: ParsedScope[], resolver: ResolverName): void {
+    this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, targetIds: targets.map((t) => t.id) });
+  }
+
+  result(): ResolveResult {
+    return {
+      edges: [...this.edges.values()],
+      unresolved: this.unresolved,
+      fileImports: this.fileImports,
+      ...(this.outcomes ? { outcomes: this.outcomes } : {}),
+    };
+  }
+}
+
+/**
+ * What every family's resolution shares: the symbol table, each file's environment, the resolved
+ * class hierarchy, and the lookups that follow members, bases and declared types. Type names are
+ * resolved by the family of the file they are written in.
+ */
+export class ResolverContext {
+  readonly envs = new Map<string, FileEnv>();
+  /** Resolved EXTENDS / IMPLEMENTS targets per scope id. */
+  readonly extendsOf = new Map<string, ParsedScope[]>();
+  readonly implementsOf = new Map<string, ParsedScope[]>();
+  /** Classes with an EXTENDS that did not resolve (base from a package...): reason per class id. */
+  readonly unresolvedBase = new Map<string, UnresolvedReason>();
+  private readonly families = new Map<Family, FamilyResolver>();
+
+  constructor(
+    readonly t: SymbolTable,
+    readonly modules: ModuleResolver,
+    readonly out: ResolveOutput,
+  ) {}
+
+  register(fam: Family, resolver: FamilyResolver): void {
+    this.families.set(fam, resolver);
+  }
+
+  /** The resolver of a file's family (SQL files have none: their names are resolved as SQL). */
+  familyOf(env: FileEnv): FamilyResolver | undefined {
+    return this.families.get(env.fam);
+  }
+
+  link(env: FileEnv, imp: RawImport, target: ModuleTarget): void {
+    this.out.link(env, imp, target, (path) => this.envs.get(path)?.fileScope);
+  }
+
+  /**
+   * Follow `rest` member by member from `owners`: member scopes (methods, nested types, namespace and
+   * object members, inherited ones), or typed fields/properties to continue from their type.
+   */
+  walk(owners: ParsedScope[], rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    let cur = owners;
+    for (let i = 0; i < rest.length; i++) {
+      const name = rest[i];
+      const members = this.findMember(cur, name);
+      if (members.length) {
+        cur = members;
+        continue;
+      }
+      const inheritedFromOutside = cur.some((c) => this.unresolvedBase.has(c.id));
+      if (i === rest.length - 1) return { reason: inheritedFromOutside ? 'external' : 'not-found' };
+      const field = this.memberBinding(cur, name);
+      if (!field) return { reason: inheritedFromOutside ? 'external' : 'unknown-receiver' };
+      const types = this.resolveTypeName(field, cur[0], env);
+      if (!types.length) {
+        const r = this.reasonFor(field.split('.')[0], env);
+        return { reason: r === 'not-found' ? 'unknown-receiver' : r };
+      }
+      cur = types;
+    }
+    return this.finish(cur, kinds, 'not-found');
+  }
+
+  /** `x.rest` where x has a declared type. */
+  typedWalk(typeName: string, ctx: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const types = this.resolveTypeName(typeName, ctx, env);
+    if (!types.length) {
+      const r = this.reasonFor(typeName.split('.')[0], env);
+      return { reason: r === 'not-found' ? 'unknown-receiver' : r };
+    }
+    return this.walk(types, rest, env, kinds);
+  }
+
+  /** `super(...)`, `super.m()`, `base.M()`, C# `: base(...)`. */
+  superRef(from: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const cls = this.enclosingClass(from);
+    if (!cls) return { reason: 'not-found' };
+    const bases = this.t.partsOf(cls).flatMap((p) => this.extendsOf.get(p.id) ?? []);
+    if (!bases.length) return { reason: this.unresolvedBase.get(cls.id) ?? 'not-found' };
+    if (!rest.length) return this.finish(this.constructorsOf(bases), kinds, 'not-found');
+    return this.walk(bases, rest, env, kinds);
+  }
+
+  /** `this.rest` (and Python's `self`/`cls`): from the enclosing class. */
+  thisRef(from: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const cls = this.enclosingClass(from);
+    if (!cls) return { reason: 'unknown-receiver' };
+    return this.walk([cls], rest, env, kinds);
+  }
+
+  /** Children named `name` of the owners (all partial parts in C#), then of their bases, breadth first. */
+  findMember(owners: ParsedScope[], name: string): ParsedScope[] {
+    const seen = new Set<string>();
+    let level = owners;
+    for (let depth = 0; depth < 12 && level.length; depth++) {
+      const found: ParsedScope[] = [];
+      const next: ParsedScope[] = [];
+      for (const o of level) {
+        for (const part of this.t.partsOf(o)) {
+          if (seen.has(part.id)) continue;
+          seen.add(part.id);
+          found.push(...this.t.childrenNamed(part, name));
+          next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
+        }
+      }
+      if (found.length) return found;
+      level = next;
+    }
+    return [];
+  }
+
+  /** Declared type of a member field/property named `name` in the owners or their bases. */
+  memberBinding(owners: ParsedScope[], name: string): string | null {
+    const seen = new Set<string>();
+    let level = owners;
+    for (let depth = 0; depth < 12 && level.length; depth++) {
+      const next: ParsedScope[] = [];
+      for (const o of level) {
+        for (const part of this.t.partsOf(o)) {
+          if (seen.has(part.id)) continue;
+          seen.add(part.id);
+          const t = this.t.memberBindings.get(part.id)?.get(name);
+          if (t) return t;
+          next.push(...(this.extendsOf.get(part.id) ?? []), ...(this.implementsOf.get(part.id) ?? []));
+        }
+      }
+      level = next;
+    }
+    return null;
+  }
+
+  /** Parameter / local binding of `name` in the enclosing function scopes. */
+  localBinding(name: string, from: ParsedScope): string | null {
+    for (let s: ParsedScope | undefined = from; s && s.kind !== 'file'; s = this.t.parent(s)) {
+      if (!FUNCTION_LIKE.has(s.kind)) continue;
+      const t = this.t.localBindings.get(s.id)?.get(name);
+      if (t) return t;
+    }
+    return null;
+  }
+
+  fileBinding(name: string, env: FileEnv): string | null {
+    return this.t.localBindings.get(env.fileScope.id)?.get(name) ?? null;
+  }
+
+  resolveTypeName(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
+    return this.familyOf(env)?.types(typeName, ctx, env) ?? [];
+  }
+
+  constructorsOf(classes: ParsedScope[]): ParsedScope[] {
+    const out: ParsedScope[] = [];
+    for (const c of classes) {
+      const ctors: ParsedScope[] = [];
+      for (const part of this.t.partsOf(c)) {
+        for (const list of this.t.children.get(part.id)?.values() ?? []) for (const s of list) if (s.kind === 'constructor') ctors.push(s);
+      }
+      out.push(...(ctors.length ? ctors : [c]));
+    }
+    return out;
+  }
+
+  enclosingClass(s: ParsedScope): ParsedScope | null {
+    for (let p: ParsedScope | undefined = s; p; p = this.t.parent(p)) {
+      if (CLASS_LIKE.has(p.kind)) return p;
+      // `this` inside an object literal's method is the object
+      if (p.kind === 'variable' && p !== s) return p;
+    }
+    return null;
+  }
+
+  finish(targets: ParsedScope[], kinds: ReadonlySet<ScopeKind>, reason: UnresolvedReason): Outcome {
+    const ok = targets.filter((t) => kinds.has(t.kind));
+    return ok.length ? { targets: ok } : { reason };
+  }
+
+  /** Why a name that nothing in the repository declares was not resolved. */
+  reasonFor(head: string, env: FileEnv): UnresolvedReason {
+    const imp = env.imported.get(head);
+    if (imp && imp.target.kind === 'external') return 'external';
+    if (isBuiltin(env.file.language, head)) return 'builtin';
+    // A C# alias names a namespace or type the repository does not declare.
+    if (env.aliases.has(head)) return 'external';
+    return 'not-found';
+  }
+}
