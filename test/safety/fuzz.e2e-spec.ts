@@ -6,7 +6,7 @@ import { SchemaFuzzer } from '../support/schema-fuzz';
 
 // Schema-generated requests against the real API over an indexed repository: client mistakes must
 // never answer INTERNAL_SERVER_ERROR or a 5xx, and reads must not change the graph.
-// CI runs a small fixed-seed sample; by hand: FUZZ_COUNT=5000 FUZZ_SEED=7 npx jest --selectProjects e2e test/safety/fuzz
+// CI runs a small fixed-seed sample; by hand: FUZZ_COUNT=5000 FUZZ_SEED=7 npx jest --selectProjects e2e --testPathPatterns test/safety/fuzz
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 11);
