@@ -8,7 +8,7 @@ const LIB_DEPENDENCIES = {
   errors: [],
   config: [],
   observability: [],
-  graph: ['config'],
+  graph: ['config', 'errors'],
   llm: ['config', 'errors', 'observability'],
   queue: ['config', 'errors', 'observability'],
   health: ['graph', 'queue', 'config'],

@@ -41,6 +41,9 @@ NEO4J_BOLT_PORT="$(env_value NEO4J_BOLT_PORT)"; NEO4J_BOLT_PORT="${NEO4J_BOLT_PO
 NEO4J_HTTP_PORT="$(env_value NEO4J_HTTP_PORT)"; NEO4J_HTTP_PORT="${NEO4J_HTTP_PORT:-7474}"
 NEO4J_HEAP="$(env_value NEO4J_HEAP)"; NEO4J_HEAP="${NEO4J_HEAP:-1g}"
 NEO4J_PAGECACHE="$(env_value NEO4J_PAGECACHE)"; NEO4J_PAGECACHE="${NEO4J_PAGECACHE:-512m}"
+# Memory one transaction may hold: a query past it fails alone instead of exhausting the heap that every
+# other query shares. Index writes are batched far below it.
+NEO4J_TX_MEMORY_MAX="$(env_value NEO4J_TX_MEMORY_MAX)"; NEO4J_TX_MEMORY_MAX="${NEO4J_TX_MEMORY_MAX:-256m}"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
@@ -102,6 +105,7 @@ dbms.usage_report.enabled=false
 server.memory.heap.initial_size=$NEO4J_HEAP
 server.memory.heap.max_size=$NEO4J_HEAP
 server.memory.pagecache.size=$NEO4J_PAGECACHE
+db.memory.transaction.max=$NEO4J_TX_MEMORY_MAX
 db.tx_log.rotation.retention_policy=2 files
 server.jvm.additional=--enable-native-access=ALL-UNNAMED
 EOF

@@ -28,6 +28,8 @@ export enum DomainErrorCode {
   JobNotFound = 'JOB_NOT_FOUND',
   AskInvalidInput = 'ASK_INVALID_INPUT',
   AskNotFound = 'ASK_NOT_FOUND',
+  // graph: Neo4j stopped a read at its per-query time or memory limit
+  QueryLimitExceeded = 'QUERY_LIMIT_EXCEEDED',
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import neo4j, { Driver, ManagedTransaction, RecordShape, Session } from 'neo4j-driver';
 import { APP_CONFIG, AppConfig, redactUrl } from '@scopegraph/config';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { CypherFiles } from './cypher-files';
 
 export type Params = Record<string, unknown>;
@@ -93,6 +94,9 @@ export class Neo4jService implements OnModuleDestroy {
     return this.driver.session({
       database: this.database,
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      // The bookmarks executeQuery keeps: a read in a session sees the writes executeQuery committed
+      // (and the other way round), also on a cluster.
+      bookmarkManager: this.driver.executeQueryBookmarkManager,
     });
   }
 
@@ -101,13 +105,29 @@ export class Neo4jService implements OnModuleDestroy {
   }
 
   private async run<T extends RecordShape>(mode: 'READ' | 'WRITE', query: string, params: Params): Promise<T[]> {
-    const result = await this.driver.executeQuery(query, params, {
-      database: this.database,
-      routing: mode === 'READ' ? neo4j.routing.READ : neo4j.routing.WRITE,
-      // Writes come from jobs (index, delete) whose size the job bounds; only reads get the timeout.
-      ...(mode === 'READ' ? { transactionConfig: { timeout: this.readTimeoutMs } } : {}),
-    });
-    return result.records.map((r) => r.toObject() as T);
+    // Writes come from jobs (index, delete) whose size the job bounds; only reads get the timeout.
+    if (mode === 'WRITE') {
+      const result = await this.driver.executeQuery(query, params, { database: this.database, routing: neo4j.routing.WRITE });
+      return result.records.map((r) => r.toObject() as T);
+    }
+    const session = this.session('READ');
+    try {
+      return await session.executeRead(
+        async (tx) => {
+          try {
+            const result = await tx.run(query, params);
+            return result.records.map((r) => r.toObject() as T);
+          } catch (error) {
+            // Thrown inside the transaction function, a plain error ends the driver's retries: a read
+            // past its own limit would fail the same way again, only later and after as much work.
+            throw queryLimitError(error, this.readTimeoutMs) ?? error;
+          }
+        },
+        { timeout: this.readTimeoutMs },
+      );
+    } finally {
+      await session.close();
+    }
   }
 
   private uriForLogs(): string {
@@ -125,6 +145,26 @@ export class NamedTx {
     const result = await this.tx.run(this.cypher.get(name), params);
     return result.records.map((r) => r.toObject() as T);
   }
+}
+
+/** The per-transaction memory limit (db.memory.transaction.max); the server marks it transient. */
+const TX_MEMORY_LIMIT = /db\.memory\.transaction\.max/;
+
+/**
+ * A read Neo4j stopped at the limit one query may use (the read timeout, or the per-transaction memory
+ * limit), as a client-facing error; null for anything else (the global memory pool running out is
+ * transient and left to the driver's retries).
+ */
+export function queryLimitError(error: unknown, timeoutMs: number): DomainError | null {
+  const code = (error as { code?: string }).code ?? '';
+  const message = (error as { message?: string }).message ?? '';
+  if (code.startsWith('Neo.ClientError.Transaction.TransactionTimedOut')) {
+    return new DomainError(DomainErrorCode.QueryLimitExceeded, `the query ran longer than the database allows one read (${timeoutMs} ms, NEO4J_TX_TIMEOUT_MS): narrow it (filters, a smaller topK or expansion)`);
+  }
+  if (code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' && TX_MEMORY_LIMIT.test(message)) {
+    return new DomainError(DomainErrorCode.QueryLimitExceeded, 'the query needed more memory than the database allows one transaction (db.memory.transaction.max, NEO4J_TX_MEMORY_MAX): narrow it (filters, a smaller topK or expansion)');
+  }
+  return null;
 }
 
 function isAuthError(error: unknown): boolean {

@@ -12,10 +12,15 @@ function thrown(error: unknown, path = ['search']) {
 describe('formatError', () => {
   beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
 
-  it('gives every domain code a GraphQL code (NOT_FOUND for the *_NOT_FOUND ones, BAD_USER_INPUT otherwise)', () => {
+  it('gives every domain code a GraphQL code (NOT_FOUND for the *_NOT_FOUND ones, QUERY_TOO_COMPLEX for a database limit, BAD_USER_INPUT otherwise)', () => {
     for (const code of Object.values(DomainErrorCode)) {
-      expect(graphqlCodeOf(code)).toBe(code.endsWith('NOT_FOUND') ? ErrorCode.NotFound : ErrorCode.BadUserInput);
+      const expected = code.endsWith('NOT_FOUND') ? ErrorCode.NotFound : code === DomainErrorCode.QueryLimitExceeded ? ErrorCode.QueryTooComplex : ErrorCode.BadUserInput;
+      expect(graphqlCodeOf(code)).toBe(expected);
     }
+  });
+
+  it('answers a read the database stopped at its per-query limit as QUERY_TOO_COMPLEX with the domain code', () => {
+    expect(thrown(new DomainError(DomainErrorCode.QueryLimitExceeded, 'the query ran longer than ...')).extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', domainCode: 'QUERY_LIMIT_EXCEEDED' });
   });
 
   it('carries the domain code and the field to the client, with the message as thrown', () => {

@@ -49,6 +49,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
   [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.QueryLimitExceeded]: ErrorCode.QueryTooComplex,
 };
 
 /** The GraphQL code a domain error reaches clients with. */
