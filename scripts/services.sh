@@ -2,7 +2,9 @@
 # Brings up the real Neo4j and Redis that scopegraph runs on, without Docker:
 #   Neo4j Community resolved from Maven Central with the machine's Maven (jars cached in ~/.m2),
 #   Redis from Debian's redis-server package.
-# Usage: scripts/services.sh up|down|status|reset
+# Usage: scripts/services.sh up|down|status|reset|neo4j-up|neo4j-down
+# (neo4j-up / neo4j-down: Neo4j alone; with SCOPEGRAPH_SERVICES_DIR, ports and NEO4J_PASSWORD in the
+# environment they run a separate instance, as the outage tests do.)
 # When NEO4J_URI (or REDIS_URL) is set in the environment or in .env, that service is external and
 # nothing is started for it.
 set -euo pipefail
@@ -237,6 +239,8 @@ case "${1:-}" in
   up) redis_up; neo4j_up ;;
   down) neo4j_down; redis_down ;;
   status) status ;;
+  neo4j-up) neo4j_up ;;
+  neo4j-down) neo4j_down ;;
   reset) neo4j_home; neo4j_pid >/dev/null && die "stop Neo4j first: npm run services:down"; rm -rf "$NEO4J_HOME_DIR/data"; log "local Neo4j data removed." ;;
-  *) echo "usage: $0 up|down|status|reset" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|reset|neo4j-up|neo4j-down" >&2; exit 2 ;;
 esac

@@ -8,7 +8,7 @@ import { CypherFiles, Neo4jService } from '@scopegraph/graph';
 import { HealthService } from '@scopegraph/health';
 import { QueueService } from '@scopegraph/queue';
 import { formatError } from '../../apps/api/src/graphql/errors';
-import { API_READY, freePort, runId, RunningApp, startApp } from '../support/processes';
+import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { numberedScopes, RERANK_PROGRESS, ScopeSeeder, START_RERANK } from '../rerank/support/rerank-harness';
 
@@ -114,6 +114,93 @@ describe('Redis outage (a Redis of the test\'s own, stopped and restarted)', () 
     expect((await gql(url, PROBE)).body.errors).toBeUndefined();
     expect(api.output()).not.toMatch(/Unhandled error event/);
   });
+});
+
+/**
+ * A Neo4j of this test's own (scripts/services.sh neo4j-up in a temp services dir, on spare ports, with
+ * the jars the project's own Neo4j runs from), so stopping it disturbs nothing else.
+ */
+class OwnNeo4j {
+  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-neo4j-'));
+  readonly password = `pw${Math.random().toString(36).slice(2)}`;
+  private env: Record<string, string> = {};
+  constructor(readonly bolt: number, readonly http: number) {
+    const dists = path.join(process.env.SCOPEGRAPH_SERVICES_DIR ?? path.join(ROOT, '.services'), 'neo4j/dist');
+    const version = fs.existsSync(dists) ? fs.readdirSync(dists).find((v) => fs.existsSync(path.join(dists, v, 'lib/.complete'))) : undefined;
+    if (version) {
+      fs.mkdirSync(path.join(this.dir, 'neo4j/dist', version), { recursive: true });
+      fs.symlinkSync(path.join(dists, version, 'lib'), path.join(this.dir, 'neo4j/dist', version, 'lib'));
+      this.env.NEO4J_VERSION = version;
+    }
+    this.env = { ...this.env, SCOPEGRAPH_SERVICES_DIR: this.dir, NEO4J_BOLT_PORT: String(bolt), NEO4J_HTTP_PORT: String(http), NEO4J_PASSWORD: this.password, NEO4J_HEAP: '512m', NEO4J_PAGECACHE: '32m' };
+  }
+
+  get uri(): string {
+    return `bolt://127.0.0.1:${this.bolt}`;
+  }
+
+  start(): Promise<void> {
+    return this.services('neo4j-up');
+  }
+
+  stop(): Promise<void> {
+    return this.services('neo4j-down');
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private services(command: string): Promise<void> {
+    const { NEO4J_URI: _external, ...env } = process.env;
+    const child = spawn('bash', [path.join(ROOT, 'scripts/services.sh'), command], { env: { ...env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`services.sh ${command} exited with ${code}: ${out}`)))));
+  }
+}
+
+describe('Neo4j outage (a Neo4j of the test\'s own, stopped and restarted)', () => {
+  const REPOSITORIES = '{ repositories { name } }';
+  let neo4j: OwnNeo4j;
+  let api: RunningApp;
+  let url: string;
+
+  beforeAll(async () => {
+    neo4j = new OwnNeo4j(await freePort(), await freePort());
+    await neo4j.start();
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', NEO4J_URI: neo4j.uri, NEO4J_PASSWORD: neo4j.password, QUEUE_PREFIX: runId('n4jdown') }, API_READY, 120_000);
+  }, 240_000);
+
+  afterAll(async () => {
+    await api?.stop();
+    await neo4j?.stop().catch(() => undefined);
+    neo4j?.dispose();
+  });
+
+  it('answers health within 2 s naming Neo4j, fails reads with 503 SERVICE_UNAVAILABLE within the retry budget, and recovers without a restart', async () => {
+    expect((await gql(url, REPOSITORIES)).body).toEqual({ data: { repositories: [] } });
+
+    await neo4j.stop();
+
+    const health = await timed(() => gql(url, HEALTH));
+    expect(health.ms).toBeLessThan(2_000);
+    expect(health.value.body.data.health).toMatchObject({ ok: false, neo4j: { ok: false }, redis: { ok: true } });
+
+    // One driver retry about a second later (NEO4J_MAX_RETRY_MS), then the caller is told.
+    const refused = await timed(() => gql(url, REPOSITORIES));
+    expect(refused.ms).toBeLessThan(3_000);
+    expect(refused.value.status).toBe(503);
+    expect(refused.value.body.errors?.[0]).toMatchObject({ extensions: { code: 'SERVICE_UNAVAILABLE' }, message: expect.stringMatching(/Neo4j/) });
+
+    await neo4j.start();
+    await until(async () => (await gql(url, HEALTH)).body.data?.health?.neo4j?.ok === true, 30_000);
+    expect((await gql(url, REPOSITORIES)).body).toEqual({ data: { repositories: [] } });
+    expect(api.output()).not.toMatch(/INTERNAL_SERVER_ERROR|unexpected error/);
+  }, 240_000);
 });
 
 describe('Neo4j unreachable (a driver pointed at a closed port)', () => {
