@@ -3,6 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { askModel, evidenceIds } from '../fakes/ask-scripts';
+import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { gql } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
@@ -10,7 +12,7 @@ import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 // The SDK's own client against both transports: `scopegraph mcp` on stdio and /mcp on the API, with
 // API_KEY set so both must present it.
 const API_KEY = 'mcp-e2e-key';
-const TOOLS = ['get_scope', 'index_repository', 'list_repositories', 'neighborhood', 'search'];
+const TOOLS = ['ask', 'get_scope', 'index_repository', 'list_repositories', 'neighborhood', 'search'];
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
@@ -19,6 +21,7 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
   const name = runId('mcp');
   let http: Client;
   let stdio: Client;
+  let gemini: FakeGemini;
 
   const connectHttp = async (key?: string) => {
     const client = new Client({ name: 'e2e-http', version: '1.0.0' });
@@ -28,7 +31,10 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack('mcp', { API_KEY });
+    // A scripted chat model for the ask tool: the router picks hybrid, the answer cites the first evidence id.
+    gemini = await FakeGemini.start({ apiKey: FAKE_GEMINI_API_KEY });
+    gemini.onGenerate(askModel({ router: '[HYBRID:] create an invoice', answer: (req) => `[Answer:] InvoiceService.create builds it [cite:${evidenceIds(req)[0]}].` }));
+    stack = await startStack('mcp', { API_KEY, GEMINI_API_KEY: FAKE_GEMINI_API_KEY, GEMINI_BASE_URL: gemini.baseUrl, CHAT_PROVIDER: 'gemini', RERANK_PROVIDER: 'local' });
     http = await connectHttp(API_KEY);
     stdio = new Client({ name: 'e2e-stdio', version: '1.0.0' });
     await stdio.connect(
@@ -54,6 +60,7 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
     await Promise.allSettled([http?.close(), stdio?.close()]);
     if (stack) await gql(stack.url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }, { 'x-api-key': API_KEY }).catch(() => undefined);
     await stack?.stop();
+    await gemini?.close();
   });
 
   it.each([
@@ -85,6 +92,22 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
 
     const repos = textOf(await http.callTool({ name: 'list_repositories', arguments: {} }));
     expect(repos).toMatch(new RegExp(`^${name}  \\S+  files \\d+, scopes \\d+`, 'm'));
+  });
+
+  it.each([
+    ['stdio', () => stdio],
+    ['http', () => http],
+  ])('answers a question with the pipeline over %s, citing scopes from the evidence', async (_transport, client) => {
+    const answered = await client().callTool({ name: 'ask', arguments: { question: 'How is an invoice created?', repository: name } });
+    expect(answered.isError).toBeFalsy();
+    const text = textOf(answered);
+    // The citation marker becomes a footnote; the source it names: qualified name, path:lines, id.
+    expect(text.split('\n')[0]).toBe('InvoiceService.create builds it [1].');
+    expect(text).toMatch(/\nSources:\n {2}\[1\] \S+ \S+:\d+(-\d+)? \[id [^\]]+\]\n/);
+    expect(text).toMatch(/retrieval: hybrid "create an invoice"/);
+    const unknown = await client().callTool({ name: 'ask', arguments: { question: 'x?', repository: 'no-such-repo-here' } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^BAD_USER_INPUT \(repository\)/);
   });
 
   it('answers bad input with the field at fault', async () => {

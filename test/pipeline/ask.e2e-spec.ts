@@ -469,6 +469,37 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     }
   });
 
+  it('serves an ask to clients that poll: askResult gives the final result the stream gave, NOT_FOUND for unknown ids', async () => {
+    gemini.onGenerate(askModel({ router: '[HYBRID:] create an invoice', answer: citeFirst }));
+    const { body } = await gql(stack.url, ASK, { input: input('How is an invoice created?') });
+    const id = body.data.ask.id as string;
+    const RESULT = `query($id: ID!) { askResult(id: $id) { askId status answerSoFar steps message result { answer citations { id } plan { mode query } } } }`;
+    let state: any;
+    for (let i = 0; i < 240; i++) {
+      state = (await gql(stack.url, RESULT, { id })).body.data.askResult;
+      if (state.status !== 'RUNNING') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(state).toMatchObject({ askId: id, status: 'COMPLETED', message: null, result: { plan: { mode: 'hybrid', query: 'create an invoice' } } });
+    expect(state.result.citations).toHaveLength(1);
+    expect(state.answerSoFar).toBe(state.result.answer);
+    expect(state.steps).toBeGreaterThan(3);
+    // The same run as a late subscriber replays it.
+    const client = wsClient(stack.url);
+    try {
+      const events = await collect(client, PROGRESS, { id }, 10_000);
+      const final = events[events.length - 1].data!.askProgress.result;
+      expect(final.answer).toBe(state.result.answer);
+      expect(final.citations.map((c: any) => c.id)).toEqual(state.result.citations.map((c: any) => c.id));
+    } finally {
+      await client.dispose();
+    }
+    for (const unknown of ['ask0000000000000000', 'not-an-ask-id']) {
+      const res = await gql(stack.url, RESULT, { id: unknown });
+      expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', domainCode: 'ASK_NOT_FOUND' });
+    }
+  });
+
   it('lists the pipelines with extends resolved and validates pipeline YAML', async () => {
     const { body } = await gql(stack.url, `{ pipelines { name extends lineage settings steps { id action next branches with } } }`);
     const compact = body.data.pipelines.find((p: any) => p.name === 'compact');

@@ -29,3 +29,14 @@ export const REPOSITORIES = `query McpRepositories {
 export const INDEX_REPOSITORY = `mutation McpIndex($input: IndexRepositoryInput!) {
   indexRepository(input: $input) { id queue }
 }`;
+
+export const ASK = `mutation McpAsk($input: AskInput!) {
+  ask(input: $input) { id }
+}`;
+
+export const ASK_RESULT = `query McpAskResult($id: ID!) {
+  askResult(id: $id) {
+    status answerSoFar message
+    result { answer modelAvailable warnings missing citations { id path startLine endLine qualifiedName } plan { mode query } }
+  }
+}`;

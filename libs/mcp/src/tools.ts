@@ -6,7 +6,7 @@ import { GraphqlCall, GraphqlCallError } from './graphql-call';
 import * as doc from './documents';
 
 export const MCP_SERVER_NAME = 'scopegraph';
-export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository'] as const;
+export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository', 'ask'] as const;
 
 /** Snippets stay short: an agent reads many hits and opens the few it needs with get_scope. */
 const SNIPPET_LINES = 6;
@@ -14,6 +14,11 @@ const SNIPPET_CHARS = 400;
 const DEFAULT_SCOPE_CHARS = 4_000;
 const MAX_SCOPE_CHARS = 50_000;
 const MAX_NEIGHBORS = 200;
+/** An answer runs on the worker (retrieval, model calls, loops): the tool waits this long by default. */
+const DEFAULT_ASK_TIMEOUT_S = 120;
+const MAX_ASK_TIMEOUT_S = 600;
+/** How often the tool looks at the ask's state (askResult works over every transport; subscriptions do not). */
+const ASK_POLL_MS = 250;
 
 /** The scope fields the tools ask for (documents.ts): the record minus what an agent does not need. */
 type ScopeRow = Omit<ScopeRecord, 'repoId' | 'name' | 'docComment' | 'source' | 'sourceLength' | 'sourceTruncated'> &
@@ -89,7 +94,7 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     {
         query: z.string().min(1).max(SEARCH_LIMITS.maxTextLength).describe('What to look for: a description, an identifier or code'),
         repository: z.string().min(1).optional().describe('Only this repository (see list_repositories)'),
-        mode: z.enum(['hybrid', 'semantic', 'bm25', 'semantic_rerank']).optional().describe('default hybrid'),
+        mode: z.enum(['hybrid', 'semantic', 'bm25', 'semantic_rerank', 'graph']).optional().describe('default hybrid (which also answers relationship questions such as "who calls X"); graph: relationship questions only'),
         topK: z.number().int().min(1).max(50).optional().describe('hits, 1-50 (default 10)'),
         path: z.string().min(1).optional().describe('only paths containing this'),
         language: z.enum(LANGUAGES).optional(),
@@ -207,5 +212,64 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
       }),
   );
 
+  register(
+    server,
+    'ask',
+    {
+      title: 'Ask about the code',
+      description:
+        'Answer a question about an indexed repository with the answering pipeline (retrieval, graph, an LLM); the answer cites the scopes it used (path, lines, id). Without a chat model configured on the server it returns the retrieved evidence instead, saying so.',
+    },
+    {
+        question: z.string().min(1).max(4_000).describe('the question, in plain words'),
+        repository: z.string().min(1).describe('repository to answer from (see list_repositories)'),
+        sessionId: z.string().min(1).max(200).optional().describe('conversation id: questions with the same id share history'),
+        pipeline: z.string().min(1).optional().describe('pipeline name (default: the server\'s)'),
+        timeoutS: z.number().int().min(1).max(MAX_ASK_TIMEOUT_S).optional().describe(`how long to wait for the answer (default ${DEFAULT_ASK_TIMEOUT_S})`),
+    },
+    (args) =>
+      run(async () => {
+        const { ask } = await call<{ ask: { id: string } }>(doc.ASK, { input: { question: args.question, repository: args.repository, sessionId: args.sessionId, pipeline: args.pipeline } });
+        const deadline = Date.now() + (args.timeoutS ?? DEFAULT_ASK_TIMEOUT_S) * 1_000;
+        for (;;) {
+          const { askResult: state } = await call<{ askResult: AskStateRow }>(doc.ASK_RESULT, { id: ask.id });
+          if (state.status === 'FAILED') throw new GraphqlCallError(`ask ${ask.id} failed: ${state.message ?? 'unknown reason'}`, 'ASK_FAILED');
+          if (state.status === 'COMPLETED' && state.result) return formatAnswer(state.result);
+          if (Date.now() >= deadline) {
+            throw new GraphqlCallError(`no answer after ${args.timeoutS ?? DEFAULT_ASK_TIMEOUT_S} s (ask ${ask.id} is still running)${state.answerSoFar ? `; so far: ${state.answerSoFar}` : ''}`, 'TIMEOUT');
+          }
+          await new Promise((r) => setTimeout(r, ASK_POLL_MS));
+        }
+      }),
+  );
+
   return server;
+}
+
+interface AskStateRow {
+  status: 'RUNNING' | 'COMPLETED' | 'FAILED';
+  answerSoFar: string;
+  message: string | null;
+  result: {
+    answer: string;
+    modelAvailable: boolean;
+    warnings: string[];
+    missing: string | null;
+    citations: { id: string; path: string; startLine: number | null; endLine: number | null; qualifiedName: string }[];
+    plan: { mode: string; query: string } | null;
+  } | null;
+}
+
+/** The answer with its `[cite:<id>]` markers as footnote numbers, then the sources those numbers name. */
+function formatAnswer(r: NonNullable<AskStateRow['result']>): string {
+  const number = new Map(r.citations.map((c, i) => [c.id, i + 1]));
+  const answer = r.answer.replace(/\[cite:([^\]\s]+)\]/g, (marker, id: string) => (number.has(id) ? `[${number.get(id)}]` : marker));
+  const parts = [answer.trim()];
+  if (r.citations.length) {
+    parts.push('', 'Sources:', ...r.citations.map((c, i) => `  [${i + 1}] ${c.qualifiedName} ${c.path}${c.startLine ? `:${c.startLine}${c.endLine && c.endLine !== c.startLine ? `-${c.endLine}` : ''}` : ''} [id ${c.id}]`));
+  }
+  if (r.plan) parts.push('', `retrieval: ${r.plan.mode.toLowerCase()} "${r.plan.query}"`);
+  if (r.missing) parts.push(`still missing: ${r.missing}`);
+  if (r.warnings.length) parts.push(`warnings: ${r.warnings.join('; ')}`);
+  return parts.join('\n');
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { ASK_EVENTS, EventInbox, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
-import type { AskEvent, AskEventBody } from './ask.types';
+import type { AskEvent, AskEventBody, AskResult, AskStatus } from './ask.types';
 
 /** How long an ask's events stay replayable after its last one. */
 const LOG_TTL_S = 3_600;
@@ -41,6 +41,30 @@ export class AskEventsService {
         return chain;
       },
     };
+  }
+
+  /**
+   * An ask's state from its replay log, else from its job (the log expires after LOG_TTL_S, the job's
+   * return value is the result); null when neither exists.
+   */
+  async status(askId: string): Promise<AskStatus | null> {
+    const logged = (await this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1)).map((s) => JSON.parse(s) as AskEvent).sort((a, b) => a.seq - b.seq);
+    const status: AskStatus = { askId, status: 'running', answerSoFar: '', steps: 0, result: null, message: null };
+    for (const event of logged) {
+      if (event.kind === 'step') status.steps += 1;
+      else if (event.kind === 'chunk') status.answerSoFar += event.text;
+      else if (event.kind === 'final') return { ...status, status: 'completed', answerSoFar: event.result.answer, result: event.result };
+      else return { ...status, status: 'failed', message: event.message };
+    }
+    const job = await this.queues.getJob(QueueName.ASK, askId);
+    if (!job) return logged.length ? { ...status, status: 'failed', message: 'the ask job is gone' } : null;
+    const state = await job.getState();
+    if (state === 'completed' && job.returnvalue) {
+      const result = job.returnvalue as AskResult;
+      return { ...status, status: 'completed', answerSoFar: result.answer, steps: result.trace.length, result };
+    }
+    if (state === 'failed') return { ...status, status: 'failed', message: job.failedReason ?? 'the ask failed' };
+    return status;
   }
 
   async *watch(askId: string): AsyncGenerator<AskEvent> {

@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig, projectRoot } from '@scopegraph/config';
 import { CHAT_CLIENT, ChatClientRef } from '@scopegraph/llm';
 import { AskJobData, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { AskEventsService } from './ask-events.service';
-import type { AskEvent, AskRequest, AskResult } from './ask.types';
+import type { AskEvent, AskRequest, AskResult, AskStatus } from './ask.types';
 import { loadPipelineDir, RawPipeline, readRawPipelines, validatePipelineText } from './definition/pipeline-loader';
 import type { ResolvedPipeline } from './definition/pipeline.types';
 import { PipelineEngine } from './engine/engine';
@@ -84,6 +84,13 @@ export class AskService {
 
   async exists(askId: string): Promise<boolean> {
     return ASK_ID_RE.test(askId) && (await this.queues.getJob(QueueName.ASK, askId)) !== undefined;
+  }
+
+  /** Where an ask stands (for clients that poll instead of subscribing). */
+  async status(askId: string): Promise<AskStatus> {
+    const status = ASK_ID_RE.test(askId) ? await this.events.status(askId) : null;
+    if (!status) throw new AskNotFoundError(askId);
+    return status;
   }
 
   async watch(askId: string): Promise<AsyncGenerator<AskEvent>> {

@@ -47,3 +47,16 @@ export type AskEvent =
 
 /** Distributive Omit, so each event kind keeps its own fields. */
 export type AskEventBody = AskEvent extends infer E ? (E extends AskEvent ? Omit<E, 'askId' | 'seq'> : never) : never;
+
+/** Where an ask stands, read without subscribing (polling clients, MCP tools). */
+export interface AskStatus {
+  askId: string;
+  status: 'running' | 'completed' | 'failed';
+  /** The answer text streamed so far (the whole answer once completed). */
+  answerSoFar: string;
+  /** Steps executed so far. */
+  steps: number;
+  result: AskResult | null;
+  /** Why it failed. */
+  message: string | null;
+}

@@ -117,6 +117,23 @@ export class AskProgress {
   @Field(() => String, { nullable: true }) message?: string;
 }
 
+export enum AskStatusGql {
+  RUNNING = 'running',
+  COMPLETED = 'completed',
+  FAILED = 'failed',
+}
+registerEnumType(AskStatusGql, { name: 'AskStatus' });
+
+@ObjectType()
+export class AskState {
+  @Field() askId: string;
+  @Field(() => AskStatusGql) status: AskStatusGql;
+  @Field({ description: 'The answer streamed so far (the whole answer once COMPLETED)' }) answerSoFar: string;
+  @Field(() => Int, { description: 'Pipeline steps executed so far' }) steps: number;
+  @Field(() => AskResultGql, { nullable: true, description: 'Once COMPLETED' }) result: AskResultGql | null;
+  @Field(() => String, { nullable: true, description: 'Why it FAILED' }) message: string | null;
+}
+
 @ObjectType()
 export class ConversationTurn {
   @Field(() => Int) seq: number;

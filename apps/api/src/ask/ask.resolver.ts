@@ -1,7 +1,7 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { AskEvent, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
-import { AskInput, AskJob, AskProgress, Conversation, MAX_VALIDATE_CHARS, PipelineGql, PipelineValidation } from './ask.model';
+import { AskInput, AskJob, AskProgress, AskState, Conversation, MAX_VALIDATE_CHARS, PipelineGql, PipelineValidation } from './ask.model';
 
 @Resolver()
 export class AskResolver {
@@ -18,6 +18,11 @@ export class AskResolver {
   })
   async askProgress(@Args('id', { type: () => ID }) id: string): Promise<AsyncIterator<AskEvent>> {
     return this.ask.watch(id);
+  }
+
+  @Query(() => AskState, { description: 'Where an ask stands, for clients that poll instead of subscribing to askProgress: the answer so far, then the result' })
+  askResult(@Args('id', { type: () => ID }) id: string): Promise<AskState> {
+    return this.ask.status(id) as Promise<AskState>;
   }
 
   @Query(() => Conversation, { nullable: true, description: 'A conversation: every turn and the current rolling summary' })
