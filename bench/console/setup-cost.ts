@@ -1,9 +1,9 @@
 /**
  * What the web console adds to a fresh set-up (npm start / npm test on a clean clone):
- *   - installing its packages: a cold `npm install` (empty npm cache, no node_modules, the project's
- *     lock) of package.json as it is, against the same without the console's packages (React,
- *     React DOM and their types, Vite and its React plugin, Cytoscape, highlight.js, and
- *     playwright-core, the browser e2e's driver), alternated A/B run by run;
+ *   - installing its packages: a cold `npm install` (empty npm cache, no node_modules) of package.json
+ *     and its lock as they are, against the same without the console's packages (React, React DOM
+ *     and their types, Vite and its React plugin, Cytoscape, highlight.js, and playwright-core, the
+ *     browser e2e's driver) with a lock made to match (untimed, once), alternated A/B run by run;
  *   - building it: the Vite build scripts/build.mjs runs after swc.
  * Each install downloads from the package registry the machine is configured for.
  *
@@ -25,38 +25,63 @@ function seconds(ms: number): number {
   return Math.round(ms / 10) / 100;
 }
 
-/** A cold install of `pkg` with the project's lock and .npmrc, in a fresh folder with a fresh cache. */
-function coldInstall(root: string, pkg: Record<string, any>): number {
+interface Project {
+  pkg: Record<string, unknown>;
+  lock: string;
+}
+
+function npm(dir: string, args: string[]): void {
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--cache', path.join(dir, '.npm-cache')], {
+    cwd: dir,
+    env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+function inFreshFolder<T>(root: string, project: Project, work: (dir: string) => T): T {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-setup-cost-'));
   try {
-    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-    fs.copyFileSync(path.join(root, 'package-lock.json'), path.join(dir, 'package-lock.json'));
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(project.pkg, null, 2));
+    fs.writeFileSync(path.join(dir, 'package-lock.json'), project.lock);
     fs.copyFileSync(path.join(root, '.npmrc'), path.join(dir, '.npmrc'));
-    const started = performance.now();
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--cache', path.join(dir, '.npm-cache')], {
-      cwd: dir,
-      env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    return performance.now() - started;
+    return work(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A cold install: fresh folder, empty npm cache, the project's .npmrc. */
+function coldInstall(root: string, project: Project): number {
+  return inFreshFolder(root, project, (dir) => {
+    const started = performance.now();
+    npm(dir, ['install']);
+    return performance.now() - started;
+  });
+}
+
+/** The lock npm itself makes for package.json without the console's packages (so npm need not re-resolve while timed). */
+function prunedLock(root: string, project: Project): string {
+  return inFreshFolder(root, project, (dir) => {
+    npm(dir, ['install', '--package-lock-only']);
+    return fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+  });
 }
 
 async function main(): Promise<void> {
   const runs = Number(arg('runs', '3'));
   const builds = Number(arg('builds', '5'));
   const root = projectRoot();
-  const full = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const without = { ...full, devDependencies: Object.fromEntries(Object.entries(full.devDependencies as Record<string, string>).filter(([name]) => !CONSOLE_PACKAGES.includes(name))) };
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const full: Project = { pkg, lock: fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8') };
+  const withoutPkg = { ...pkg, devDependencies: Object.fromEntries(Object.entries(pkg.devDependencies as Record<string, string>).filter(([name]) => !CONSOLE_PACKAGES.includes(name))) };
+  const without: Project = { pkg: withoutPkg, lock: prunedLock(root, { pkg: withoutPkg, lock: full.lock }) };
 
   const withMs: number[] = [];
   const withoutMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     // Alternated, so a change in the machine's load hits both sides alike.
-    const order: Array<[Record<string, unknown>, number[]]> = i % 2 === 0 ? [[full, withMs], [without, withoutMs]] : [[without, withoutMs], [full, withMs]];
-    for (const [pkg, into] of order) into.push(coldInstall(root, pkg));
+    const order: Array<[Project, number[]]> = i % 2 === 0 ? [[full, withMs], [without, withoutMs]] : [[without, withoutMs], [full, withMs]];
+    for (const [project, into] of order) into.push(coldInstall(root, project));
   }
 
   // vite's types come only through package "exports", which this tsconfig's `node` resolution skips.
