@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '^(apps|test|bench)/', pathNot: '^apps/$1/' },
     },
     {
+      name: 'web-console-talks-only-graphql',
+      comment: 'apps/web runs in the browser as a client of the public GraphQL API: it imports no lib and no server code.',
+      severity: 'error',
+      from: { path: '^apps/web/' },
+      to: { path: '^(libs|apps|test|bench)/', pathNot: '^apps/web/' },
+    },
+    {
       name: 'unknown-lib',
       comment: 'Every lib needs an entry in LIB_DEPENDENCIES.',
       severity: 'error',

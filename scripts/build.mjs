@@ -1,5 +1,6 @@
 // Compiles apps/, libs/, bench/ and the test fakes to dist/ with swc, rewriting @scopegraph/* path
-// aliases to relative requires. Type checking is separate: npm run typecheck.
+// aliases to relative requires, then builds the web console (apps/web) with Vite into dist/web.
+// Type checking is separate: npm run typecheck.
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 
@@ -7,6 +8,9 @@ const sources = ['apps', 'libs', 'bench', 'test/fakes', 'test/support'].filter((
 rmSync('dist', { recursive: true, force: true });
 execFileSync(
   process.execPath,
-  ['node_modules/@swc/cli/bin/swc.js', ...sources, '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts', '--quiet'],
+  ['node_modules/@swc/cli/bin/swc.js', ...sources, '-d', 'dist', '--config-file', '.swcrc', '--ignore', '**/*.spec.ts,apps/web/**', '--quiet'],
   { stdio: 'inherit' },
 );
+
+const { build } = await import('vite');
+await build({ configFile: 'apps/web/vite.config.mts', logLevel: 'warn' });

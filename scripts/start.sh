@@ -32,6 +32,7 @@ cat <<MSG
 
   scopegraph is running.
     GraphQL        http://$HOST:$PORT/graphql   (subscriptions: ws://$HOST:$PORT/graphql)
+    Console        http://$HOST:$PORT/
     GraphiQL       http://$HOST:$PORT/graphiql
     Neo4j Browser  http://127.0.0.1:$HTTP_PORT/browser/   (user neo4j, password NEO4J_PASSWORD in .env)
   Ctrl-C stops the API and worker; npm run services:down stops Neo4j and Redis.

@@ -43,7 +43,8 @@
  *                                       system, responseSchema, responseMimeType, temperature, body}
  *   fake.generateNext(n, reply | fn)    the next n chat requests answer this instead (FIFO, before onGenerate)
  *   reply = {json} | {text} and optionally {finishReason, latencyMs, status + message (an API error),
- *           hang: true (never answers until close)}
+ *           hang: true (never answers until close), pauseAfterFirstChunk: a promise the stream waits
+ *           for after its first chunk}
  * Without onGenerate the fake answers a minimal value that satisfies the request's responseSchema.
  *   fake.hangNext(n, { action? })       the next n requests never get an answer (timeouts)
  *   fake.setLatency(fn)                 latency may also be a function of the request (jitter)
@@ -97,6 +98,8 @@ export interface GenerateReply {
   message?: string;
   /** Never answer (until the fake closes). */
   hang?: boolean;
+  /** streamGenerateContent: send the first chunk, then wait for this before the rest (a stream caught mid-answer). */
+  pauseAfterFirstChunk?: Promise<unknown>;
 }
 
 export type GenerateHandler = (request: GenerateRequest) => GenerateReply | Promise<GenerateReply>;
@@ -133,6 +136,8 @@ export interface RouteResult {
   sse?: unknown[];
   /** Raw body, sent as is (used for invalid JSON). */
   raw?: string;
+  /** With sse: the rest of the events wait for this after the first one. */
+  pauseAfterFirstChunk?: Promise<unknown>;
 }
 
 export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
@@ -333,7 +338,7 @@ export class FakeGemini {
           candidates: [{ content: { role: 'model', parts: [{ text: t }] }, index: 0, ...(last ? { finishReason: response.candidates[0].finishReason } : {}) }],
           ...(last ? { usageMetadata: response.usageMetadata } : {}),
         });
-        return { sse: [chunk(text.slice(0, cut), false), chunk(text.slice(cut), true)] };
+        return { sse: [chunk(text.slice(0, cut), false), chunk(text.slice(cut), true)], pauseAfterFirstChunk: reply.pauseAfterFirstChunk };
       },
     };
   }
@@ -474,7 +479,7 @@ export class FakeGemini {
     record.status = result.status ?? 200;
     if (res.destroyed || res.writableEnded) return;
     record.respondedAt = Date.now();
-    send(res, result);
+    await send(res, result);
   }
 
   private async dispatch(req: IncomingMessage, url: URL, match: RegExpExecArray | null, body: unknown): Promise<RouteResult> {
@@ -545,11 +550,14 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, result: RouteResult): void {
+async function send(res: ServerResponse, result: RouteResult): Promise<void> {
   const status = result.status ?? 200;
   if (result.sse) {
     res.writeHead(status, { 'content-type': 'text/event-stream' });
-    for (const chunk of result.sse) res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    for (const [i, chunk] of result.sse.entries()) {
+      res.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+      if (i === 0 && result.pauseAfterFirstChunk) await result.pauseAfterFirstChunk;
+    }
     res.end();
     return;
   }

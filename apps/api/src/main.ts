@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
@@ -8,12 +9,13 @@ import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { accessGate } from './auth/access';
+import { serveConsole } from './console/console-static';
 import { validationError } from './graphql/errors';
 import { mountQueueBoard } from './queues/queue-board';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await NestFactory.create(AppModule, { bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true });
   app.useLogger(app.get(PinoLogger));
   // First middleware: every log line of the request, and the jobs it queues, carry this id.
   app.getHttpAdapter().getInstance().disable('x-powered-by');
@@ -33,12 +35,13 @@ async function main(): Promise<void> {
   app.use(accessGate(config));
   app.enableShutdownHooks();
   mountQueueBoard(app);
+  serveConsole(app, config.paths.root);
   // Input types validate where they enter; a failure becomes BAD_USER_INPUT (see graphql/errors.ts).
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);
   await app.listen(config.api.port, config.api.host);
   const base = `http://${config.api.host}:${config.api.port}`;
-  new Logger('Api').log(`GraphQL ${base}${GRAPHQL_PATH} (ws ${base.replace('http', 'ws')}${GRAPHQL_PATH}), GraphiQL ${base}/graphiql`);
+  new Logger('Api').log(`GraphQL ${base}${GRAPHQL_PATH} (ws ${base.replace('http', 'ws')}${GRAPHQL_PATH}), GraphiQL ${base}/graphiql, console ${base}/`);
 }
 
 main().catch(exitOnBootError);

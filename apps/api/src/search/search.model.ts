@@ -314,6 +314,13 @@ export class SearchResponse {
   rerank?: RerankJob | null;
 }
 
+@ObjectType({ description: 'The values the search filters accept and the edge types of the graph, for clients that build filter menus' })
+export class SearchVocabulary {
+  @Field(() => [String]) kinds: string[];
+  @Field(() => [String]) languages: string[];
+  @Field(() => [EdgeTypeEnum]) edgeTypes: GraphEdgeType[];
+}
+
 @ObjectType()
 export class Neighborhood {
   @Field(() => Scope) root: Scope;

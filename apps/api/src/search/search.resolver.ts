@@ -1,8 +1,8 @@
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
-import { defaultPlan, defaultRerankCandidates, expandDefaults, type GraphEdgeType, graphSignalDefaults, type SearchPlan, SearchService } from '@scopegraph/search';
+import { defaultPlan, defaultRerankCandidates, EDGE_TYPES, expandDefaults, type GraphEdgeType, graphSignalDefaults, LANGUAGES, SCOPE_KINDS, type SearchPlan, SearchService } from '@scopegraph/search';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { RerankService } from '@scopegraph/rerank';
-import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse } from './search.model';
+import { DEFAULT_SOURCE_CHARS, DirectionEnum, EdgeTypeEnum, Neighborhood, Scope, SearchInput, SearchModeEnum, SearchResponse, SearchVocabulary } from './search.model';
 import { neighborhoodCost, searchCost } from '../graphql/cost';
 
 /** SearchInput -> SearchPlan. Field names of its DomainErrors are those of SearchInput. */
@@ -73,6 +73,11 @@ export class SearchResolver {
     const response = await this.searchService.execute(planFromInput(input));
     const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
     return { ...response, rerank, strategy: response.explain.vectorStrategy.name, explain: response.explain } as SearchResponse;
+  }
+
+  @Query(() => SearchVocabulary, { description: 'Scope kinds and languages the filters accept, and the edge types neighborhood follows' })
+  searchVocabulary(): SearchVocabulary {
+    return { kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], edgeTypes: [...EDGE_TYPES] };
   }
 
   @Query(() => Scope, { nullable: true, description: 'One scope by id' })
