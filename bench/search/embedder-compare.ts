@@ -5,6 +5,7 @@
  *
  *   node dist/bench/search/embedder-compare.js --model all-MiniLM-L6-v2 [--text base,parent] [--json FILE]
  *   node dist/bench/search/embedder-compare.js --compare A.json,B.json
+ *   node dist/bench/search/embedder-compare.js --cost all-MiniLM-L6-v2,all-mpnet-base-v2 [--docs 256] [--queries 40] [--rounds 3]
  *
  * The scopes are those `npm run eval` and `npm run eval:devset` indexed (rxjs, mobx, click,
  * pythonnet). Each (model, text) pair embeds every scope once (vectors cached in
@@ -12,6 +13,10 @@
  * answered by exact cosine over those vectors in memory, so one database compares models of
  * different dimensions without re-indexing; everything else (keyword list, fusion, rescore, graph
  * route) runs against Neo4j as in production.
+ *
+ * `--cost` measures both models side by side in one process, rounds alternating A, B, A, B: documents
+ * (real scope texts, one embedDocuments call as the embedding phase makes) per second, and the
+ * latency of one query embedding (dev-set questions, one at a time); medians over the rounds.
  *
  * Text variants (libs/ingest/src/pipeline/embedding-text.ts is `base`): `path` adds the file path,
  * `parent` the enclosing class (name and the head of its doc comment) for members, `calls` the names
@@ -266,7 +271,56 @@ function print(reports: Report[]): void {
   ]);
 }
 
+async function cost(): Promise<void> {
+  const config = loadConfig();
+  const names = arg('cost', '').split(',');
+  const docs = Number(arg('docs', '256'));
+  const nQueries = Number(arg('queries', '40'));
+  const rounds = Number(arg('rounds', '3'));
+  const h = new IngestHarness();
+  await h.init(createEmbeddingProvider({ provider: 'hash', dimensions: config.embedding.dimensions }));
+  const models = names.map((n) => {
+    const spec = getLocalModelSpec(n);
+    if (!spec) throw new Error(`--cost: ${n} is not a local model`);
+    return createEmbeddingProvider({ provider: 'local', model: spec.id, dimensions: spec.dimensions, modelsDir: config.embedding.modelsDir });
+  });
+  const read = (file: string) => parseDataset(fs.readFileSync(path.resolve(projectRoot(), file), 'utf8'), file);
+  const queries = [...read(DEVSET_FILE), ...read(DEV_SET_FILE)].slice(0, nQueries).map((q) => semanticQueryText(q.query));
+  const perSecond: number[][] = models.map(() => []);
+  const queryMs: number[][] = models.map(() => []);
+  try {
+    const rows = await h.neo4j.runStatement<ScopeRow>(benchCypher('scopes-for-embedding'), { repoIds: REPOS, maxNames: MAX_NAMES, maxSourceChars: EMBED_SOURCE_CHARS });
+    // Every 25th scope: all four codebases and every kind, in a fixed order.
+    const texts = rows.filter((_, i) => i % 25 === 0).slice(0, docs).map(TEXT_VARIANTS.base);
+    for (const m of models) await m.embedDocuments(texts.slice(0, 8)); // load and warm up
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, m] of models.entries()) {
+        const t0 = performance.now();
+        await m.embedDocuments(texts);
+        perSecond[i].push(texts.length / ((performance.now() - t0) / 1000));
+        for (const q of queries) {
+          const t1 = performance.now();
+          await m.embedQuery(q);
+          queryMs[i].push(performance.now() - t1);
+        }
+      }
+      process.stderr.write(`round ${r + 1}/${rounds} done\n`);
+    }
+  } finally {
+    for (const m of models) await m.close?.();
+    await h.dispose([]);
+  }
+  const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ');
+  process.stdout.write(`${docs} scope texts per round, ${queries.length} single query embeddings per round, ${rounds} rounds alternating, load average ${load}\n`);
+  printTable([
+    ['model', 'documents/s (median)', 'query ms p50', 'query ms p95'],
+    ...models.map((m, i) => [m.model, median(perSecond[i]).toFixed(1), median(queryMs[i]).toFixed(1), percentile(queryMs[i], 95).toFixed(1)]),
+  ]);
+  process.stdout.write(JSON.stringify({ load, models: models.map((m, i) => ({ model: m.model, docsPerSecond: median(perSecond[i]), queryMs: { p50: median(queryMs[i]), p95: percentile(queryMs[i], 95) } })) }) + '\n');
+}
+
 async function main(): Promise<void> {
+  if (arg('cost', '')) return cost();
   const compare = arg('compare', '');
   if (compare) {
     print(compare.split(',').flatMap((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as Report[]));
