@@ -4,7 +4,7 @@ import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import type { CypherFilters, ExpansionRow, ScoredId, SearchRepository } from './search.repository';
-import { SearchService } from './search.service';
+import { duplicateKey, SearchService } from './search.service';
 import type { ScopeRecord } from './search.types';
 
 /**
@@ -324,5 +324,33 @@ describe('SearchService', () => {
     const plan = { ...defaultPlan('bm25', 'hello'), limit: 1 };
     const { results } = await service.execute(plan);
     expect(results.map((r) => [r.scope.id, r.scoreBreakdown.fusion])).toEqual([['a', 'none']]);
+  });
+});
+
+describe('duplicateKey (one scope at several paths is shown once)', () => {
+  const scope = (path: string, source: string | null, sourceLength = source?.length ?? 0): ScopeRecord => ({
+    id: path,
+    repoId: 'r',
+    name: 'f',
+    qualifiedName: 'f',
+    kind: 'function',
+    language: 'javascript',
+    path,
+    startLine: 1,
+    endLine: 3,
+    signature: null,
+    docComment: null,
+    source,
+    sourceLength,
+    sourceTruncated: (source?.length ?? 0) < sourceLength,
+  });
+
+  it('takes a copy re-indented by a bundle wrapper for the same scope', () => {
+    expect(duplicateKey(scope('dist/a.umd.js', '  function f(x) {\n    return x + 1;\n  }'))).toBe(duplicateKey(scope('dist/a.cjs.js', 'function f(x) {\n  return x + 1;\n}')));
+  });
+
+  it('keeps different code, and truncated sources of different lengths, apart', () => {
+    expect(duplicateKey(scope('a.js', 'function f(x) { return x + 1; }'))).not.toBe(duplicateKey(scope('b.js', 'function f(x) { return x + 2; }')));
+    expect(duplicateKey(scope('a.js', 'function f(x) {', 40))).not.toBe(duplicateKey(scope('b.js', 'function f(x) {', 44)));
   });
 });

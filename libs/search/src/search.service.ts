@@ -651,10 +651,13 @@ function emptyTimings(): SearchTimings {
 
 /**
  * Two hits are one scope when kind, qualified name and source agree (a vendored copy, the same file
- * in two packages); the source is compared as fetched, with its full length.
+ * in two packages, one function in several bundles). A whole source is compared whitespace aside (a
+ * bundle's wrapper re-indents its copy); a truncated one as fetched, with its full length.
  */
-function duplicateKey(scope: ScopeRecord): string {
-  return `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
+export function duplicateKey(scope: ScopeRecord): string {
+  const head = `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}`;
+  if (scope.source !== null && !scope.sourceTruncated && scope.sourceLength > 0) return `${head}\u0000=${scope.source.replace(/\s+/g, ' ').trim()}`;
+  return `${head}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
 }
 
 function round(ms: number): number {
