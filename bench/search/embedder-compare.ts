@@ -3,7 +3,7 @@
  * what they cost: documents embedded per second (the indexing time of the embedding phase) and the
  * latency of one query embedding (what every semantic or hybrid search waits for).
  *
- *   node dist/bench/search/embedder-compare.js --model all-MiniLM-L6-v2 [--text base,parent] [--json FILE]
+ *   node dist/bench/search/embedder-compare.js --model all-MiniLM-L6-v2 [--text base,parent] [--repos rxjs,mobx] [--json FILE]
  *   node dist/bench/search/embedder-compare.js --compare A.json,B.json
  *   node dist/bench/search/embedder-compare.js --cost all-MiniLM-L6-v2,all-mpnet-base-v2 [--docs 256] [--queries 40] [--rounds 3]
  *
@@ -56,7 +56,7 @@ Logger.overrideLogger(['error']);
 const K = 10;
 const TOP = 50;
 const MODES: SearchPlan['mode'][] = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'];
-const REPOS = ['rxjs', 'mobx', 'click', 'pythonnet'];
+const ALL_REPOS = ['rxjs', 'mobx', 'click', 'pythonnet'];
 /** Texts per model call, as the embedding phase sends a round. */
 const ROUND = 1_024;
 const MAX_NAMES = 8;
@@ -157,11 +157,12 @@ function normalised(v: Float32Array): Float32Array {
 }
 
 /** Vectors of one (model, text variant), embedded once and kept in .cache/eval/vectors. */
-async function vectorsFor(embedder: EmbeddingProvider, rows: ScopeRow[], variant: string): Promise<{ vectors: Float32Array[]; perSecond: number | null }> {
+async function vectorsFor(embedder: EmbeddingProvider, rows: ScopeRow[], variant: string, repos: string[]): Promise<{ vectors: Float32Array[]; perSecond: number | null }> {
   const dir = path.resolve(projectRoot(), '.cache/eval/vectors', embedder.model);
-  const file = path.join(dir, `${variant}.bin`);
-  const idsFile = path.join(dir, `${variant}.ids.json`);
-  const metaFile = path.join(dir, `${variant}.meta.json`);
+  const tag = repos.length === ALL_REPOS.length ? variant : `${variant}-${repos.join('-')}`;
+  const file = path.join(dir, `${tag}.bin`);
+  const idsFile = path.join(dir, `${tag}.ids.json`);
+  const metaFile = path.join(dir, `${tag}.meta.json`);
   const dims = embedder.dimensions;
   if (fs.existsSync(file) && fs.existsSync(idsFile)) {
     const ids: string[] = JSON.parse(fs.readFileSync(idsFile, 'utf8'));
@@ -206,16 +207,17 @@ async function measure(): Promise<void> {
   const spec = getLocalModelSpec(modelName);
   if (!spec) throw new Error(`--model ${modelName} is not a local model`);
   const variants = arg('text', 'base').split(',');
+  const repos = arg('repos', ALL_REPOS.join(',')).split(',');
   const embedder = createEmbeddingProvider({ provider: 'local', model: spec.id, dimensions: spec.dimensions, modelsDir: config.embedding.modelsDir });
   const h = new IngestHarness();
   // The harness's migrations check the index against the configured dimensions, not this model's.
   await h.init(createEmbeddingProvider({ provider: 'hash', dimensions: config.embedding.dimensions }));
   const read = (file: string) => parseDataset(fs.readFileSync(path.resolve(projectRoot(), file), 'utf8'), file);
-  const queries = [...read(DEV_SET_FILE), ...read(DEVSET_FILE)];
+  const queries = [...read(DEV_SET_FILE), ...read(DEVSET_FILE)].filter((q) => repos.includes(q.repo));
   const reports: Report[] = [];
   try {
-    const rows = await h.neo4j.runStatement<ScopeRow>(benchCypher('scopes-for-embedding'), { repoIds: REPOS, maxNames: MAX_NAMES, maxSourceChars: EMBED_SOURCE_CHARS });
-    process.stderr.write(`${rows.length} scopes in ${REPOS.join(', ')}\n`);
+    const rows = await h.neo4j.runStatement<ScopeRow>(benchCypher('scopes-for-embedding'), { repoIds: repos, maxNames: MAX_NAMES, maxSourceChars: EMBED_SOURCE_CHARS });
+    process.stderr.write(`${rows.length} scopes in ${repos.join(', ')}, ${queries.length} questions\n`);
     // Query embedding latency: one query at a time, as a search embeds it (after one warm-up).
     await embedder.embedQuery('warm up');
     const precomputed = new PrecomputedEmbedder(embedder);
@@ -226,7 +228,7 @@ async function measure(): Promise<void> {
       queryMs.push(performance.now() - t0);
     }
     for (const variant of variants) {
-      const { vectors, perSecond } = await vectorsFor(embedder, rows, variant);
+      const { vectors, perSecond } = await vectorsFor(embedder, rows, variant, repos);
       const service = new SearchService(new InMemoryVectorRepository(h.neo4j, { rows, vectors }), precomputed);
       const metrics: Report['metrics'] = {};
       for (const mode of MODES) {
@@ -242,7 +244,7 @@ async function measure(): Promise<void> {
         }
         metrics[mode] = Object.fromEntries([...by].map(([g, ms]) => [g, meanMetrics(ms)]));
       }
-      reports.push({ model: spec.id, text: variant, embedPerSecond: perSecond, queryEmbedMs: { p50: median(queryMs), p95: percentile(queryMs, 95) }, metrics });
+      reports.push({ model: spec.id, text: repos.length === ALL_REPOS.length ? variant : `${variant} (${repos.join(', ')})`, embedPerSecond: perSecond, queryEmbedMs: { p50: median(queryMs), p95: percentile(queryMs, 95) }, metrics });
       process.stderr.write(`${spec.id} ${variant}: done\n`);
     }
   } finally {
@@ -289,7 +291,7 @@ async function cost(): Promise<void> {
   const perSecond: number[][] = models.map(() => []);
   const queryMs: number[][] = models.map(() => []);
   try {
-    const rows = await h.neo4j.runStatement<ScopeRow>(benchCypher('scopes-for-embedding'), { repoIds: REPOS, maxNames: MAX_NAMES, maxSourceChars: EMBED_SOURCE_CHARS });
+    const rows = await h.neo4j.runStatement<ScopeRow>(benchCypher('scopes-for-embedding'), { repoIds: ALL_REPOS, maxNames: MAX_NAMES, maxSourceChars: EMBED_SOURCE_CHARS });
     // Every 25th scope: all four codebases and every kind, in a fixed order.
     const texts = rows.filter((_, i) => i % 25 === 0).slice(0, docs).map(TEXT_VARIANTS.base);
     for (const m of models) await m.embedDocuments(texts.slice(0, 8)); // load and warm up
