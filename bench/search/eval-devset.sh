@@ -8,7 +8,8 @@
 #
 # API: see eval-stack.sh. Output: .cache/eval/questions-dev.json (report with per-query ranks) and
 # .cache/eval/devset-targets.json. When .cache/eval/rxjs-dev.json exists (npm run eval), the targets
-# also compare it with the recorded rxjs baseline.
+# also compare it with the recorded rxjs baseline (datasets/rxjs-baseline.json), and when
+# .cache/eval/dist-check.json exists (npm run eval:dist), they include the published-package targets.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -30,6 +31,7 @@ node -e '
 const { formatEval } = require("./dist/apps/cli/src/commands/eval.command.js");
 process.stdout.write(formatEval(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")), "questions-dev.jsonl"));
 ' "$OUT/questions-dev.json"
-rxjs=()
-[ -f "$OUT/rxjs-dev.json" ] && rxjs=(--rxjs "$OUT/rxjs-dev.json")
-node dist/bench/search/devset-targets.js --devset "$OUT/questions-dev.json" "${rxjs[@]}" --out "$OUT/devset-targets.json"
+extra=()
+[ -f "$OUT/rxjs-dev.json" ] && extra+=(--rxjs "$OUT/rxjs-dev.json")
+[ -f "$OUT/dist-check.json" ] && extra+=(--dist-check "$OUT/dist-check.json")
+node dist/bench/search/devset-targets.js --devset "$OUT/questions-dev.json" "${extra[@]}" --out "$OUT/devset-targets.json"

@@ -96,6 +96,17 @@ describe('search quality: build output, relationship questions, exact strings, c
     expect(bm25.explain.lists[0].luceneQuery).toContain('source:("Cats cannot be made');
   });
 
+  it('leads a question in plain words with the vector list, and says so; a name keeps the keyword-leaning weights', async () => {
+    const plain = await search('hybrid', 'how long a leash is when shown to people');
+    expect(plain.explain.fusion).toMatchObject({ method: 'rrf', k: 10, weights: { semantic: 2, bm25: 1 }, plainWords: true });
+    expect(plain.explain.lists.find((l) => l.list === 'bm25')!.luceneQuery).toMatch(/docComment:\([^)]*leash[^)]*\)\^3/);
+    expect(plain.explain.notes.join(' ')).toMatch(/question in plain words/);
+    expect(plain.results[0].scoreBreakdown.rescore).toBeDefined();
+    const named = await search('hybrid', 'formatLeashLength');
+    expect(named.explain.fusion).toMatchObject({ method: 'rrf', k: 10, weights: { semantic: 2, bm25: 3 } });
+    expect(named.explain.fusion.plainWords).toBeUndefined();
+  });
+
   it('shows one scope found at several paths once, with the other paths', async () => {
     const res = await search('hybrid', 'formatLeashLength');
     const copies = res.results.filter((r) => r.scope.qualifiedName === 'formatLeashLength');

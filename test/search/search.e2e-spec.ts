@@ -97,10 +97,10 @@ describe('search over an indexed repository (real Neo4j)', () => {
       expect(names(results).some((n) => n === 'InvoiceService.create' || n.endsWith('.CreateInvoice'))).toBe(true);
       const both = results.find((r) => r.scoreBreakdown.semantic && r.scoreBreakdown.bm25)!;
       const { semantic, bm25 } = both.scoreBreakdown;
-      expect(semantic!.contribution).toBeCloseTo(2 / (60 + semantic!.rank), 12);
-      expect(bm25!.contribution).toBeCloseTo(3 / (60 + bm25!.rank), 12);
+      expect(semantic!.contribution).toBeCloseTo(2 / (10 + semantic!.rank), 12);
+      expect(bm25!.contribution).toBeCloseTo(3 / (10 + bm25!.rank), 12);
       expect(both.score).toBeCloseTo(semantic!.contribution + bm25!.contribution, 12);
-      expect(explain.fusion).toEqual({ method: 'rrf', k: 60, weights: { semantic: 2, bm25: 3 } });
+      expect(explain.fusion).toEqual({ method: 'rrf', k: 10, weights: { semantic: 2, bm25: 3 } });
       expect(results.map((r) => r.score)).toEqual([...results.map((r) => r.score)].sort((a, b) => b - a));
     });
 

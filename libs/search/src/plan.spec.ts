@@ -30,7 +30,7 @@ describe('fluent builder -> plan', () => {
       mode: 'hybrid',
       semantic: { text: 'parse ast', limit: 50 },
       bm25: { text: 'parse', limit: 50 },
-      fusion: { k: 60, weights: { semantic: 1, bm25: 3, graph: 1 } },
+      fusion: { k: 10, weights: { semantic: 1, bm25: 3, graph: 1 } },
       keywordWeight: 0.3,
       filters: { repository: 'x', path: { contains: 'parsers' } },
       filterStrategy: 'auto',

@@ -113,5 +113,6 @@ export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan 
     sourceChars: null,
     ...(mode === 'graph' ? { graph: { text } } : {}),
     ...(hybrid || mode === 'semantic_rerank' ? { rescore: { ...SEARCH_DEFAULTS.rescore } } : {}),
+    ...(hybrid ? { plainWords: { weights: { ...SEARCH_DEFAULTS.plainWords.weights }, rescoreKeywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight } } : {}),
   };
 }

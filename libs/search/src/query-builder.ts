@@ -22,7 +22,7 @@ export interface ListOptions {
 export interface HybridOptions {
   /** RRF weights; defaults favour keywords (semantic 2, bm25 3): in code, exact identifiers matter more than paraphrases. */
   weights?: Partial<Pick<FusionWeights, 'semantic' | 'bm25'>>;
-  /** RRF smoothing constant (default 60). */
+  /** RRF smoothing constant (default 10). */
   k?: number;
 }
 

@@ -4,7 +4,7 @@ import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import type { CypherFilters, ExpansionRow, ScoredId, SearchRepository } from './search.repository';
-import { SearchService } from './search.service';
+import { duplicateKey, SearchService } from './search.service';
 import type { ScopeRecord } from './search.types';
 
 /**
@@ -161,17 +161,17 @@ describe('SearchService', () => {
       row('c', { vector: [1, 1], text: 'beta gamma beta' }),
     ]);
     const { results, explain } = await rag.scope().semanticSearchBySource('q').fullText('beta').hybrid({ weights: { semantic: 1, bm25: 1 } }).limit(3).execute();
-    // a: 1/61; b: 1/62 + 1/61; c: 1/63 + 1/62 (bm25 ties b/c on score 1 -> id order b, c).
+    // RRF k 10 (the default): a: 1/11; b: 1/12 + 1/11; c: 1/13 + 1/12 (bm25 ties b/c on score 1 -> id order b, c).
     expect(results.map((r) => r.scope.id)).toEqual(['b', 'c', 'a']);
-    expect(results[0].score).toBeCloseTo(1 / 62 + 1 / 61, 12);
+    expect(results[0].score).toBeCloseTo(1 / 12 + 1 / 11, 12);
     expect(results[0].scoreBreakdown).toMatchObject({
       fusion: 'rrf',
-      semantic: { rank: 2, contribution: 1 / 62 },
-      bm25: { rank: 1, contribution: 1 / 61 },
+      semantic: { rank: 2, contribution: 1 / 12 },
+      bm25: { rank: 1, contribution: 1 / 11 },
       filtersApplied: [],
     });
     expect(results[2].scoreBreakdown.bm25).toBeUndefined();
-    expect(explain.fusion).toEqual({ method: 'rrf', k: 60, weights: { semantic: 1, bm25: 1 } });
+    expect(explain.fusion).toEqual({ method: 'rrf', k: 10, weights: { semantic: 1, bm25: 1 } });
     expect(explain.vectorStrategy.name).toBe('unfiltered-index');
   });
 
@@ -271,9 +271,9 @@ describe('SearchService', () => {
     const plain = await rag.scope().semanticSearchBySource('q').execute();
     expect(plain.results.map((r) => r.scope.id)).toEqual(['a', 'b', 'c']);
     const boosted = await rag.scope().semanticSearchBySource('q').graphSignal({ weight: 5 }).execute();
-    // c: 2/63 + 5/61 (2 connections, graph rank 1) beats a: 2/61 + 5/62.
+    // RRF k 10: c: 2/13 + 5/11 (2 connections, graph rank 1) beats a: 2/11 + 5/12.
     expect(boosted.results[0].scope.id).toBe('c');
-    expect(boosted.results[0].scoreBreakdown.graph).toMatchObject({ connections: 2, rank: 1, contribution: 5 / 61 });
+    expect(boosted.results[0].scoreBreakdown.graph).toMatchObject({ connections: 2, rank: 1, contribution: 5 / 11 });
     expect(boosted.explain.graphSignal).toEqual({ cypher: 'search/hit-connections', weight: 5, edges: ['CALLS', 'EXTENDS', 'IMPLEMENTS', 'REFERENCES', 'IMPORTS', 'OVERRIDES'] });
   });
 
@@ -324,5 +324,33 @@ describe('SearchService', () => {
     const plan = { ...defaultPlan('bm25', 'hello'), limit: 1 };
     const { results } = await service.execute(plan);
     expect(results.map((r) => [r.scope.id, r.scoreBreakdown.fusion])).toEqual([['a', 'none']]);
+  });
+});
+
+describe('duplicateKey (one scope at several paths is shown once)', () => {
+  const scope = (path: string, source: string | null, sourceLength = source?.length ?? 0): ScopeRecord => ({
+    id: path,
+    repoId: 'r',
+    name: 'f',
+    qualifiedName: 'f',
+    kind: 'function',
+    language: 'javascript',
+    path,
+    startLine: 1,
+    endLine: 3,
+    signature: null,
+    docComment: null,
+    source,
+    sourceLength,
+    sourceTruncated: (source?.length ?? 0) < sourceLength,
+  });
+
+  it('takes a copy re-indented by a bundle wrapper for the same scope', () => {
+    expect(duplicateKey(scope('dist/a.umd.js', '  function f(x) {\n    return x + 1;\n  }'))).toBe(duplicateKey(scope('dist/a.cjs.js', 'function f(x) {\n  return x + 1;\n}')));
+  });
+
+  it('keeps different code, and truncated sources of different lengths, apart', () => {
+    expect(duplicateKey(scope('a.js', 'function f(x) { return x + 1; }'))).not.toBe(duplicateKey(scope('b.js', 'function f(x) { return x + 2; }')));
+    expect(duplicateKey(scope('a.js', 'function f(x) {', 40))).not.toBe(duplicateKey(scope('b.js', 'function f(x) {', 44)));
   });
 });

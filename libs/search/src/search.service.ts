@@ -11,7 +11,8 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, queryPhrases } from './query/lucene';
+import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
+import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
@@ -24,6 +25,7 @@ import {
   type Neighbor,
   type NeighborhoodResult,
   type OverfetchAttempt,
+  type PlainWordsPlan,
   SCOPE_KINDS,
   SEARCH_DEFAULTS,
   SEARCH_LIMITS,
@@ -358,8 +360,10 @@ export class SearchService {
 
   // ---- stages ------------------------------------------------------------------------------------
 
-  private async prepare(plan: SearchPlan, timings: SearchTimings): Promise<Prepared> {
-    const { glob } = validatePlan(plan);
+  private async prepare(requested: SearchPlan, timings: SearchTimings): Promise<Prepared> {
+    const { glob } = validatePlan(requested);
+    const plainWords = requested.mode === 'hybrid' && requested.plainWords && isPlainWordsQuestion(requested.semantic!.text) ? requested.plainWords : null;
+    const plan = plainWords ? plainWordsPlan(requested, plainWords) : requested;
     const t0 = performance.now();
     const filters = await this.resolveFilters(plan.filters, glob);
     let candidateCount: SearchExplain['candidateCount'] = null;
@@ -384,7 +388,15 @@ export class SearchService {
     }
     const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
     if (lucene && plan.phrases === false) lucene.phrases = [];
-    return { plan, filters, strategy, candidateCount, lucene, explain: this.explainOf(plan, filters, strategy, candidateCount, lucene) };
+    if (lucene && plainWords) lucene.boosts = PROSE_FIELD_BOOSTS;
+    const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene);
+    if (plainWords) {
+      explain.fusion.plainWords = true;
+      explain.notes.push(
+        `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}`,
+      );
+    }
+    return { plan, filters, strategy, candidateCount, lucene, explain };
   }
 
   private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null): Promise<ResolvedFilters> {
@@ -580,6 +592,15 @@ export class SearchService {
   }
 }
 
+/** The plan as run for a question in plain words: its fusion weights and second-stage keyword share. */
+function plainWordsPlan(plan: SearchPlan, plain: PlainWordsPlan): SearchPlan {
+  return {
+    ...plan,
+    fusion: { ...plan.fusion, weights: { ...plan.fusion.weights, ...plain.weights } },
+    rescore: plan.rescore ? { ...plan.rescore, keywordWeight: plain.rescoreKeywordWeight } : plan.rescore,
+  };
+}
+
 /** The semantic_rerank pool: deep enough that the keyword score can lift a hit from well below topK. */
 export function rerankPool(topK: number): number {
   return Math.max(SEARCH_DEFAULTS.rerankMinPool, SEARCH_DEFAULTS.rerankPoolFactor * topK);
@@ -630,10 +651,13 @@ function emptyTimings(): SearchTimings {
 
 /**
  * Two hits are one scope when kind, qualified name and source agree (a vendored copy, the same file
- * in two packages); the source is compared as fetched, with its full length.
+ * in two packages, one function in several bundles). A whole source is compared whitespace aside (a
+ * bundle's wrapper re-indents its copy); a truncated one as fetched, with its full length.
  */
-function duplicateKey(scope: ScopeRecord): string {
-  return `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
+export function duplicateKey(scope: ScopeRecord): string {
+  const head = `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}`;
+  if (scope.source !== null && !scope.sourceTruncated && scope.sourceLength > 0) return `${head}\u0000=${scope.source.replace(/\s+/g, ' ').trim()}`;
+  return `${head}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
 }
 
 function round(ms: number): number {

@@ -36,8 +36,12 @@ export const SEARCH_DEFAULTS = {
   topK: 10,
   /** Per-list candidate limit in hybrid mode: how deep the vector and the full-text list each go before fusion. */
   candidates: 150,
-  /** RRF smoothing constant: 60, the value of the original RRF paper; larger flattens the lead of top ranks. */
-  rrfK: 60,
+  /**
+   * RRF smoothing constant; larger flattens the lead of top ranks. 10 rather than the RRF paper's 60:
+   * measured on the union of both dev sets (bench/search/fusion-replay), a list's first hits must
+   * count clearly more than its 30th, on every question type and on both halves.
+   */
+  rrfK: 10,
   /** Code search: exact identifiers matter more than paraphrases, so keywords weigh more. */
   weights: { semantic: 2, bm25: 3, graph: 1 },
   /** semantic_rerank: final = (1 - w) * semantic + w * keyword_norm. */
@@ -56,8 +60,20 @@ export const SEARCH_DEFAULTS = {
   overfetchFactor: 4,
   overfetchMaxK: 4096,
   expand: { depth: 1, direction: 'both' as Direction, maxNodes: 50 },
-  /** Second stage over the fused head (fusion/rescore.ts). Measured on the union of both dev sets (bench/search/quality-tune): a name bonus of 0.3 cost semantic questions 0.06 nDCG@10, so it is 0. */
-  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0 },
+  /**
+   * Second stage over the fused head (fusion/rescore.ts). Measured on the union of both dev sets
+   * (bench/search/quality-tune, fusion-replay): a name bonus of 0.3 cost semantic questions 0.06
+   * nDCG@10, so it is 0; comparing words by their stem gains on descriptions and costs nothing elsewhere.
+   */
+  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, stemming: true },
+  /**
+   * Hybrid, for a question in plain words (fusion/query-shape.ts: a sentence with no identifier and
+   * nothing quoted). Its words rarely name the code that answers it, so the vector list leads the
+   * fusion, the keyword query looks for the words in doc comments rather than in names, and the
+   * second stage gives the candidates' keywords a smaller share. Pasted messages still come first:
+   * the phrase bonus of the second stage does not depend on these.
+   */
+  plainWords: { weights: { semantic: 2, bm25: 1 }, rescoreKeywordWeight: 0.3 },
 } as const;
 
 // ---- The plan: what the fluent builder and the GraphQL resolver both produce -----------------------
@@ -102,6 +118,14 @@ export interface RescorePlan {
   keywordWeight: number;
   phraseBonus: number;
   nameBonus: number;
+  /** Compare words by their English stem. */
+  stemming: boolean;
+}
+
+/** Hybrid settings for a question in plain words (see SEARCH_DEFAULTS.plainWords). */
+export interface PlainWordsPlan {
+  weights: { semantic: number; bm25: number };
+  rescoreKeywordWeight: number;
 }
 
 export interface ExpandPlan {
@@ -136,6 +160,8 @@ export interface SearchPlan {
   phrases?: boolean;
   /** Second stage over the fused top candidates (hybrid and semantic_rerank); null: off. */
   rescore?: RescorePlan | null;
+  /** Hybrid: what changes for a question in plain words; null: nothing (explicit weights, or off). */
+  plainWords?: PlainWordsPlan | null;
 }
 
 // ---- Results -----------------------------------------------------------------------------------------
@@ -263,7 +289,7 @@ export interface SearchExplain {
   candidateCount: { count: number; capped: boolean } | null;
   vectorStrategy: { name: VectorStrategyName; reason: string };
   lists: ListExplain[];
-  fusion: { method: 'none' | 'rrf' | 'blend' | 'graph'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number };
+  fusion: { method: 'none' | 'rrf' | 'blend' | 'graph'; k?: number; weights?: Partial<FusionWeights>; keywordWeight?: number; plainWords?: boolean };
   graphSignal?: { cypher: string; weight: number; edges: string[] };
   expand?: { cypher: string; pattern: string; depth: number; edges: string[]; direction: Direction; maxNodes: number };
   fetch: { cypher: string; sourceChars: number | null };

@@ -83,7 +83,7 @@ function IsGlob() {
     });
 }
 
-@InputType({ description: 'RRF weights (code-search defaults: semantic 2, bm25 3, since exact identifiers matter more than paraphrases); graph applies with graphSignal' })
+@InputType({ description: 'RRF weights (code-search defaults: semantic 2, bm25 3, since exact identifiers matter more than paraphrases; a question in plain words gets semantic 2, bm25 1 unless weights are given here); graph applies with graphSignal' })
 export class SearchWeightsInput {
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) semantic?: number;
   @Field(() => Float, { nullable: true }) @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) bm25?: number;
@@ -161,7 +161,7 @@ export class SearchInput {
   @IsOptional() @IsInt() @Min(1) @Max(SEARCH_LIMITS.maxCandidates)
   candidates?: number;
 
-  @Field(() => Int, { nullable: true, description: 'RRF constant k (default 60)' })
+  @Field(() => Int, { nullable: true, description: 'RRF constant k (default 10)' })
   @IsOptional() @IsInt() @Min(1) @Max(10_000)
   rrfK?: number;
 

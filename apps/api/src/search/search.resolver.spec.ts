@@ -4,19 +4,25 @@ import { planFromInput } from './search.resolver';
 import { SearchInput, SearchModeEnum } from './search.model';
 
 describe('SearchInput -> SearchPlan', () => {
-  it('fills the defaults: hybrid, code-search RRF weights (semantic 2, bm25 3), 150 candidates per list, 2000 source characters', () => {
+  it('fills the defaults: hybrid, code-search RRF weights (semantic 2, bm25 3; plain-words questions semantic 2, bm25 1), RRF k 10, 150 candidates per list, 2000 source characters', () => {
     const plan = planFromInput({ text: 'create an invoice' } as SearchInput);
     expect(plan).toMatchObject({
       mode: 'hybrid',
       semantic: { text: 'create an invoice', limit: 150 },
       bm25: { text: 'create an invoice', limit: 150 },
-      fusion: { k: 60, weights: { semantic: 2, bm25: 3, graph: 1 } },
+      fusion: { k: 10, weights: { semantic: 2, bm25: 3, graph: 1 } },
+      plainWords: { weights: { semantic: 2, bm25: 1 }, rescoreKeywordWeight: 0.3 },
       filters: {},
       limit: 10,
       sourceChars: 2000,
     });
     expect(plan.graphSignal).toBeUndefined();
     expect(plan.expand).toBeUndefined();
+  });
+
+  it('uses weights the caller gives as given, whatever the question looks like', () => {
+    expect(planFromInput({ text: 'wait until a condition becomes true', weights: { bm25: 2 } } as SearchInput).plainWords).toBeNull();
+    expect(planFromInput({ text: 'wait until a condition becomes true', weights: { graph: 2 } } as SearchInput).plainWords).not.toBeNull();
   });
 
   it('maps filters, weights, graph signal and expansion', () => {

@@ -19,6 +19,8 @@ export function planFromInput(input: SearchInput): SearchPlan {
   }
   plan.fusion.k = input.rrfK ?? plan.fusion.k;
   plan.fusion.weights = { ...plan.fusion.weights, ...definedOnly(input.weights ?? {}) };
+  // Weights the caller chose are used as given, whatever the question looks like.
+  if (input.weights && (input.weights.semantic != null || input.weights.bm25 != null)) plan.plainWords = null;
   plan.keywordWeight = input.keywordWeight ?? plan.keywordWeight;
   plan.filters = {
     ...(input.repository !== undefined && input.repository !== null ? { repository: input.repository } : {}),

@@ -42,3 +42,19 @@ describe('rescore', () => {
     expect(rescoreTerms('the parseFile of a repo')).toEqual(['parsefile', 'parse', 'file', 'repo']);
   });
 });
+
+describe('rescore with stems', () => {
+  it('matches a question word with the same word in another form (converted / convert, listeners / listener)', () => {
+    expect(rescoreTerms('notify the registered listeners', true)).toEqual(['notifi', 'regist', 'listen']);
+    const docs = new Map(
+      [doc('a', 'render', 'function render(view) { draw(view); }'), doc('b', 'notifyListener', 'function notifyListener(listener, change) { listener(change); }')].map((d) => [d.id, d]),
+    );
+    const fused = [
+      { id: 'a', score: 0.05 },
+      { id: 'b', score: 0.04 },
+    ];
+    const question = 'notifies every registered listeners';
+    expect(rescore(fused, docs, question, { ...params, stemming: false })[0].id).toBe('a');
+    expect(rescore(fused, docs, question, { ...params, stemming: true })[0].id).toBe('b');
+  });
+});

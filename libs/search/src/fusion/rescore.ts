@@ -3,6 +3,7 @@ import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
 import { queryWords } from '../query/query-text';
 import type { KeywordDoc } from './keyword-blend';
 import { poolBm25, weightedTerms } from './pool-bm25';
+import { stem } from '../query/stem';
 
 /**
  * The second stage of the default search: the fused list's top candidates re-ordered by evidence
@@ -25,6 +26,10 @@ export interface RescoreParams {
   phraseBonus: number;
   /** Added when the candidate's name is a word of the query. */
   nameBonus: number;
+  /** Compare words by their English stem (converted = convert, listeners = listener). */
+  stemming?: boolean;
+  /** Field weights of the pool BM25 (default: names 3, signature and doc comment 1.5, source 1). */
+  fieldWeights?: { name: number; signature: number; doc: number; source: number };
 }
 
 export interface RescoreInput {
@@ -42,8 +47,8 @@ export interface RescoredItem {
 const FULL_PHRASE_WORDS = 6;
 const FIELD_WEIGHT = { name: 3, signature: 1.5, doc: 1.5, source: 1 } as const;
 
-/** Lower-case identifier sub-tokens and words of a text (`parseFile(x)` -> parsefile, parse, file, x). */
-function tokens(text: string | null | undefined): string[] {
+/** Lower-case identifier sub-tokens and words of a text (`parseFile(x)` -> parsefile, parse, file, x), stemmed on request. */
+function tokens(text: string | null | undefined, stemming = false): string[] {
   if (!text) return [];
   const out: string[] = [];
   for (const word of text.split(/[^\p{L}\p{N}_$]+/u)) {
@@ -52,12 +57,12 @@ function tokens(text: string | null | undefined): string[] {
     out.push(lower);
     for (const t of subTokenList(word)) if (t !== lower) out.push(t);
   }
-  return out;
+  return stemming ? out.map(stem) : out;
 }
 
 /** The query's searchable terms: its words and their sub-tokens, without English stop words. */
-export function rescoreTerms(text: string): string[] {
-  return [...new Set(tokens(text))].filter((t) => !ENGLISH_STOP_WORDS.has(t));
+export function rescoreTerms(text: string, stemming = false): string[] {
+  return [...new Set(tokens(text).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)))];
 }
 
 /** Plain lower-case words, for word-for-word phrase matching. */
@@ -78,7 +83,9 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const head = fused.slice(0, params.depth).filter((f) => docs.has(f.id));
   const headIds = new Set(head.map((h) => h.id));
   const tail = fused.filter((f) => !headIds.has(f.id));
-  const terms = rescoreTerms(text);
+  const stemming = params.stemming ?? false;
+  const fw = params.fieldWeights ?? FIELD_WEIGHT;
+  const terms = rescoreTerms(text, stemming);
   const phrases = queryPhrases(text).map((p) => p.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}_$']+/gu, '')).filter(Boolean));
   const queryWordCount = Math.max(1, words(text).length);
   const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
@@ -88,10 +95,10 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     head.map((h) => {
       const d = docs.get(h.id)!;
       return weightedTerms([
-        [tokens(d.qualifiedName), FIELD_WEIGHT.name],
-        [tokens(d.signature), FIELD_WEIGHT.signature],
-        [tokens(d.docComment), FIELD_WEIGHT.doc],
-        [tokens(d.source), FIELD_WEIGHT.source],
+        [tokens(d.qualifiedName, stemming), fw.name],
+        [tokens(d.signature, stemming), fw.signature],
+        [tokens(d.docComment, stemming), fw.doc],
+        [tokens(d.source, stemming), fw.source],
       ]);
     }),
     terms,

@@ -56,6 +56,8 @@ export interface LuceneQuery {
   dropped: number;
   /** Phrases to match word for word (quoted parts, message fragments), each as its words. */
   phrases: string[][];
+  /** Field boosts of the terms (default {@link FIELD_BOOSTS}). */
+  boosts?: readonly (readonly [field: string, boost: number])[];
 }
 
 /** A stretch of fewer words than this is too common to be worth a phrase clause (unless quoted). */
@@ -128,6 +130,18 @@ export const FIELD_BOOSTS: readonly (readonly [field: string, boost: number])[] 
 ];
 
 /**
+ * Field boosts for a question in plain words: its words are found in prose (doc comments) more than
+ * in names, where common words ("when", "values", "run") match the wrong scopes.
+ */
+export const PROSE_FIELD_BOOSTS: readonly (readonly [field: string, boost: number])[] = [
+  ['nameTokens', 1],
+  ['name', 1],
+  ['signature', 1],
+  ['docComment', 3],
+  ['source', 1],
+];
+
+/**
  * Builds the full-text term list for user text: each word that is not an English stop word
  * (lower-cased, so AND/OR/NOT are plain words; the analyzer lower-cases anyway), followed by its
  * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`),
@@ -165,9 +179,9 @@ export function buildLuceneQuery(text: string): LuceneQuery {
  * repeated per field with the boosts of {@link FIELD_BOOSTS}. All structure comes from these
  * constants; user text only ever appears as escaped terms inside the groups.
  */
-export function fieldBoostedQuery(flat: string, phrases: string[][] = []): string {
+export function fieldBoostedQuery(flat: string, phrases: string[][] = [], boosts: readonly (readonly [field: string, boost: number])[] = FIELD_BOOSTS): string {
   if (flat === '') return '';
-  const groups = FIELD_BOOSTS.map(([field, boost]) => (boost === 1 ? `${field}:(${flat})` : `${field}:(${flat})^${boost}`));
+  const groups = boosts.map(([field, boost]) => (boost === 1 ? `${field}:(${flat})` : `${field}:(${flat})^${boost}`));
   if (phrases.length > 0) {
     const clauses = phrases.map(phraseClause).join(' ');
     for (const [field, boost] of PHRASE_FIELDS) groups.push(`${field}:(${clauses})^${boost}`);
@@ -184,5 +198,5 @@ export function phraseOnlyQuery(phrases: string[][]): string {
 
 /** The full-text query of a built query: boosted terms plus its phrases. */
 export function keywordQuery(lucene: LuceneQuery): string {
-  return fieldBoostedQuery(lucene.query, lucene.phrases);
+  return fieldBoostedQuery(lucene.query, lucene.phrases, lucene.boosts);
 }
