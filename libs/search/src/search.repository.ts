@@ -50,6 +50,18 @@ export interface ExpansionRow {
   directions: ('out' | 'in')[];
 }
 
+/**
+ * A scope fetched with a longer source, cut to `chars` as scopes-by-id.cypher would have cut it:
+ * Cypher's left() counts code points, not UTF-16 units; sourceTruncated as scopesById sets it.
+ */
+export function withSourceChars(scope: ScopeRecord, chars: number | null): ScopeRecord {
+  if (chars === null || scope.source === null || scope.source.length <= chars) return scope;
+  let end = 0;
+  for (let n = 0; n < chars && end < scope.source.length; n++) end += scope.source.codePointAt(end)! > 0xffff ? 2 : 1;
+  const source = scope.source.slice(0, end);
+  return { ...scope, source, sourceTruncated: source.length < scope.sourceLength };
+}
+
 /** The Cypher file each method runs, for explain output. */
 export const SEARCH_CYPHER = {
   repositoryIds: 'search/repository-ids',
@@ -85,10 +97,13 @@ export class SearchRepository {
     return (await this.neo4j.read<{ path: string }>(SEARCH_CYPHER.filePaths, { repoIds })).map((r) => r.path);
   }
 
-  /** Embedded scopes passing the filters, counted up to `cap`. */
-  async countCandidates(filters: CypherFilters, cap: number): Promise<number> {
-    const [row] = await this.neo4j.read<{ n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
-    return row?.n ?? 0;
+  /**
+   * Embedded scopes passing the filters, counted up to `cap` (`repoIds` null: every repository), and
+   * the ids of every repository, in one round trip.
+   */
+  async countCandidates(filters: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number): Promise<{ repositoryIds: string[]; n: number }> {
+    const [row] = await this.neo4j.read<{ repositoryIds: string[]; n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
+    return row ?? { repositoryIds: [], n: 0 };
   }
 
   vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
