@@ -6,10 +6,10 @@
  *
  *   npm run build && npm run bench:load -- --clients 32 --seconds 60
  *
- * `--batching` turns on the batching of concurrent query embeddings (EMBEDDING_QUERY_BATCHING).
+ * `--no-batching` turns off the batching of concurrent query embeddings (EMBEDDING_QUERY_BATCHING=false).
  *
  * Side by side in one sitting (the repository is indexed once; variants alternate A B, B A, ...):
- *   npm run bench:load -- --seconds 60 --runs 3 --variant default --variant batching:EMBEDDING_QUERY_BATCHING=true
+ *   npm run bench:load -- --seconds 60 --runs 3 --variant default --variant unbatched:EMBEDDING_QUERY_BATCHING=false
  *   npm run bench:load -- --runs 3 --variant before@/path/to/other/dist/apps/api/src/main.js --variant after
  * A variant is `name[@api main.js][:KEY=VALUE,...]`. `--cpu-prof [DIR]` writes a V8 CPU profile of the
  * API per run (summarise it with dist/bench/support/cpu-profile-summary.js).
@@ -90,14 +90,15 @@ async function main(): Promise<void> {
   const runs = Number(arg('runs', '1'));
   const repoChoice = arg('repo', 'fixture');
   const repeat = process.argv.includes('--repeat');
-  const batching = process.argv.includes('--batching');
+  // Query batching is on by default; --no-batching runs without it.
+  const noBatching = process.argv.includes('--no-batching');
   const profileArg = arg('cpu-prof', '');
   const cpuProfileDir = process.argv.includes('--cpu-prof')
     ? path.resolve(profileArg && !profileArg.startsWith('--') ? profileArg : path.join(projectRoot(), '.cache/bench/cpu-profiles'))
     : null;
   const variantSpecs = allArgs('variant');
   const variants: Variant[] =
-    variantSpecs.length > 0 ? variantSpecs.map(parseVariant) : [{ name: batching ? 'batching' : 'default', env: batching ? { EMBEDDING_QUERY_BATCHING: 'true' } : {} }];
+    variantSpecs.length > 0 ? variantSpecs.map(parseVariant) : [{ name: noBatching ? 'no-batching' : 'default', env: noBatching ? { EMBEDDING_QUERY_BATCHING: 'false' } : {} }];
   const harness = new IngestHarness(runId('loadc'));
   const repoId = runId('load');
   const neo4jPid = localNeo4jPid();
@@ -120,7 +121,6 @@ async function main(): Promise<void> {
           API_ADMIN_KEY: '',
           API_RATE_LIMIT_PER_MIN: '1000000',
           QUEUE_PREFIX: runId('loadq'),
-          EMBEDDING_QUERY_BATCHING: 'false',
           ...variant.env,
           ...(cpuProfileDir ? { SCOPEGRAPH_CPU_PROFILE_DIR: cpuProfileDir } : {}),
         },

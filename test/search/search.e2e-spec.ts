@@ -323,6 +323,24 @@ describe('search over an indexed repository (real Neo4j)', () => {
       expect(search.warnings).toEqual([]);
       expect(search.explain.lists.map((l: { cypher: string }) => l.cypher)).toEqual(['search/vector-exact', 'search/fulltext']);
       expect(JSON.stringify(search.explain)).not.toMatch(/\[-?\d+\.\d+,/); // no vector in the plan
+      // The API embeds only queries, batched, on one model thread.
+      expect(api.output()).toMatch(/Loaded all-MiniLM-L6-v2-onnx-int8 \(384 dims, max 256 tokens, 1 threads\)/);
+    });
+
+    it('answers concurrent searches (their query embeddings batched) with the results of an unbatched search', async () => {
+      const texts = ['create an invoice', 'compute the tax due on an amount', 'stored procedure for customers', 'main entry point', 'parse the configuration'];
+      const overHttp = await Promise.all(
+        texts.map((text) =>
+          gql(url, SEARCH, { input: { text, repository: repoId, topK: 5 } }).then((r) => r.body.data.search.results.map((h: { scope: { id: string }; score: number }) => [h.scope.id, h.score])),
+        ),
+      );
+      // This process's own service embeds each query alone.
+      const alone = [];
+      for (const text of texts) {
+        const { results } = await service.execute({ ...defaultPlan('hybrid', text), filters: { repository: repoId }, limit: 5 });
+        alone.push(results.map((h) => [h.scope.id, h.score]));
+      }
+      expect(overHttp).toEqual(alone);
     });
 
     it('serves scope and neighborhood', async () => {
