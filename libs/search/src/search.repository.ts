@@ -62,6 +62,16 @@ export function withSourceChars(scope: ScopeRecord, chars: number | null): Scope
   return { ...scope, source, sourceTruncated: source.length < scope.sourceLength };
 }
 
+/** A list query's one row: its hits in order. */
+interface HitsRow {
+  hits: ScoredId[];
+}
+
+/** The hits of a list query, as plain {id, score} (Neo4j returns map keys in an order of its own). */
+function hitsOf(rows: HitsRow[]): ScoredId[] {
+  return (rows[0]?.hits ?? []).map((h) => ({ id: h.id, score: h.score }));
+}
+
 /** The Cypher file each method runs, for explain output. */
 export const SEARCH_CYPHER = {
   repositoryIds: 'search/repository-ids',
@@ -106,12 +116,12 @@ export class SearchRepository {
     return row ?? { repositoryIds: [], n: 0 };
   }
 
-  vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorIndex, { vector, k: cypherInt(k) });
+  async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.vectorIndex, { vector, k: cypherInt(k) }));
   }
 
-  vectorExact(vector: number[], filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorExact, { vector, ...filters, k: cypherInt(k) });
+  async vectorExact(vector: number[], filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.vectorExact, { vector, ...filters, k: cypherInt(k) }));
   }
 
   /** `pool`: how many the index returned for `k`; `hits`: those passing the post-filters, at most `limit`. */
@@ -125,8 +135,8 @@ export class SearchRepository {
     return row ?? { pool: 0, hits: [] };
   }
 
-  fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) });
+  async fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) }));
   }
 
   async scopesById(ids: string[], sourceChars: number | null): Promise<Map<string, ScopeRecord>> {
