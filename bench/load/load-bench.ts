@@ -44,9 +44,14 @@ const TOPICS = [
   'schedule work on a timer',
 ];
 
+/** The process's resident memory in MB; 0 once it has exited (its failure is reported by the run, and the repository still cleaned up). */
 function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }
 
 /** The Neo4j that scripts/services.sh started for this checkout, if any (its CPU is counted per request). */
