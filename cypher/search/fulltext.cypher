@@ -2,7 +2,8 @@
 // sub-tokens, every Lucene special character escaped. The procedure streams hits best first and
 // Cypher pulls lazily, so filters here are applied as hits arrive and LIMIT stops the stream once
 // $k hits passed: a filtered query still gets k hits when they exist. No ORDER BY, which would
-// force reading every match.
+// force reading every match. One row holding the list in stream order: a row per hit cost the
+// driver and Neo4j more than the hit itself.
 CALL db.index.fulltext.queryNodes('scope_fulltext', $query) YIELD node AS s, score
 WHERE s.repoId IN $repoIds
   AND s.kind IN $kinds
@@ -10,5 +11,6 @@ WHERE s.repoId IN $repoIds
   AND ($paths IS NULL OR s.path IN $paths)
   AND ($pathContains IS NULL OR s.path CONTAINS $pathContains)
   AND ($name IS NULL OR s.name = $name OR s.qualifiedName = $name)
-RETURN s.id AS id, score
+WITH s, score
 LIMIT $k
+RETURN collect({id: s.id, score: score}) AS hits

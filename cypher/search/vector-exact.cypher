@@ -1,7 +1,8 @@
 // Semantic list over a small filtered set (exact pre-filtering): every filter is applied first, then
 // cosine similarity is computed for each remaining scope. Exact top-k, no approximation; used when
 // count-candidates found at most the exact-search ceiling. vector.similarity.cosine returns the same
-// [0, 1] score as the vector index, so scores are comparable across strategies.
+// [0, 1] score as the vector index, so scores are comparable across strategies. One row holding the
+// list, best first: a row per hit cost the driver and Neo4j more than the hit itself.
 MATCH (s:Scope)
 WHERE s.repoId IN $repoIds
   AND s.kind IN $kinds
@@ -13,4 +14,4 @@ WHERE s.repoId IN $repoIds
 WITH s, vector.similarity.cosine(s.embedding, $vector) AS score
 ORDER BY score DESC, s.id
 LIMIT $k
-RETURN s.id AS id, score
+RETURN collect({id: s.id, score: score}) AS hits

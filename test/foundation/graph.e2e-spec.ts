@@ -79,4 +79,18 @@ describe('Neo4j schema and indexes (real server)', () => {
     );
     expect(byToken.map((r) => r.id)).toContain(`${repoId}:ft`);
   });
+
+  it('has Neo4j end a read that runs past NEO4J_TX_TIMEOUT_MS, and does not retry it', async () => {
+    const short = new Neo4jService({ ...config, neo4j: { ...config.neo4j, txTimeoutMs: 300 } }, new CypherFiles());
+    try {
+      // Counts two billion rows: far longer than the timeout.
+      const error = await short.readRendered('UNWIND range(1, 2000000000) AS x WITH x WHERE x < 0 RETURN count(*) AS n').then(
+        () => undefined,
+        (e: unknown) => e as { code?: string },
+      );
+      expect(error?.code).toMatch(/TransactionTimedOut/);
+    } finally {
+      await short.onModuleDestroy();
+    }
+  });
 });

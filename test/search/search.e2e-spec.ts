@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@scopegraph/config';
-import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
+import { CypherFiles, cypherInt, MigrationService, Neo4jService } from '@scopegraph/graph';
 import { IngestRepository, IngestService, type ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
-import { fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
+import { defaultPlan, fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService, withSourceChars } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
 import { gql } from '../support/graphql-client';
 import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
@@ -116,6 +116,40 @@ describe('search over an indexed repository (real Neo4j)', () => {
       const { results, explain } = await rag.scope().semanticSearchBySource('compute the tax due on an amount').limit(3).execute();
       expect(explain.vectorStrategy.name).toBe('unfiltered-index');
       expect(results).toHaveLength(3);
+    });
+  });
+
+  describe('fetching the hits', () => {
+    it('reads the second stage and the page in one fetch, with the fields and cuts of a fetch of its own', async () => {
+      const repository = new SearchRepository(neo4j);
+      const fetches: (number | null)[] = [];
+      const counting = Object.assign(Object.create(repository) as SearchRepository, {
+        scopesById: (ids: string[], chars: number | null) => {
+          fetches.push(chars);
+          return repository.scopesById(ids, chars);
+        },
+      });
+      const counted = new SearchService(counting, embedder);
+      for (const sourceChars of [null, 0, 40, 2_000, 5_000]) {
+        fetches.length = 0;
+        const { results, explain } = await counted.execute({ ...defaultPlan('hybrid', 'create an invoice'), filters: { repository: repoId }, sourceChars });
+        expect(explain.rescore).toBeDefined();
+        expect(results.length).toBe(10);
+        expect(fetches).toHaveLength(1);
+        const own = await repository.scopesById(results.map((r) => r.scope.id), sourceChars);
+        expect(results.map((r) => r.scope)).toEqual(results.map((r) => own.get(r.scope.id)));
+      }
+    });
+
+    it("cuts a longer fetched source as Cypher's left() does (code points, not UTF-16 units)", async () => {
+      const [scope] = (await new SearchRepository(neo4j).scopesById([(await rag.scope().inRepository(repoId).fullText('invoice').limit(1).execute()).results[0].scope.id], null)).values();
+      for (const source of ['a\u{1F600}bc\u00e9\u0301d', '\u{1F600}\u{1F600}\u{1F600}', 'plain', '']) {
+        for (const chars of [0, 1, 2, 3, 5, 100]) {
+          const [cypher] = await neo4j.runStatement<{ cut: string; length: number }>('RETURN left($source, $chars) AS cut, size($source) AS length', { source, chars: cypherInt(chars) });
+          const full = { ...scope, source, sourceLength: cypher.length, sourceTruncated: false };
+          expect(withSourceChars(full, chars)).toEqual({ ...full, source: cypher.cut, sourceTruncated: cypher.cut.length < cypher.length });
+        }
+      }
     });
   });
 
@@ -289,6 +323,24 @@ describe('search over an indexed repository (real Neo4j)', () => {
       expect(search.warnings).toEqual([]);
       expect(search.explain.lists.map((l: { cypher: string }) => l.cypher)).toEqual(['search/vector-exact', 'search/fulltext']);
       expect(JSON.stringify(search.explain)).not.toMatch(/\[-?\d+\.\d+,/); // no vector in the plan
+      // The API embeds only queries, batched, on one model thread.
+      expect(api.output()).toMatch(/Loaded all-MiniLM-L6-v2-onnx-int8 \(384 dims, max 256 tokens, 1 threads\)/);
+    });
+
+    it('answers concurrent searches (their query embeddings batched) with the results of an unbatched search', async () => {
+      const texts = ['create an invoice', 'compute the tax due on an amount', 'stored procedure for customers', 'main entry point', 'parse the configuration'];
+      const overHttp = await Promise.all(
+        texts.map((text) =>
+          gql(url, SEARCH, { input: { text, repository: repoId, topK: 5 } }).then((r) => r.body.data.search.results.map((h: { scope: { id: string }; score: number }) => [h.scope.id, h.score])),
+        ),
+      );
+      // This process's own service embeds each query alone.
+      const alone = [];
+      for (const text of texts) {
+        const { results } = await service.execute({ ...defaultPlan('hybrid', text), filters: { repository: repoId }, limit: 5 });
+        alone.push(results.map((h) => [h.scope.id, h.score]));
+      }
+      expect(overHttp).toEqual(alone);
     });
 
     it('serves scope and neighborhood', async () => {

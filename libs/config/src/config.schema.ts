@@ -89,8 +89,10 @@ export const envSchema = z.object({
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
+  /** Threads of the local model's runs (ONNX Runtime intra-op threads); default: 1 in the API, the CPUs this process may use elsewhere. */
+  EMBEDDING_THREADS: positiveInt.max(64).optional(),
   /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
-  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
   /** The read key; also the admin key while API_ADMIN_KEY is unset. */
@@ -173,6 +175,8 @@ export interface AppConfig {
     dimensions: number;
     modelsDir: string;
     batchSize: number;
+    /** Local model threads; undefined: one per CPU. */
+    threads?: number;
     queryBatching: boolean;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
   };
@@ -252,6 +256,7 @@ export function toAppConfig(env: Env): AppConfig {
       dimensions: env.EMBEDDING_DIMENSIONS ?? defaultEmbeddingDimensions(env.EMBEDDING_PROVIDER, env.EMBEDDING_MODEL),
       modelsDir: path.resolve(env.SCOPEGRAPH_MODELS_DIR ?? path.join(root, DEFAULT_MODELS_SUBDIR)),
       batchSize: env.EMBEDDING_BATCH_SIZE,
+      threads: env.EMBEDDING_THREADS,
       queryBatching: env.EMBEDDING_QUERY_BATCHING,
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },

@@ -50,6 +50,28 @@ export interface ExpansionRow {
   directions: ('out' | 'in')[];
 }
 
+/**
+ * A scope fetched with a longer source, cut to `chars` as scopes-by-id.cypher would have cut it:
+ * Cypher's left() counts code points, not UTF-16 units; sourceTruncated as scopesById sets it.
+ */
+export function withSourceChars(scope: ScopeRecord, chars: number | null): ScopeRecord {
+  if (chars === null || scope.source === null || scope.source.length <= chars) return scope;
+  let end = 0;
+  for (let n = 0; n < chars && end < scope.source.length; n++) end += scope.source.codePointAt(end)! > 0xffff ? 2 : 1;
+  const source = scope.source.slice(0, end);
+  return { ...scope, source, sourceTruncated: source.length < scope.sourceLength };
+}
+
+/** A list query's one row: its hits in order. */
+interface HitsRow {
+  hits: ScoredId[];
+}
+
+/** The hits of a list query, as plain {id, score} (Neo4j returns map keys in an order of its own). */
+function hitsOf(rows: HitsRow[]): ScoredId[] {
+  return (rows[0]?.hits ?? []).map((h) => ({ id: h.id, score: h.score }));
+}
+
 /** The Cypher file each method runs, for explain output. */
 export const SEARCH_CYPHER = {
   repositoryIds: 'search/repository-ids',
@@ -85,18 +107,21 @@ export class SearchRepository {
     return (await this.neo4j.read<{ path: string }>(SEARCH_CYPHER.filePaths, { repoIds })).map((r) => r.path);
   }
 
-  /** Embedded scopes passing the filters, counted up to `cap`. */
-  async countCandidates(filters: CypherFilters, cap: number): Promise<number> {
-    const [row] = await this.neo4j.read<{ n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
-    return row?.n ?? 0;
+  /**
+   * Embedded scopes passing the filters, counted up to `cap` (`repoIds` null: every repository), and
+   * the ids of every repository, in one round trip.
+   */
+  async countCandidates(filters: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number): Promise<{ repositoryIds: string[]; n: number }> {
+    const [row] = await this.neo4j.read<{ repositoryIds: string[]; n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
+    return row ?? { repositoryIds: [], n: 0 };
   }
 
-  vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorIndex, { vector, k: cypherInt(k) });
+  async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.vectorIndex, { vector, k: cypherInt(k) }));
   }
 
-  vectorExact(vector: number[], filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.vectorExact, { vector, ...filters, k: cypherInt(k) });
+  async vectorExact(vector: number[], filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.vectorExact, { vector, ...filters, k: cypherInt(k) }));
   }
 
   /** `pool`: how many the index returned for `k`; `hits`: those passing the post-filters, at most `limit`. */
@@ -110,8 +135,8 @@ export class SearchRepository {
     return row ?? { pool: 0, hits: [] };
   }
 
-  fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return this.neo4j.read<ScoredId>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) });
+  async fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) }));
   }
 
   async scopesById(ids: string[], sourceChars: number | null): Promise<Map<string, ScopeRecord>> {

@@ -52,9 +52,11 @@ class FakeRepository {
     this.calls.push('filePaths');
     return [...new Set(this.rows.filter((r) => repoIds.includes(r.repoId)).map((r) => r.path))];
   }
-  async countCandidates(f: CypherFilters, cap: number) {
+  async countCandidates(counted: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number) {
     this.calls.push('countCandidates');
-    return Math.min(cap, this.rows.filter((r) => this.passesIndex(r, f) && this.passesPost(r, f)).length);
+    const repositoryIds = [...new Set(this.rows.map((r) => r.repoId))].sort();
+    const f = { ...counted, repoIds: counted.repoIds ?? repositoryIds };
+    return { repositoryIds, n: Math.min(cap, this.rows.filter((r) => this.passesIndex(r, f) && this.passesPost(r, f)).length) };
   }
   async vectorIndex(vector: number[], k: number) {
     this.calls.push(`vectorIndex:${k}`);
@@ -143,7 +145,8 @@ describe('SearchService', () => {
     const error = await rag.scope().inRepository('nope').semanticSearchBySource('x').execute().catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: DomainErrorCode.UnknownRepository, field: 'repository' });
-    expect(repo.calls).toEqual(['repositoryIds']);
+    // The repository ids arrive with the candidate count, in one round trip.
+    expect(repo.calls).toEqual(['countCandidates']);
     expect(emb.texts).toEqual([]);
   });
 
@@ -226,7 +229,8 @@ describe('SearchService', () => {
     expect(explain.filters).toEqual(['path glob "**/*.py" (1 of 2 files)']);
     expect(results[0].scoreBreakdown.semantic?.rank).toBe(1);
     expect(results[0].scoreBreakdown.bm25?.rank).toBe(1);
-    expect(repo.calls).toContain('filePaths');
+    // The glob needs the repository ids first; the count then sees the matching paths.
+    expect(repo.calls.slice(0, 3)).toEqual(['repositoryIds', 'filePaths', 'countCandidates']);
   });
 
   it('skips both lists when the glob matches no file', async () => {
@@ -235,7 +239,7 @@ describe('SearchService', () => {
     expect(results).toEqual([]);
     expect(explain.vectorStrategy.name).toBe('empty');
     expect(emb.texts).toEqual([]);
-    expect(repo.calls.some((c) => c.startsWith('fullText'))).toBe(false);
+    expect(repo.calls).toEqual(['repositoryIds', 'filePaths']);
   });
 
   it('skips the keyword list when the text holds no searchable term', async () => {
@@ -298,7 +302,7 @@ describe('SearchService', () => {
     const { rag, repo, emb } = setup([row('a')]);
     const explain = await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('q').expand({ depth: 2, edges: ['CALLS'], direction: 'in' }).explain();
     expect(emb.texts).toEqual([]);
-    expect(repo.calls).toEqual(['repositoryIds', 'countCandidates']);
+    expect(repo.calls).toEqual(['countCandidates']);
     expect(explain.lists.map((l) => [l.list, l.cypher])).toEqual([
       ['semantic', 'search/vector-exact'],
       ['bm25', 'search/fulltext'],

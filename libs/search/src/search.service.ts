@@ -16,7 +16,7 @@ import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { CypherFilters, ExpansionRow, GraphRelatedRow, SEARCH_CYPHER, ScoredId, SearchRepository } from './search.repository';
+import { CypherFilters, ExpansionRow, GraphRelatedRow, SEARCH_CYPHER, ScoredId, SearchRepository, withSourceChars } from './search.repository';
 import {
   type Direction,
   type ExpandPlan,
@@ -243,12 +243,21 @@ export class SearchService {
       prep.explain.notes.push(note);
     }
 
-    // Second stage: the fused head re-ordered by evidence read from the candidates themselves.
+    // Second stage: the fused head re-ordered by evidence read from the candidates themselves. One
+    // fetch serves it and the page: the page is the graph answers, the rescored head and the fused
+    // order after it, so it lies within the fused top max(depth, page) (one more fetch only for ids
+    // beyond, when the head lost some to deletion meanwhile).
     const rescoreText = p.semantic?.text ?? p.bm25?.text;
+    const pageSize = p.limit + DUPLICATE_SLACK;
+    let fetched = new Map<string, ScopeRecord>();
+    const requested = new Set<string>();
     if (p.rescore && rescoreText && fused.length > 1 && (p.mode === 'hybrid' || p.mode === 'semantic_rerank')) {
       const plan = p.rescore;
       const head = fused.slice(0, plan.depth).filter((f) => !via.has(f.id));
-      const docs = await time('rescore', () => this.repo.scopesById(head.map((h) => h.id), KEYWORD_SOURCE_CHARS));
+      for (const f of fused.slice(0, Math.max(plan.depth, pageSize))) requested.add(f.id);
+      fetched = await time('fetch', () => this.repo.scopesById([...requested], widerSourceChars(p.sourceChars, KEYWORD_SOURCE_CHARS)));
+      const docs = new Map(head.filter((h) => fetched.has(h.id)).map((h) => [h.id, withSourceChars(fetched.get(h.id)!, KEYWORD_SOURCE_CHARS)]));
+      const t1 = performance.now();
       const byId = new Map(fused.map((f) => [f.id, f]));
       const graphFirst = fused.filter((f) => via.has(f.id));
       const rest = fused.filter((f) => !via.has(f.id));
@@ -256,11 +265,18 @@ export class SearchService {
         ...graphFirst,
         ...rescore(rest, docs, rescoreText, plan).map((r) => ({ id: r.id, score: r.score, breakdown: { ...byId.get(r.id)!.breakdown, rescore: r.rescore } })),
       ];
+      timings.rescore += round(performance.now() - t1);
       prep.explain.rescore = { ...plan, cypher: SEARCH_CYPHER.scopesById };
     }
 
-    const top = fused.slice(0, p.limit + DUPLICATE_SLACK);
-    const records = await time('fetch', () => this.repo.scopesById(top.map((t) => t.id), p.sourceChars));
+    const top = fused.slice(0, pageSize);
+    const unfetched = top.map((t) => t.id).filter((id) => !requested.has(id));
+    const more = unfetched.length > 0 ? await time('fetch', () => this.repo.scopesById(unfetched, p.sourceChars)) : new Map<string, ScopeRecord>();
+    const records = new Map<string, ScopeRecord>();
+    for (const { id } of top) {
+      const scope = more.get(id) ?? fetched.get(id);
+      if (scope) records.set(id, more.has(id) ? scope : withSourceChars(scope, p.sourceChars));
+    }
     const results: SearchHit[] = [];
     const firstCopy = new Map<string, SearchHit>();
     for (const item of top) {
@@ -365,13 +381,10 @@ export class SearchService {
     const plainWords = requested.mode === 'hybrid' && requested.plainWords && isPlainWordsQuestion(requested.semantic!.text) ? requested.plainWords : null;
     const plan = plainWords ? plainWordsPlan(requested, plainWords) : requested;
     const t0 = performance.now();
-    const filters = await this.resolveFilters(plan.filters, glob);
-    let candidateCount: SearchExplain['candidateCount'] = null;
-    if (plan.semantic && filters.hasFilters && !filters.matchesNothing) {
-      const cap = plan.exactMaxCandidates + 1;
-      const n = await this.repo.countCandidates(filters.cypher, cap);
-      candidateCount = { count: n, capped: n >= cap };
-    }
+    // The semantic list picks its strategy by how many embedded scopes pass the filters.
+    const cap = plan.semantic ? plan.exactMaxCandidates + 1 : null;
+    const { filters, count } = await this.resolveFilters(plan.filters, glob, cap);
+    const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
     timings.filters += round(performance.now() - t0);
 
     let strategy: StrategyChoice;
@@ -399,9 +412,33 @@ export class SearchService {
     return { plan, filters, strategy, candidateCount, lucene, explain };
   }
 
-  private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null): Promise<ResolvedFilters> {
+  /**
+   * The filters resolved against the graph and, with `countCap`, the embedded scopes passing them
+   * counted up to it (null when nothing filters or nothing can pass).
+   */
+  private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null, countCap: number | null): Promise<{ filters: ResolvedFilters; count: number | null }> {
+    const kinds = f.kinds?.length ? [...new Set(f.kinds)] : [...SCOPE_KINDS];
+    const languages = f.languages?.length ? [...new Set(f.languages)] : [...LANGUAGES];
+    const pathContains = f.path?.contains ?? null;
+    const name = f.name ?? null;
+    const filtered = f.repository !== undefined || !!f.kinds?.length || !!f.languages?.length || pathContains !== null || glob !== null || name !== null;
+    const counts = countCap !== null && filtered;
+
+    let allRepos: string[];
+    let count: number | null = null;
+    if (counts && !glob) {
+      // The repository ids come with the count: one round trip where a glob does not need the ids first.
+      const counted = await this.repo.countCandidates(
+        { repoIds: f.repository !== undefined ? [f.repository] : null, kinds, languages, paths: null, pathContains, name },
+        countCap,
+      );
+      allRepos = counted.repositoryIds;
+      count = counted.n;
+    } else {
+      allRepos = await this.repo.repositoryIds();
+    }
+
     const descriptions: string[] = [];
-    const allRepos = await this.repo.repositoryIds();
     let repoIds = allRepos;
     if (f.repository !== undefined) {
       if (!allRepos.includes(f.repository)) {
@@ -410,11 +447,8 @@ export class SearchService {
       repoIds = [f.repository];
       descriptions.push(`repository = ${JSON.stringify(f.repository)}`);
     }
-    const kinds = f.kinds?.length ? [...new Set(f.kinds)] : [...SCOPE_KINDS];
     if (f.kinds?.length) descriptions.push(`kind in [${kinds.join(', ')}]`);
-    const languages = f.languages?.length ? [...new Set(f.languages)] : [...LANGUAGES];
     if (f.languages?.length) descriptions.push(`language in [${languages.join(', ')}]`);
-    const pathContains = f.path?.contains ?? null;
     if (pathContains !== null) descriptions.push(`path contains ${JSON.stringify(pathContains)}`);
     let paths: string[] | null = null;
     if (glob) {
@@ -422,16 +456,17 @@ export class SearchService {
       paths = all.filter((path) => glob.matches(path));
       descriptions.push(`path glob ${JSON.stringify(glob.source)} (${paths.length} of ${all.length} files)`);
     }
-    const name = f.name ?? null;
     if (name !== null) descriptions.push(`name = ${JSON.stringify(name)}`);
 
     const cypher: CypherFilters = { repoIds, kinds, languages, paths, pathContains, name };
-    return {
+    const matchesNothing = paths !== null && paths.length === 0;
+    if (counts && glob && !matchesNothing) count = (await this.repo.countCandidates(cypher, countCap)).n;
+    const filters: ResolvedFilters = {
       cypher,
       descriptions,
       hasFilters: descriptions.length > 0,
       hasPostFilters: paths !== null || pathContains !== null || name !== null,
-      matchesNothing: paths !== null && paths.length === 0,
+      matchesNothing,
       explainParams: {
         repoIds: f.repository !== undefined ? repoIds : `<all ${allRepos.length} repositories>`,
         kinds: f.kinds?.length ? kinds : `<all ${SCOPE_KINDS.length} kinds>`,
@@ -441,6 +476,7 @@ export class SearchService {
         name,
       },
     };
+    return { filters, count };
   }
 
   /** The semantic list under the chosen strategy; over-fetch rounds are recorded in `explain`. */
@@ -658,6 +694,11 @@ export function duplicateKey(scope: ScopeRecord): string {
   const head = `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}`;
   if (scope.source !== null && !scope.sourceTruncated && scope.sourceLength > 0) return `${head}\u0000=${scope.source.replace(/\s+/g, ' ').trim()}`;
   return `${head}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
+}
+
+/** Source characters to fetch so that both `a` and `b` can be cut from it (null: the whole source). */
+function widerSourceChars(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : Math.max(a, b);
 }
 
 function round(ms: number): number {

@@ -1,11 +1,11 @@
 /**
  * @jest-environment ./libs/llm/src/embeddings/testing/onnx-jest-environment.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEmbeddingProvider } from './local-embedding.provider';
-import { DEFAULT_LOCAL_EMBEDDING_MODEL, isLocalModelInstalled, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
+import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, isLocalModelInstalled, localModelFiles, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
 import { cosineSimilarity, l2Norm } from './vector-math';
 
 /**
@@ -106,6 +106,44 @@ describe('LocalEmbeddingProvider without a model', () => {
     expect(empty).toHaveLength(DIMS);
     expect(long).toHaveLength(DIMS);
     expect(long.every(Number.isFinite)).toBe(true);
+  });
+
+  it('runs the model off the event loop: other work goes on during a model run', async () => {
+    const p = new LocalEmbeddingProvider({ modelsDir, batchSize: 16 });
+    try {
+      await p.init();
+      // One model run over 16 texts; every turn of the event loop meanwhile counts one tick. A
+      // run on the event loop's own thread would let through at most the turns around it.
+      let done = false;
+      let ticks = 0;
+      const tick = () => {
+        ticks += 1;
+        if (!done) setImmediate(tick);
+      };
+      const run = p.embedDocuments(Array.from({ length: 16 }, (_, i) => `const value${i} = compute(${i});\n`.repeat(8))).finally(() => (done = true));
+      setImmediate(tick);
+      expect(await run).toHaveLength(16);
+      expect(ticks).toBeGreaterThan(20);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('fails with how to reinstall when the model file does not load', async () => {
+    const spec = getLocalModelSpec(DEFAULT_LOCAL_EMBEDDING_MODEL)!;
+    const good = localModelFiles(spec, modelsDir);
+    const dir = mkdtempSync(join(tmpdir(), 'bad-model-'));
+    try {
+      const bad = localModelFiles(spec, dir);
+      mkdirSync(bad.dir, { recursive: true });
+      copyFileSync(good.tokenizerPath, bad.tokenizerPath);
+      writeFileSync(bad.modelPath, 'not an ONNX model');
+      const p = new LocalEmbeddingProvider({ modelsDir: dir });
+      await expect(p.embedQuery('x')).rejects.toThrow(/Could not load ONNX model .*npm run models/);
+      await p.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('returns [] for no input and fails clearly once closed', async () => {

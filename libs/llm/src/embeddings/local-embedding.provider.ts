@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
 import { BertWordPieceTokenizer } from './bert-wordpiece-tokenizer';
 import { EmbeddingConfigError, EmbeddingError, EmbeddingProvider } from './embedding-provider';
+import { OnnxThread } from './onnx-thread';
 import {
   assertLocalModelInstalled,
   DEFAULT_LOCAL_EMBEDDING_MODEL,
@@ -13,11 +13,6 @@ import {
 } from './local-models';
 
 export const DEFAULT_LOCAL_BATCH_SIZE = 32;
-/** Keeps zero-length pooled vectors (impossible with [CLS]/[SEP], but cheap to guard) finite. */
-const MIN_NORM = 1e-12;
-const TOKEN_TYPE_IDS = 'token_type_ids';
-
-type OrtModule = typeof import('onnxruntime-node');
 
 export interface LocalEmbeddingProviderOptions {
   /** Model id, i.e. a folder under the models dir (see LOCAL_EMBEDDING_MODELS). */
@@ -33,11 +28,8 @@ export interface LocalEmbeddingProviderOptions {
 }
 
 interface Loaded {
-  ort: OrtModule;
-  session: InferenceSession;
+  thread: OnnxThread;
   tokenizer: BertWordPieceTokenizer;
-  wantsTokenTypes: boolean;
-  outputName: string;
 }
 
 /**
@@ -45,8 +37,9 @@ interface Loaded {
  * installed: WordPiece tokens → transformer → mean over real tokens → L2 normalisation, the same
  * pipeline as sentence-transformers, so vectors match the reference implementation to ~1e-6.
  *
- * The ONNX session is created on first use (or by `init()`); the constructor only checks that the
- * files exist so that misconfiguration fails at start-up, not on the first request.
+ * The ONNX session is created on first use (or by `init()`), on a worker thread of its own
+ * (onnx-thread.ts) so that model runs never block the event loop; the constructor only checks that
+ * the files exist so that misconfiguration fails at start-up, not on the first request.
  */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly name = 'local' as const;
@@ -107,7 +100,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     if (!loading) return;
     const loaded = await loading.catch(() => undefined);
     await this.queue.catch(() => undefined);
-    await loaded?.session.release();
+    await loaded?.thread.release();
   }
 
   private load(): Promise<Loaded> {
@@ -121,30 +114,22 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   private async createSession(): Promise<Loaded> {
     const started = Date.now();
-    // Loaded lazily so that importing this library (e.g. for the hash or Gemini providers) never
-    // loads the native ONNX Runtime addon.
-    const ort: OrtModule = await import('onnxruntime-node');
     const tokenizer = BertWordPieceTokenizer.fromFile(this.files.tokenizerPath);
-    let session: InferenceSession;
+    let thread: OnnxThread;
     try {
-      session = await ort.InferenceSession.create(this.files.modelPath, {
-        executionProviders: ['cpu'],
-        graphOptimizationLevel: 'all',
-        executionMode: 'sequential',
-        intraOpNumThreads: this.intraOpNumThreads,
-        interOpNumThreads: 1,
-      });
+      // The thread loads the native ONNX Runtime addon, so importing this library (e.g. for the hash
+      // or Gemini providers) never does.
+      thread = await OnnxThread.start(this.files.modelPath, this.intraOpNumThreads);
     } catch (err) {
       throw new EmbeddingError(
         `Could not load ONNX model ${this.files.modelPath} for ${this.model}; reinstall it with \`npm run models\``,
         { cause: err },
       );
     }
-    const outputName = session.outputNames[0];
     this.logger.log(
       `Loaded ${this.model} (${this.dimensions} dims, max ${this.maxTokens} tokens, ${this.intraOpNumThreads} threads) in ${Date.now() - started} ms`,
     );
-    return { ort, session, tokenizer, wantsTokenTypes: session.inputNames.includes(TOKEN_TYPE_IDS), outputName };
+    return { thread, tokenizer };
   }
 
   private enqueue<T>(task: () => Promise<T>): Promise<T> {
@@ -168,62 +153,22 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 
   private async runBatch(loaded: Loaded, batch: Int32Array[]): Promise<number[][]> {
-    const { ort, session } = loaded;
     const rows = batch.length;
     let seqLen = 0;
     for (const ids of batch) seqLen = Math.max(seqLen, ids.length);
-    const inputIds = new BigInt64Array(rows * seqLen);
-    const mask = new BigInt64Array(rows * seqLen);
-    batch.forEach((ids, r) => {
-      const base = r * seqLen;
-      for (let j = 0; j < ids.length; j++) {
-        inputIds[base + j] = BigInt(ids[j]);
-        mask[base + j] = 1n;
-      }
-    });
-    const dims = [rows, seqLen];
-    const feeds: Record<string, Tensor> = {
-      input_ids: new ort.Tensor('int64', inputIds, dims),
-      attention_mask: new ort.Tensor('int64', mask, dims),
-    };
-    if (loaded.wantsTokenTypes) feeds[TOKEN_TYPE_IDS] = new ort.Tensor('int64', new BigInt64Array(rows * seqLen), dims);
-
-    let hidden: Tensor;
+    let result;
     try {
-      hidden = (await session.run(feeds))[loaded.outputName];
+      result = await loaded.thread.run(batch);
     } catch (err) {
       throw new EmbeddingError(`ONNX inference failed for ${this.model} (batch of ${rows})`, { cause: err });
     }
-    const width = hidden.dims[2];
-    if (hidden.dims.length !== 3 || width !== this.dimensions) {
-      throw new EmbeddingError(
-        `${this.model} returned shape [${hidden.dims.join(', ')}], expected [${rows}, ${seqLen}, ${this.dimensions}]`,
-      );
+    const { dims, vectors } = result;
+    const width = dims[2];
+    if (dims.length !== 3 || width !== this.dimensions || vectors === null) {
+      throw new EmbeddingError(`${this.model} returned shape [${dims.join(', ')}], expected [${rows}, ${seqLen}, ${this.dimensions}]`);
     }
-    const data = hidden.data as Float32Array;
-    const vectors = batch.map((ids, r) => meanPoolNormalize(data, r * seqLen * width, ids.length, width));
-    hidden.dispose();
-    return vectors;
+    return batch.map((_, r) => Array.from(vectors.subarray(r * width, (r + 1) * width)));
   }
-}
-
-/**
- * Mean over the first `tokens` rows (the real tokens; padding sits at the end) followed by L2
- * normalisation, i.e. sentence-transformers' Pooling(mean) + Normalize.
- */
-function meanPoolNormalize(data: Float32Array, offset: number, tokens: number, width: number): number[] {
-  const acc = new Float64Array(width);
-  for (let t = 0; t < tokens; t++) {
-    const row = offset + t * width;
-    for (let d = 0; d < width; d++) acc[d] += data[row + d];
-  }
-  let norm = 0;
-  for (let d = 0; d < width; d++) norm += acc[d] * acc[d];
-  // Dividing by the token count first would be cancelled by the normalisation anyway.
-  const scale = 1 / Math.max(Math.sqrt(norm), MIN_NORM);
-  const out = new Array<number>(width);
-  for (let d = 0; d < width; d++) out[d] = acc[d] * scale;
-  return out;
 }
 
 function positiveInt(name: string, value: number): number {

@@ -38,6 +38,17 @@ describe('rescore', () => {
     expect(out.map((o) => o.id)).toEqual(['a', 'c', 'b', 'z']);
   });
 
+  it('reads a candidate again when its text changed, whatever its id (candidates are remembered by text)', () => {
+    const query = 'Cannot make the designated object observable; it is not extensible';
+    const before = rescore(fused, docs, query, params);
+    const edited = new Map(docs).set('b', doc('b', 'assertExtensible', 'if (!isExtensible(o)) throw new TypeError("frozen")'));
+    const after = rescore(fused, edited, query, params);
+    expect(before[0]).toMatchObject({ id: 'b', rescore: { phrase: 1 } });
+    expect(after.find((o) => o.id === 'b')!.rescore.phrase).toBe(0);
+    // And once more from the remembered texts: the same answer as the first time.
+    expect(rescore(fused, docs, query, params)).toEqual(before);
+  });
+
   it('leaves stop words out of the terms', () => {
     expect(rescoreTerms('the parseFile of a repo')).toEqual(['parsefile', 'parse', 'file', 'repo']);
   });
