@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { projectRoot } from '@scopegraph/config';
-import { arg, printTable } from '../support/bench-util';
+import { arg, neo4jPid, printTable } from '../support/bench-util';
 
 const PACKAGE = { spec: 'salt==3007.17', file: 'salt-3007.17.tar.gz', dir: 'salt-3007.17', sha256: '03c85d77ad4e9bc93877977ca68987b4b2a21cc9043e513cb2e40d96bbabd40b' };
 const CHILD = path.join(__dirname, 'scale-child.js');
@@ -43,14 +43,6 @@ function packageSources(): string {
   execFileSync('tar', ['xzf', archive, '-C', base]);
   fs.writeFileSync(path.join(dir, '.complete'), '');
   return dir;
-}
-
-function neo4jPid(): number | null {
-  try {
-    return Number(fs.readFileSync(path.join(projectRoot(), '.services/neo4j/home/run/neo4j.pid'), 'utf8').trim()) || null;
-  } catch {
-    return null;
-  }
 }
 
 function rssKb(pid: number): number {

@@ -5,11 +5,41 @@ import { assertEdgeType, GraphEdgeType, GraphEdge } from '@scopegraph/code-model
 export interface StoredScope {
   id: string;
   contentHash: string;
-  fileHash: string | null;
-  kind: string;
-  path: string;
   startLine: number;
   endLine: number;
+}
+
+/** What the graph holds for one file path (see cypher/ingest/stored-files.cypher). */
+export interface StoredFile {
+  path: string;
+  /** Null only in a file's own record written before counts were kept. */
+  scopes: number | null;
+  fileHash: string | null;
+  edgeHash: string | null;
+}
+
+export interface StoredEdge {
+  from: string;
+  type: string;
+  to: string;
+  line: number | null;
+  reason: string | null;
+  resolver: string | null;
+}
+
+/** One transaction's worth of scope writes for some re-parsed files (see IngestRepository.writeScopeBatch). */
+export interface ScopeBatch {
+  /** File scopes of re-parsed files that exist in the graph: marked not fully written first. */
+  dirtyFileIds: string[];
+  upserts: ScopeRow[];
+  /** File scopes among the upserts, linked from the repository. */
+  fileIds: string[];
+  /** Containment of new scopes (cannot exist yet) and of changed ones (may exist). */
+  newContainment: GraphEdge[];
+  changedContainment: GraphEdge[];
+  moves: { id: string; startLine: number; endLine: number }[];
+  /** Stored scopes of these files that the new parse no longer has. */
+  deleteIds: string[];
 }
 
 export interface ScopeRow {
@@ -51,6 +81,13 @@ function* chunks<T>(items: T[], size: number): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
+function edgeRows(edges: GraphEdge[]) {
+  return edges.map((e) => {
+    assertEdgeType(e.type);
+    return { from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null };
+  });
+}
+
 /** Every Neo4j read and write of ingestion; each method runs the cypher/ingest file of its name. */
 @Injectable()
 export class IngestRepository {
@@ -68,32 +105,79 @@ export class IngestRepository {
     return { include: row?.include ?? [], exclude: row?.exclude ?? [] };
   }
 
-  storedScopes(repoId: string): Promise<StoredScope[]> {
-    return this.neo4j.read<StoredScope>('ingest/stored-scopes', { repoId });
+  /**
+   * Per file what the graph holds, from the file scopes' own records; counted from every scope when
+   * those do not add up to the scopes there are (so stray scopes are found and dealt with; the run
+   * then records every file's count again).
+   */
+  async storedFiles(repoId: string): Promise<{ files: StoredFile[]; recordsAddUp: boolean }> {
+    const [row] = await this.neo4j.read<{ files: StoredFile[]; scopes: number }>('ingest/stored-files', { repoId });
+    const files = row?.files ?? [];
+    const recorded = files.reduce((n, f) => (f.scopes === null ? NaN : n + f.scopes), 0);
+    if (recorded === (row?.scopes ?? 0)) return { files, recordsAddUp: true };
+    return { files: await this.neo4j.read<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };
+  }
+
+  async storedScopesOf(repoId: string, paths: string[]): Promise<StoredScope[]> {
+    const out: StoredScope[] = [];
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredScope>('ingest/stored-scopes-of-paths', { repoId, paths: batch })));
+    return out;
   }
 
   async upsertScopes(rows: ScopeRow[]): Promise<void> {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/upsert-scopes', { rows: batch });
   }
 
-  async updatePositions(rows: { id: string; startLine: number; endLine: number }[]): Promise<void> {
-    for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/update-scope-positions', { rows: batch });
-  }
-
   async linkFiles(repoId: string, fileIds: string[]): Promise<void> {
     for (const batch of chunks(fileIds, WRITE_BATCH)) await this.neo4j.write('ingest/link-files', { repoId, fileIds: batch });
   }
 
-  async setFileHashes(rows: { id: string; fileHash: string }[]): Promise<void> {
+  /**
+   * Writes re-parsed files' scopes in one transaction, so a file is never seen half-marked: its
+   * hashes cleared, new and changed scopes written and linked, containment created, positions
+   * moved, and scopes it no longer has deleted (files pointing at them lose their edge hash first).
+   */
+  async writeScopeBatch(repoId: string, b: ScopeBatch): Promise<void> {
+    await this.neo4j.writeTransaction(async (tx) => {
+      if (b.dirtyFileIds.length) await tx.run('ingest/mark-files-dirty', { ids: b.dirtyFileIds });
+      if (b.deleteIds.length) {
+        await tx.run('ingest/invalidate-referrers-of-scopes', { ids: b.deleteIds });
+        await tx.run('ingest/delete-scopes', { ids: b.deleteIds });
+      }
+      if (b.upserts.length) await tx.run('ingest/upsert-scopes', { rows: b.upserts });
+      if (b.fileIds.length) await tx.run('ingest/link-files', { repoId, fileIds: b.fileIds });
+      if (b.newContainment.length) await tx.run('ingest/create-scope-edges', { repoId, rows: edgeRows(b.newContainment) });
+      if (b.changedContainment.length) await tx.run('ingest/merge-scope-edges', { repoId, rows: edgeRows(b.changedContainment) });
+      if (b.moves.length) await tx.run('ingest/update-scope-positions', { rows: b.moves });
+    });
+  }
+
+  /** Deletes every scope of files that are gone; returns how many. */
+  async deletePaths(repoId: string, paths: string[]): Promise<number> {
+    let deleted = 0;
+    for (const batch of chunks(paths, WRITE_BATCH)) {
+      deleted += await this.neo4j.writeTransaction(async (tx) => {
+        await tx.run('ingest/invalidate-referrers-of-paths', { repoId, paths: batch });
+        const [row] = await tx.run<{ deleted: number }>('ingest/delete-scopes-of-paths', { repoId, paths: batch });
+        return row?.deleted ?? 0;
+      });
+    }
+    return deleted;
+  }
+
+  /** Content hash and scope count (null: keep the stored ones) and edge hash per file: the run's commit marker. */
+  async setFileHashes(rows: { id: string; fileHash: string | null; scopeCount: number | null; edgeHash: string }[]): Promise<void> {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/set-file-hashes', { rows: batch });
   }
 
-  async deleteScopes(ids: string[]): Promise<void> {
-    for (const batch of chunks(ids, WRITE_BATCH)) await this.neo4j.write('ingest/delete-scopes', { ids: batch });
+  async markEdgesDirty(fileIds: string[]): Promise<void> {
+    for (const batch of chunks(fileIds, WRITE_BATCH)) await this.neo4j.write('ingest/mark-edges-dirty', { ids: batch });
   }
 
-  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null; resolver: string | null }[]> {
-    return this.neo4j.read('ingest/stored-edges', { repoId });
+  async storedEdgesOf(repoId: string, paths: string[]): Promise<StoredEdge[]> {
+    const out: StoredEdge[] = [];
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredEdge>('ingest/stored-edges-of-paths', { repoId, paths: batch })));
+    return out;
   }
 
   /** Creates or updates edges (MERGE): safe when some may exist already. */
@@ -115,12 +199,7 @@ export class IngestRepository {
     const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
     for (const target of ['scope', 'external', 'unresolved'] as const) {
       for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
-        await this.neo4j.write(files[target], {
-          repoId,
-          rows: batch.map((e) => ({
-            from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
-          })),
-        });
+        await this.neo4j.write(files[target], { repoId, rows: edgeRows(batch) });
       }
     }
   }

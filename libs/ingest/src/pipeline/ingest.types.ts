@@ -26,7 +26,8 @@ export interface IngestResult {
   repoId: string;
   name: string;
   rootPath: string;
-  files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
+  /** `unread`: reused files whose fingerprint (size, times, inode) was unchanged, so they were not even read. */
+  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
   /** The include/exclude globs this run walked with (given, or stored with the repository). */
   filters: { include: string[]; exclude: string[] };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };

@@ -36,6 +36,14 @@ export class ReferenceResolver {
     return { result: resolveRepository(files, { ...modules, precise: session.oracle }), tsResolver: 'precise', precise: session.stats };
   }
 
+  /**
+   * For the coming run of `repoId`: whether a TS/JS file's text can be left unread because the
+   * precise resolver kept its compiler parse of exactly these bytes from an earlier run.
+   */
+  keptSources(repoId: string, rootPath: string): (path: string, contentHash: string) => boolean {
+    return this.config.ingest.tsResolver === 'precise' ? this.projects.keptSources(repoId, rootPath) : () => false;
+  }
+
   forget(repoId: string): void {
     this.projects.forget(repoId);
   }

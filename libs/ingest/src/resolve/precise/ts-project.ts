@@ -49,6 +49,16 @@ export class TsProjects {
 
   constructor(private readonly maxFiles: number) {}
 
+  /**
+   * Which files the kept state of `key` holds parsed from given bytes (under the options in force
+   * for `rootPath`): those need no text in the next run, the compiler reuses what it parsed.
+   */
+  keptSources(key: string, rootPath: string | undefined): (path: string, contentHash: string) => boolean {
+    const state = this.projects.get(key);
+    if (!state || state.optionsKey !== optionsKeyOf(rootPath, tsProjectOptions(rootPath).options)) return () => false;
+    return (p, hash) => state.sources.get(p)?.hash === hash;
+  }
+
   open(key: string, rootPath: string | undefined, files: ParsedFile[]): PreciseSession {
     const js = files.filter(isJsFamily);
     const { options, source } = tsProjectOptions(rootPath);
@@ -56,8 +66,8 @@ export class TsProjects {
       this.projects.delete(key);
       return { stats: { options: source, files: js.length, rechecked: 0, skipped: `${js.length} TS/JS files > limit ${this.maxFiles}` } };
     }
-    const root = rootPath ? toPosix(path.resolve(rootPath)) : VIRTUAL_ROOT;
-    const optionsKey = `${root}\u0000${JSON.stringify(options)}`;
+    const root = rootOf(rootPath);
+    const optionsKey = optionsKeyOf(rootPath, options);
     let state = this.projects.get(key);
     if (state && state.optionsKey !== optionsKey) state = undefined;
     this.projects.delete(key);
@@ -165,6 +175,14 @@ export class TsProjects {
   forget(key: string): void {
     this.projects.delete(key);
   }
+}
+
+function rootOf(rootPath: string | undefined): string {
+  return rootPath ? toPosix(path.resolve(rootPath)) : VIRTUAL_ROOT;
+}
+
+function optionsKeyOf(rootPath: string | undefined, options: ts.CompilerOptions): string {
+  return `${rootOf(rootPath)}\u0000${JSON.stringify(options)}`;
 }
 
 /** The file scope holds the whole text of the file. */
