@@ -152,11 +152,14 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     const file = path.join(dir, 'ts/src/utils/format.ts');
     const text = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, text.replace('export function formatAmount(', 'export function formatMoney(').replace('toFixed(4)', 'toFixed(2)'));
-    // The run writes scopes and edges, then dies before recording the files as fully written.
-    const commit = h.repo.setFileHashes;
+    // The run writes scopes and edges (in several transactions, as a large change would), then dies
+    // before recording the files as fully written.
+    const [commit, singleTransactionRows] = [h.repo.setFileHashes, h.repo.singleTransactionRows];
     h.repo.setFileHashes = () => Promise.reject(new Error('killed before the commit'));
+    h.repo.singleTransactionRows = 0;
     await expect(h.ingest.index({ path: dir, name: repoA })).rejects.toThrow('killed before the commit');
     h.repo.setFileHashes = commit;
+    h.repo.singleTransactionRows = singleTransactionRows;
     fs.writeFileSync(file, text);
     await h.ingest.index({ path: dir, name: repoA });
   });

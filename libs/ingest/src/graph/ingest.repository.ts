@@ -76,9 +76,48 @@ export const WRITE_BATCH = 1_000;
 /** Edge rows are small; fewer, larger transactions write them fastest. */
 const EDGE_BATCH = 5_000;
 const DELETE_BATCH = 5_000;
+/** Edge changes of a small run (a first index of a small repository, most re-indexes) fit one transaction. */
+const SINGLE_TRANSACTION_ROWS = 20_000;
 
-function* chunks<T>(items: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+interface Statement {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+/** A run's edge changes and the commit markers of the files they belong to. */
+export interface EdgeChanges {
+  deletes: { from: string; type: GraphEdgeType; to: string }[];
+  creates: GraphEdge[];
+  merges: GraphEdge[];
+  /** ExternalModule / Unresolved nodes may have lost their last edge. */
+  cleanOrphans: boolean;
+  /** Files (not re-parsed) whose edges change: marked before batched writes. */
+  dirtyFileIds: string[];
+  commits: FileCommit[];
+}
+
+/** Content hash and scope count (null: keep the stored ones) and edge hash of a file: the run's commit marker. */
+export interface FileCommit {
+  id: string;
+  fileHash: string | null;
+  scopeCount: number | null;
+  edgeHash: string;
+}
+
+/** The statements writing edges, by target kind, in batches of EDGE_BATCH rows. */
+function edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Statement[] {
+  const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
+  for (const e of edges) byTarget[e.target].push(e);
+  const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
+  return (['scope', 'external', 'unresolved'] as const).flatMap((target) =>
+    chunks(byTarget[target], EDGE_BATCH).map((batch) => ({ name: files[target], params: { repoId, rows: edgeRows(batch) } })),
+  );
 }
 
 function edgeRows(edges: GraphEdge[]) {
@@ -91,6 +130,9 @@ function edgeRows(edges: GraphEdge[]) {
 /** Every Neo4j read and write of ingestion; each method runs the cypher/ingest file of its name. */
 @Injectable()
 export class IngestRepository {
+  /** Edge changes up to this many rows are written in one transaction (tests lower it to exercise batches). */
+  singleTransactionRows = SINGLE_TRANSACTION_ROWS;
+
   constructor(private readonly neo4j: Neo4jService) {}
 
   /** Creates or renames the repository; stores the walk filters when given and returns those in force. */
@@ -165,8 +207,7 @@ export class IngestRepository {
     return deleted;
   }
 
-  /** Content hash and scope count (null: keep the stored ones) and edge hash per file: the run's commit marker. */
-  async setFileHashes(rows: { id: string; fileHash: string | null; scopeCount: number | null; edgeHash: string }[]): Promise<void> {
+  async setFileHashes(rows: FileCommit[]): Promise<void> {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/set-file-hashes', { rows: batch });
   }
 
@@ -182,26 +223,41 @@ export class IngestRepository {
 
   /** Creates or updates edges (MERGE): safe when some may exist already. */
   mergeEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
-    return this.writeEdges(repoId, edges, 'merge');
+    return this.inBatches(edgeStatements(repoId, edges, 'merge'));
   }
 
   /** Creates edges known to be missing (the edge diff found no twin): no search for an existing one. */
   createEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
-    return this.writeEdges(repoId, edges, 'create');
+    return this.inBatches(edgeStatements(repoId, edges, 'create'));
   }
 
-  private async writeEdges(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Promise<void> {
-    const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
-    for (const e of edges) {
-      assertEdgeType(e.type);
-      byTarget[e.target].push(e);
+  /**
+   * Writes a run's edge changes and then the files' commit markers. A small change goes in one
+   * transaction (each commit has a fixed cost, and nothing half-written can be seen); a large one in
+   * batches, the files whose edges change marked first (their edge hash cleared), so a run that dies
+   * midway leaves them to be diffed again.
+   */
+  async writeEdgeChanges(repoId: string, c: EdgeChanges): Promise<void> {
+    const edges: Statement[] = [
+      ...chunks(c.deletes, WRITE_BATCH).map((rows) => ({ name: 'ingest/delete-edges', params: { rows } })),
+      ...edgeStatements(repoId, c.creates, 'create'),
+      ...edgeStatements(repoId, c.merges, 'merge'),
+      ...(c.cleanOrphans ? [{ name: 'ingest/delete-orphans', params: { repoId } }] : []),
+    ];
+    const commits = chunks(c.commits, WRITE_BATCH).map((rows) => ({ name: 'ingest/set-file-hashes', params: { rows } }));
+    if (c.deletes.length + c.creates.length + c.merges.length + c.commits.length <= this.singleTransactionRows) {
+      await this.neo4j.writeTransaction(async (tx) => {
+        for (const st of [...edges, ...commits]) await tx.run(st.name, st.params);
+      });
+      return;
     }
-    const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
-    for (const target of ['scope', 'external', 'unresolved'] as const) {
-      for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
-        await this.neo4j.write(files[target], { repoId, rows: edgeRows(batch) });
-      }
-    }
+    await this.markEdgesDirty(c.dirtyFileIds);
+    await this.inBatches(edges);
+    await this.setFileHashes(c.commits);
+  }
+
+  private async inBatches(statements: Statement[]): Promise<void> {
+    for (const st of statements) await this.neo4j.write(st.name, st.params);
   }
 
   async deleteEdges(edges: { from: string; type: GraphEdgeType; to: string }[]): Promise<void> {

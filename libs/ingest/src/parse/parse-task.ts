@@ -10,8 +10,6 @@ export interface ParseTask {
   filters: WalkFilters;
   /** The content hash the graph holds for this file: equal bytes are not parsed. */
   knownHash: string | null;
-  /** Return an unchanged file's text all the same (TypeScript's checker reads TS/JS files whole). */
-  wantText?: boolean;
   /** Fingerprints of files changed at or after this time (epoch ms) are not trusted later. */
   settledBefore?: number;
 }
@@ -22,7 +20,7 @@ export interface ParseTask {
  */
 export type ParseOutcome =
   | { path: string; skip: SkipReason; error?: string }
-  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: true; fingerprint: string | null; text?: string; read: boolean }
+  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: true; fingerprint: string | null; read: boolean }
   | { path: string; contentHash: string; nonUtf8: boolean; unchanged: false; fingerprint: string | null; parsed: ParsedFile };
 
 /** Reads, classifies and parses one file: the same work on a worker thread or in-process. */
@@ -32,7 +30,7 @@ export function runParseTask(parser: ParserService, task: ParseTask): ParseOutco
   const { contentHash, nonUtf8, content } = read.file;
   const fingerprint = read.fingerprint;
   if (task.knownHash === contentHash) {
-    return { path: task.path, contentHash, nonUtf8, unchanged: true, fingerprint, read: true, ...(task.wantText ? { text: content } : {}) };
+    return { path: task.path, contentHash, nonUtf8, unchanged: true, fingerprint, read: true };
   }
   return { path: task.path, contentHash, nonUtf8, unchanged: false, fingerprint, parsed: parser.parseFile(task.path, content) };
 }

@@ -11,7 +11,6 @@ import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
-import { languageForPath } from '../parse/parser.service';
 import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
@@ -26,7 +25,7 @@ const MAX_REPORTED_ERRORS = 200;
 const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
 /** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
-const PARSE_CACHE_FLUSH = 256;
+const PARSE_CACHE_FLUSH = 64;
 /** Files whose cached parses are fetched in one MGET, a chunk ahead of the parse cursor. */
 const CACHE_PREFETCH = 128;
 
@@ -148,6 +147,8 @@ export class IngestService {
       time('readFingerprints', () => this.cache.fingerprints(repoId)),
     ]);
     const stored = new Map(storedFiles.files.map((f) => [f.path, f]));
+    // TypeScript's checker (on its own thread) builds the program from disk while files are parsed.
+    this.resolver.prepare(repoId, rootPath, walk.candidates);
     progress.filesTotal = walk.candidates.length;
     progress.phase = 'parsing';
     await report(true);
@@ -200,28 +201,25 @@ export class IngestService {
     }
     const edgeDeletes = storedEdges.filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
 
-    await time('write', async () => {
-      // Reused files about to get new edges: marked first (re-parsed ones were, with their scopes).
-      const reusedChanged = edgeChanged.filter((p) => reusedPaths.has(p));
-      await this.repo.markEdgesDirty(reusedChanged.map((p) => graphId(repoId, fileScopeId(p))));
-      await time('deleteEdges', () => this.repo.deleteEdges(edgeDeletes));
-      await time('writeEdges', async () => {
-        await this.repo.createEdges(repoId, edgeCreates);
-        await this.repo.mergeEdges(repoId, edgeWrites);
-      });
-      // Edges to ExternalModule / Unresolved nodes go only with deleted edges and scopes.
-      if (edgeDeletes.length > 0 || scopeStats.deleted > 0) await this.repo.deleteOrphans(repoId);
-      // Last: the hashes that mark these files as fully written (every file's, when the records
-      // did not add up).
-      await this.repo.setFileHashes(
-        files
+    // Last: the hashes that mark these files as fully written (every file's, when the records did
+    // not add up). Reused files about to get new edges are marked first when this takes several
+    // transactions (re-parsed ones were marked with their scopes).
+    await time('write', () =>
+      this.repo.writeEdgeChanges(repoId, {
+        deletes: edgeDeletes,
+        creates: edgeCreates,
+        merges: edgeWrites,
+        // ExternalModule / Unresolved nodes lose edges only with deleted edges and scopes.
+        cleanOrphans: edgeDeletes.length > 0 || scopeStats.deleted > 0,
+        dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
+        commits: files
           .filter((f) => changedSet.has(f.path) || !storedFiles.recordsAddUp)
           .map((f) => {
             const reused = reusedPaths.has(f.path);
             return { id: graphId(repoId, fileScopeId(f.path)), fileHash: reused ? null : f.contentHash, scopeCount: f.scopes, edgeHash: hashes.get(f.path)! };
           }),
-      );
-    });
+      }),
+    );
     await time('fingerprints', () => this.recordFingerprints(repoId, files, fingerprints, gone, contentRulesKey(filters)));
     progress.scopes = scopeStats.total;
     await report(true);
@@ -318,12 +316,8 @@ export class IngestService {
     };
     const pool = this.parsePool();
     const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
-    const keepFileText = this.config.ingest.tsResolver === 'precise';
     const settledBefore = this.clock() - RACY_FINGERPRINT_MS;
-    // An unchanged TS/JS file is read for its text only when the checker has no parse of it kept.
-    const kept = this.resolver.keptSources(repoId, rootPath);
-    const wantText = (path: string, knownHash: string | null) => keepFileText && isJsFamily(path) && !(knownHash && kept(path, knownHash));
-    const task = (path: string, knownHash: string | null) => pool.run({ root: rootPath, path, limits, filters, knownHash, settledBefore, wantText: wantText(path, knownHash) });
+    const task = (path: string, knownHash: string | null) => pool.run({ root: rootPath, path, limits, filters, knownHash, settledBefore });
     // Cached parses of files likely unchanged are fetched a chunk at a time (one MGET), ahead of use.
     const chunks = new Map<number, Promise<Map<string, ParsedFile | undefined>>>();
     const cachedParse = (index: number, path: string): Promise<ParsedFile | undefined> => {
@@ -343,7 +337,7 @@ export class IngestService {
       const path = walk.candidates[index];
       const k = known(path);
       // Unchanged by its fingerprint: not even sent to a parse thread (a stat here costs less than the trip).
-      if (k.fingerprint && !wantText(path, k.hash) && currentFingerprint(rootPath, path) === k.fingerprint.fingerprint) {
+      if (k.fingerprint && currentFingerprint(rootPath, path) === k.fingerprint.fingerprint) {
         const { fingerprint, contentHash, nonUtf8 } = k.fingerprint;
         const outcome: ParseOutcome = { path, contentHash, nonUtf8, unchanged: true, fingerprint, read: false };
         return handled(cachedParse(index, path).then((cached) => ({ outcome, cached })));
@@ -361,6 +355,7 @@ export class IngestService {
     const reusedPaths = new Set<string>();
     let unread = 0;
     let fresh: { fileHash: string; parsed: ParsedFile }[] = [];
+    const cacheWrites: Promise<void>[] = [];
     const inFlight: Promise<Done>[] = [];
     let next = 0;
     let taken = 0;
@@ -383,10 +378,7 @@ export class IngestService {
         // Trust a cached parse only if the graph holds as many scopes for the file (a cheap guard on
         // top of the file hash, which is set only once a file is fully written).
         if (cached && cached.scopes.length === stored.get(outcome.path)?.scopes) {
-          // Cached parses carry no text; the checker needs an unchanged TS/JS file whole all the same
-          // (in a new process it has no compiler state to reuse).
-          const withText = outcome.text === undefined ? cached : { ...cached, scopes: cached.scopes.map((s) => (s.kind === 'file' ? { ...s, source: outcome.text! } : s)) };
-          parsed.push(withText);
+          parsed.push(cached);
           sync.keepUnchanged(cached);
           meta.scopes = cached.scopes.length;
           reusedPaths.add(outcome.path);
@@ -415,17 +407,20 @@ export class IngestService {
       await sync.room();
       fresh.push({ fileHash: meta.contentHash, parsed: result });
       if (fresh.length >= PARSE_CACHE_FLUSH) {
-        await this.cache.setMany(repoId, fresh);
+        // Written in the background (a failed write only costs a re-parse later), a few at a time so
+        // serialising them happens while parse threads work, not after the last file.
+        cacheWrites.push(this.cache.setMany(repoId, fresh));
         fresh = [];
       }
-      parsed.push(slim(result, keepFileText));
+      parsed.push(slim(result));
       progress.filesParsed++;
       progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
       await report();
       // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
       if (!pool.threaded && progress.filesParsed % 16 === 0) await new Promise((r) => setImmediate(r));
     }
-    await this.cache.setMany(repoId, fresh);
+    cacheWrites.push(this.cache.setMany(repoId, fresh));
+    await Promise.all(cacheWrites);
     return { parsed, files, reusedPaths, unread };
   }
 
@@ -552,17 +547,11 @@ export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { has
 }
 
 /**
- * What resolution needs of a parsed file once its scopes are queued for writing: no scope text
- * (the bulk of a parse), except a TS/JS file's own text when TypeScript's checker will read it.
+ * What resolution needs of a parsed file once its scopes are queued for writing: no scope text (the
+ * bulk of a parse; TypeScript's checker reads the files it needs itself).
  */
-function slim(file: ParsedFile, keepFileText: boolean): ParsedFile {
-  const js = isJsFamily(file.path);
-  return { ...file, scopes: file.scopes.map((s) => (keepFileText && js && s.kind === 'file' ? s : { ...s, source: '' })) };
-}
-
-function isJsFamily(path: string): boolean {
-  const language = languageForPath(path);
-  return language === 'typescript' || language === 'tsx' || language === 'javascript';
+function slim(file: ParsedFile): ParsedFile {
+  return { ...file, scopes: file.scopes.map((s) => ({ ...s, source: '' })) };
 }
 
 /** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */

@@ -34,9 +34,10 @@ export interface IngestResult {
   edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
   /**
    * Which resolver the TS/JS references went through; `precise` adds where the compiler options came
-   * from and how many files were (re)checked (changed files and their importers).
+   * from, how many files were (re)checked (changed files and their importers), and in how many passes
+   * the fast resolver collected the questions for the checker.
    */
-  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; skipped?: string } };
+  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string } };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;

@@ -318,6 +318,19 @@ export function readRepositoryFileSync(
   return { ...outcome, fingerprint: stable && 'file' in outcome ? statFingerprint(stat) : null };
 }
 
+/**
+ * A file's text decoded as the parser saw it, and the hash of its bytes (its content hash), for
+ * readers other than the parse (TypeScript's checker); undefined when it cannot be read.
+ */
+export function readSourceText(root: string, rel: string): { text: string; contentHash: string } | undefined {
+  try {
+    const bytes = fsSync.readFileSync(path.join(root, rel));
+    return { text: decode(bytes).text, contentHash: createHash('sha256').update(bytes).digest('hex') };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Emitted by a bundler or compiler: a source map reference, a bundler banner, or a line no person writes. */
 export function isBundle(text: string): boolean {
   if (BUNDLE_MARKER.test(text)) return true;
