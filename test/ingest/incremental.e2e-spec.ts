@@ -171,6 +171,8 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     expect(a.nodes.length).toBeGreaterThan(50);
     expect(a.nodes).toEqual(b.nodes);
     expect(a.edges).toEqual(b.edges);
+    // No edge was written twice (fresh or incremental).
+    expect(new Set(b.edges).size).toBe(b.edges.length);
   });
 
   it('refuses paths outside the allowed roots and bad names, naming the field', async () => {

@@ -17,6 +17,7 @@ export function embeddingProviderFromConfig(config: AppConfig): EmbeddingProvide
     dimensions: config.embedding.dimensions,
     modelsDir: config.embedding.modelsDir,
     batchSize: config.embedding.batchSize,
+    local: { maxBatchTokens: config.embedding.maxBatchTokens },
     gemini: { apiKey: config.gemini.apiKey, baseUrl: config.gemini.baseUrl },
     openai: { baseUrl: config.embedding.openai.baseUrl, apiKey: config.embedding.openai.apiKey, concurrency: config.embedding.openai.concurrency },
   });

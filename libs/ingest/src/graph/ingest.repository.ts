@@ -92,6 +92,8 @@ interface Statement {
 
 /** A run's edge changes and the commit markers of the files they belong to. */
 export interface EdgeChanges {
+  /** The last re-parsed files' scopes, written first (with the edges when they fit one transaction). */
+  scopes?: ScopeBatch;
   deletes: { from: string; type: GraphEdgeType; to: string }[];
   creates: GraphEdge[];
   merges: GraphEdge[];
@@ -108,6 +110,25 @@ export interface FileCommit {
   fileHash: string | null;
   scopeCount: number | null;
   edgeHash: string;
+}
+
+/**
+ * One batch of re-parsed files' scopes, in order: hashes cleared, scopes they no longer have
+ * deleted (files pointing at them lose their edge hash first), new and changed scopes written and
+ * linked, containment created, positions moved.
+ */
+function scopeBatchStatements(repoId: string, b: ScopeBatch): Statement[] {
+  const out: Statement[] = [];
+  const add = (rows: unknown[], name: string, params: Record<string, unknown>) => rows.length > 0 && out.push({ name, params });
+  add(b.dirtyFileIds, 'ingest/mark-files-dirty', { ids: b.dirtyFileIds });
+  add(b.deleteIds, 'ingest/invalidate-referrers-of-scopes', { ids: b.deleteIds });
+  add(b.deleteIds, 'ingest/delete-scopes', { ids: b.deleteIds });
+  add(b.upserts, 'ingest/upsert-scopes', { rows: b.upserts });
+  add(b.fileIds, 'ingest/link-files', { repoId, fileIds: b.fileIds });
+  add(b.newContainment, 'ingest/create-scope-edges', { repoId, rows: edgeRows(b.newContainment) });
+  add(b.changedContainment, 'ingest/merge-scope-edges', { repoId, rows: edgeRows(b.changedContainment) });
+  add(b.moves, 'ingest/update-scope-positions', { rows: b.moves });
+  return out;
 }
 
 /** The statements writing edges, by target kind, in batches of EDGE_BATCH rows. */
@@ -174,24 +195,9 @@ export class IngestRepository {
     for (const batch of chunks(fileIds, WRITE_BATCH)) await this.neo4j.write('ingest/link-files', { repoId, fileIds: batch });
   }
 
-  /**
-   * Writes re-parsed files' scopes in one transaction, so a file is never seen half-marked: its
-   * hashes cleared, new and changed scopes written and linked, containment created, positions
-   * moved, and scopes it no longer has deleted (files pointing at them lose their edge hash first).
-   */
+  /** Writes re-parsed files' scopes in one transaction, so a file is never seen half-marked. */
   async writeScopeBatch(repoId: string, b: ScopeBatch): Promise<void> {
-    await this.neo4j.writeTransaction(async (tx) => {
-      if (b.dirtyFileIds.length) await tx.run('ingest/mark-files-dirty', { ids: b.dirtyFileIds });
-      if (b.deleteIds.length) {
-        await tx.run('ingest/invalidate-referrers-of-scopes', { ids: b.deleteIds });
-        await tx.run('ingest/delete-scopes', { ids: b.deleteIds });
-      }
-      if (b.upserts.length) await tx.run('ingest/upsert-scopes', { rows: b.upserts });
-      if (b.fileIds.length) await tx.run('ingest/link-files', { repoId, fileIds: b.fileIds });
-      if (b.newContainment.length) await tx.run('ingest/create-scope-edges', { repoId, rows: edgeRows(b.newContainment) });
-      if (b.changedContainment.length) await tx.run('ingest/merge-scope-edges', { repoId, rows: edgeRows(b.changedContainment) });
-      if (b.moves.length) await tx.run('ingest/update-scope-positions', { rows: b.moves });
-    });
+    await this.inTransaction(scopeBatchStatements(repoId, b));
   }
 
   /** Deletes every scope of files that are gone; returns how many. */
@@ -244,16 +250,23 @@ export class IngestRepository {
       ...edgeStatements(repoId, c.merges, 'merge'),
       ...(c.cleanOrphans ? [{ name: 'ingest/delete-orphans', params: { repoId } }] : []),
     ];
+    const scopes = c.scopes ? scopeBatchStatements(repoId, c.scopes) : [];
     const commits = chunks(c.commits, WRITE_BATCH).map((rows) => ({ name: 'ingest/set-file-hashes', params: { rows } }));
     if (c.deletes.length + c.creates.length + c.merges.length + c.commits.length <= this.singleTransactionRows) {
-      await this.neo4j.writeTransaction(async (tx) => {
-        for (const st of [...edges, ...commits]) await tx.run(st.name, st.params);
-      });
+      await this.inTransaction([...scopes, ...edges, ...commits]);
       return;
     }
+    if (scopes.length) await this.inTransaction(scopes);
     await this.markEdgesDirty(c.dirtyFileIds);
     await this.inBatches(edges);
     await this.setFileHashes(c.commits);
+  }
+
+  private async inTransaction(statements: Statement[]): Promise<void> {
+    if (statements.length === 0) return;
+    await this.neo4j.writeTransaction(async (tx) => {
+      for (const st of statements) await tx.run(st.name, st.params);
+    });
   }
 
   private async inBatches(statements: Statement[]): Promise<void> {

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 import { createHash, Hash } from 'node:crypto';
-import { IngestRepository, StoredFile } from '../graph/ingest.repository';
+import { IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
@@ -168,10 +168,10 @@ export class IngestService {
     await report(true);
     const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
     const resolved = resolveRun.result;
-    const scopeStats = await time('writeScopes', () => sync.finish());
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
-    //    files, and files whose edges as resolved now hash differently from what the graph records.
+    //    files, and files whose edges as resolved now hash differently from what the graph records
+    //    (computed while the last scope batches are written).
     progress.phase = 'writing';
     await report(true);
     const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved));
@@ -179,14 +179,20 @@ export class IngestService {
     const edgeChanged = files.filter((f) => !reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)).map((f) => f.path);
     const changedSet = new Set(edgeChanged);
     const desired = await time('edgeDiff', async () => this.desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
-    // Files that had scopes before this run: their edges are read (containment written by this run
-    // included). The others hold only the containment this run created.
+    const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
+    // Files that had scopes before this run: their edges are read. Beside those, the containment this
+    // run creates (written already, or with the last files' scopes just before the edges).
     const before = edgeChanged.filter((p) => stored.has(p));
-    const storedEdges = await time('readEdges', async () => [
-      ...(before.length ? await this.repo.storedEdgesOf(repoId, before) : []),
-      ...edgeChanged.filter((p) => !stored.has(p)).flatMap((p) => sync.containment.get(p) ?? []),
-    ]);
-    const storedEdgeMap = new Map(storedEdges.map((e) => [edgeKey(e), e]));
+    const storedEdgeMap = new Map<string, StoredEdge>();
+    await time('readEdges', async () => {
+      for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
+      for (const p of edgeChanged) {
+        for (const e of sync.containment.get(p) ?? []) {
+          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null });
+        }
+      }
+    });
+    const storedEdges = [...storedEdgeMap.values()];
     const desiredKeys = new Set<string>();
     const edgeCreates: GraphEdge[] = [];
     const edgeWrites: GraphEdge[] = [];
@@ -201,11 +207,15 @@ export class IngestService {
     }
     const edgeDeletes = storedEdges.filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
 
-    // Last: the hashes that mark these files as fully written (every file's, when the records did
-    // not add up). Reused files about to get new edges are marked first when this takes several
-    // transactions (re-parsed ones were marked with their scopes).
+    // The last files' scopes first, then the edges, and last the hashes that mark these files as
+    // fully written (every file's, when the records did not add up). Reused files about to get new
+    // edges are marked first when this takes several transactions (re-parsed ones were marked with
+    // their scopes).
+    // Fingerprints go to Redis meanwhile: they count only for the hashes the graph commits.
+    const fingerprinted = time('fingerprints', () => this.recordFingerprints(repoId, files, fingerprints, gone, contentRulesKey(filters)));
     await time('write', () =>
       this.repo.writeEdgeChanges(repoId, {
+        scopes: lastScopes,
         deletes: edgeDeletes,
         creates: edgeCreates,
         merges: edgeWrites,
@@ -220,7 +230,7 @@ export class IngestService {
           }),
       }),
     );
-    await time('fingerprints', () => this.recordFingerprints(repoId, files, fingerprints, gone, contentRulesKey(filters)));
+    await fingerprinted;
     progress.scopes = scopeStats.total;
     await report(true);
 

@@ -49,7 +49,6 @@ export class ScopeSync {
   private pendingRows = 0;
   private chain: Promise<void> = Promise.resolve();
   private writing = false;
-  private finishing = false;
   private drained: (() => void)[] = [];
   private failure: unknown;
 
@@ -108,17 +107,17 @@ export class ScopeSync {
     });
   }
 
-  /** Waits for every queued write. */
-  async finish(): Promise<ScopeStats> {
-    this.finishing = true;
-    this.flush();
-    // Each write may start the next: wait until the chain stops growing.
-    for (let chain = this.chain; ; chain = this.chain) {
-      await chain;
-      if (chain === this.chain) break;
-    }
+  /**
+   * Waits for the running writes and returns the files still pending as one batch, diffed but not
+   * written: the caller writes it with the edges (one transaction less after the last parse).
+   */
+  async finish(): Promise<{ stats: ScopeStats; last?: ScopeBatch }> {
+    const last = this.pending.splice(0);
+    this.pendingRows = 0;
+    this.drained.splice(0).forEach((resolve) => resolve());
+    const [batch] = await Promise.all([last.length && !this.failure ? this.diff(last) : undefined, this.chain]);
     if (this.failure) throw this.failure;
-    return this.stats;
+    return { stats: this.stats, last: batch };
   }
 
   /**
@@ -138,12 +137,17 @@ export class ScopeSync {
     this.enqueue(() => this.write(files));
     this.chain = this.chain.then(() => {
       this.writing = false;
-      if (this.pendingRows >= STREAM_BATCH || (this.finishing && this.pendingRows > 0)) this.flush();
+      if (this.pendingRows >= STREAM_BATCH) this.flush();
     });
   }
 
   /** Diffs some re-parsed files against their stored scopes and writes the difference in one transaction. */
   private async write(files: PendingFile[]): Promise<void> {
+    await this.repo.writeScopeBatch(this.repoId, await this.diff(files));
+  }
+
+  /** What writing some re-parsed files takes: their stored scopes are read and compared. */
+  private async diff(files: PendingFile[]): Promise<ScopeBatch> {
     const storedPaths = files.filter((f) => this.storedPaths.has(f.path)).map((f) => f.path);
     const stored = new Map((storedPaths.length ? await this.repo.storedScopesOf(this.repoId, storedPaths) : []).map((s) => [s.id, s]));
     const batch: ScopeBatch = { dirtyFileIds: [], upserts: [], fileIds: [], newContainment: [], changedContainment: [], moves: [], deleteIds: [] };
@@ -179,7 +183,7 @@ export class ScopeSync {
     }
     batch.deleteIds = [...stored.keys()].filter((id) => !kept.has(id));
     this.stats.deleted += batch.deleteIds.length;
-    await this.repo.writeScopeBatch(this.repoId, batch);
+    return batch;
   }
 
   private enqueue(work: () => Promise<void>): void {

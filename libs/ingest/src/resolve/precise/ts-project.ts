@@ -133,16 +133,21 @@ export class TsProjects {
       const f = contents.get(fileName);
       return f ? textOf(f) : undefined;
     });
-    const program = ts.createProgram([...contents.keys()], options, host, state?.program);
+    // The same files with the same bytes (a re-index with no TS/JS change, or the program prepared
+    // from disk): the program, and its checker with what it has worked out, serve again as they are.
+    const program = state && changed.size === 0 ? state.program : ts.createProgram([...contents.keys()], options, host, state?.program);
     for (const f of js) {
       const sf = program.getSourceFile(path.posix.join(root, f.path));
       if (sf) sources.set(f.path, { hash: f.contentHash, sf });
     }
+    // Files with no answers kept: all of them on a first run, else the changed ones and their importers.
+    const first = !state || state.prepared;
 
-    // Dirty = changed files and everything that imports them, transitively.
+    // Dirty = changed files and everything that imports them, transitively (on a first run nothing
+    // is kept that could be dirty).
     const importers = new Map<string, Set<string>>();
     const cache = ts.createModuleResolutionCache(root, (f) => f, options);
-    for (const f of js) {
+    for (const f of first || changed.size === 0 ? [] : js) {
       for (const imp of f.imports) {
         const r = ts.resolveModuleName(imp.specifier, path.posix.join(root, f.path), options, host, cache).resolvedModule;
         const target = r && contents.get(r.resolvedFileName)?.path;
@@ -168,8 +173,6 @@ export class TsProjects {
     this.evict();
 
     const checker = new TsOracle(program, root, js);
-    // Files with no answers kept: all of them on a first run, else the changed ones and their importers.
-    const first = !state || state.prepared;
     const rechecked = first ? js.length : js.filter((f) => !answers.has(f.path) && dirty.has(f.path)).length;
     const oracle: PreciseOracle = {
       resolve(ref: RawReference, file: ParsedFile): PreciseOutcome | undefined {
