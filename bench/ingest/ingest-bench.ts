@@ -1,110 +1,114 @@
 /**
  * Ingestion throughput on a real codebase: the TypeScript sources shipped in rxjs@7.8.2.
  *
- *   npm run bench:ingest -- [--runs 5] [--threads 1] [--embed-sample 1500] [--embed-rounds 2] [--skip-embed]
+ *   npm run bench:ingest -- [--runs 5] [--embed-sample 400] [--embed-pairs 5] [--skip-embed]
  *
- * Parse + write: per run a fresh index (repository deleted first) with embeddings off, timing
- * walk+parse+resolve+write (scopes/s). Runs alternate between reading+parsing on worker threads
- * (--threads, default: the configured INGEST_PARSE_THREADS) and in-process, so both figures come
- * from one sitting; the headline is the threaded one. The resolver is the configured one
- * (INGEST_TS_RESOLVER, default precise) and is named in the JSON.
- * Embedding: a subset of rxjs's files holding about --embed-sample scopes is indexed without
- * embeddings; then, side by side and alternating, (a) the bare model embeds exactly the texts the
- * phase will embed, in one call (tokenisation, length-sorted batches, ONNX: the model's full speed)
- * and (b) the ingest embedding phase runs on the graph (read → embed → write, cold embedding cache).
- * The ratio (b)/(a) is in the JSON. Needs Neo4j and Redis up and a build (npm run build).
+ * Parse + write: fresh indexes (repository deleted first, embeddings off) with each TS resolver
+ * setting, `fast` and `precise` alternated; every run gets a new service whose repository has no
+ * compiler state (a first index), on the parse threads and the checker thread of a long-lived
+ * worker (INGEST_PARSE_THREADS). A first round per setting warms up (threads, the compiler's lib
+ * files, query plans) and is not counted. Reported per setting: wall time, scopes/s, phases, CPU
+ * time of this process (all threads) and of Neo4j; and precise / fast.
+ *
+ * Embedding: a subset of rxjs's files holding about --embed-sample scopes. --embed-pairs times, the
+ * subset is indexed fresh without embeddings and then, back to back in alternating order, (a) the
+ * bare model embeds exactly the texts the phase will embed, in one call (tokenisation,
+ * length-sorted batches, ONNX: the model's full speed) and (b) the ingest embedding phase runs on the
+ * graph (read → embed → write, cold embedding cache). Each pair gives a ratio (b)/(a) measured
+ * within a minute or two, so slow swings of the machine's load cancel; the JSON's `embedRatio` is
+ * the median of the pairs' ratios. The phase's own profile (model time / phase time) is reported
+ * beside it as a load-independent check. Needs Neo4j and Redis up and a build (npm run build).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { identifierSubTokens } from '@scopegraph/code-model';
-import { EMBED_SOURCE_CHARS, embeddingText, ParsePool, walkRepository } from '@scopegraph/ingest';
+import { EMBED_SOURCE_CHARS, embeddingText, walkRepository } from '@scopegraph/ingest';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
-import { arg, median, npmPackageSources, printTable } from '../support/bench-util';
+import { arg, median, neo4jCpuMs, npmPackageSources, ownCpuMs, printTable } from '../support/bench-util';
 
-const TARGET = { scopesPerSec: 3000, embedRatio: 0.9 };
+const TARGET = { scopesPerSec: 3000, embedRatio: 0.9, preciseOverFast: 2 };
 const PAGE = 5_000;
+type Mode = 'fast' | 'precise';
 
 async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('runs', '5')));
-  const sample = Math.max(1, Number(arg('embed-sample', '1500')));
-  const embedRounds = Math.max(1, Number(arg('embed-rounds', '2')));
+  const sample = Math.max(1, Number(arg('embed-sample', '400')));
+  const pairs = Math.max(1, Number(arg('embed-pairs', '5')));
   const root = path.join(npmPackageSources('rxjs@7.8.2'), 'src');
   const repo = 'bench-rxjs';
   const prefix = `bench-ingest-${process.pid}`;
   const h = new IngestHarness(prefix);
-  let resolver = '';
   await h.init(createEmbeddingProvider({ provider: 'local', dimensions: 384 }));
   try {
-    type Sample = { ms: number; files: number; scopes: number; edges: number; parse: number; write: number; resolve: number };
-    const threads = Math.max(1, Number(arg('threads', String(h.config.ingest.parseThreads || 1))));
-    const pools = { threaded: new ParsePool(h.parser, threads), inProcess: new ParsePool(h.parser, 0) };
-    if (!pools.threaded.threaded) throw new Error('no compiled parse thread entry: run npm run build first');
-    const samples: Record<keyof typeof pools, Sample[]> = { threaded: [], inProcess: [] };
-    for (let i = 0; i < runs * 2; i++) {
-      // Alternate (threaded first on even rounds) so neither mode always inherits a warm or throttled CPU.
-      const mode: keyof typeof pools = (i % 2 === 0) === (Math.floor(i / 2) % 2 === 0) ? 'threaded' : 'inProcess';
-      await h.ingest.useParsePool(pools[mode]);
-      await h.repo.deleteRepository(repo);
-      await h.deleteKeys(`${prefix}:*`);
-      const started = performance.now();
-      const r = await h.ingest.index({ path: root, name: repo, embed: false });
-      const ms = performance.now() - started;
-      samples[mode].push({ ms, files: r.files.indexed, scopes: r.scopes.total, edges: r.edges.total, parse: r.timingsMs.parse, write: r.timingsMs.write, resolve: r.timingsMs.resolve });
-      resolver = r.resolver.ts;
-      process.stderr.write(`run ${i + 1}/${runs * 2} (${mode}): ${r.scopes.total} scopes in ${ms.toFixed(0)} ms ${JSON.stringify(r.timingsMs)}\n`);
+    type Sample = { ms: number; files: number; scopes: number; edges: number; cpuMs: number; neo4jCpuMs: number; phases: Record<string, number> };
+    const samples: Record<Mode, Sample[]> = { fast: [], precise: [] };
+    for (let round = -1; round < runs; round++) {
+      // Alternate who goes first so neither setting always inherits a warm or throttled CPU.
+      for (const mode of round % 2 === 0 ? (['fast', 'precise'] as const) : (['precise', 'fast'] as const)) {
+        await h.repo.deleteRepository(repo);
+        await h.deleteKeys(`${prefix}:*`);
+        h.checker.forget(repo);
+        const { ingest } = await h.serviceWith({ tsResolver: mode });
+        const [cpu, neo] = [ownCpuMs(), neo4jCpuMs()];
+        const started = performance.now();
+        const r = await ingest.index({ path: root, name: repo, embed: false });
+        const ms = performance.now() - started;
+        if (round < 0) continue;
+        samples[mode].push({
+          ms, files: r.files.indexed, scopes: r.scopes.total, edges: r.edges.total, cpuMs: ownCpuMs() - cpu, neo4jCpuMs: neo4jCpuMs() - neo, phases: r.timingsMs,
+        });
+        process.stderr.write(`run ${round + 1}/${runs} (${mode}): ${r.scopes.total} scopes in ${ms.toFixed(0)} ms ${JSON.stringify(r.timingsMs)}\n`);
+      }
     }
-    await pools.inProcess.close();
     await h.repo.deleteRepository(repo);
 
-    const embed = process.argv.includes('--skip-embed') ? undefined : await embeddingSideBySide(h, root, sample, embedRounds, prefix);
-    const last = samples.threaded[samples.threaded.length - 1];
-    const summary = (xs: Sample[]) => {
-      const rates = xs.map((s) => (s.scopes / s.ms) * 1000);
-      return {
-        parseWriteMsMedian: Math.round(median(xs.map((s) => s.ms))),
-        parseMsMedian: median(xs.map((s) => s.parse)),
-        resolveMsMedian: median(xs.map((s) => s.resolve)),
-        writeMsMedian: median(xs.map((s) => s.write)),
-        scopesPerSecMedian: Math.round(median(rates)),
-        scopesPerSecRuns: rates.map((x) => Math.round(x)),
-      };
-    };
-    const threaded = summary(samples.threaded);
-    const inProcess = summary(samples.inProcess);
+    const embed = process.argv.includes('--skip-embed') ? undefined : await embeddingSideBySide(h, root, sample, pairs, prefix);
+    const summary = (xs: Sample[]) => ({
+      wallMsMedian: Math.round(median(xs.map((s) => s.ms))),
+      scopesPerSecMedian: Math.round(median(xs.map((s) => (s.scopes / s.ms) * 1000))),
+      scopesPerSecRuns: xs.map((s) => Math.round((s.scopes / s.ms) * 1000)),
+      cpuMsMedian: Math.round(median(xs.map((s) => s.cpuMs))),
+      neo4jCpuMsMedian: Math.round(median(xs.map((s) => s.neo4jCpuMs))),
+      phasesMsMedian: Object.fromEntries(Object.keys(xs[0].phases).map((p) => [p, Math.round(median(xs.map((s) => s.phases[p] ?? 0)))])),
+    });
+    const fast = summary(samples.fast);
+    const precise = summary(samples.precise);
+    const last = samples.fast[samples.fast.length - 1];
     const result = {
       corpus: 'rxjs@7.8.2/src',
       loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
       runs,
-      tsResolver: resolver,
-      parseThreads: threads,
+      parseThreads: h.pool.size,
+      checkerThreaded: h.checker.threaded,
       files: last.files,
       scopes: last.scopes,
       edges: last.edges,
-      ...threaded,
-      inProcess,
+      fast,
+      precise,
+      preciseOverFast: Number((precise.wallMsMedian / fast.wallMsMedian).toFixed(2)),
       ...(embed ?? {}),
       target: TARGET,
     };
     printTable([
-      ['metric', 'value'],
-      ['files', result.files],
-      ['scopes', result.scopes],
-      ['edges (all types)', result.edges],
-      ['resolver (TS/JS)', resolver],
-      [`parse+write ms, ${threads} parse thread(s) (median of ${runs})`, result.parseWriteMsMedian],
-      ['  of which parse ms', result.parseMsMedian],
-      ['  of which resolve ms', result.resolveMsMedian],
-      ['  of which write ms', result.writeMsMedian],
-      ['parse+write scopes/s (median)', result.scopesPerSecMedian],
-      ['parse+write scopes/s in-process (median)', inProcess.scopesPerSecMedian],
+      ['metric (median)', 'fast', 'precise'],
+      ['files / scopes / edges', `${result.files} / ${result.scopes} / ${result.edges}`, ''],
+      ['parse+write ms', fast.wallMsMedian, precise.wallMsMedian],
+      ['parse+write scopes/s', fast.scopesPerSecMedian, precise.scopesPerSecMedian],
+      ['  parse phase ms', fast.phasesMsMedian.parse, precise.phasesMsMedian.parse],
+      ['  resolve ms', fast.phasesMsMedian.resolve, precise.phasesMsMedian.resolve],
+      ['  edge write ms', fast.phasesMsMedian.write, precise.phasesMsMedian.write],
+      ['CPU ms, this process (all threads)', fast.cpuMsMedian, precise.cpuMsMedian],
+      ['CPU ms, Neo4j', fast.neo4jCpuMsMedian, precise.neo4jCpuMsMedian],
+      ['precise / fast (wall)', '', result.preciseOverFast],
       ...(embed
         ? [
-            [`embedding texts (subset)`, embed.embedTexts],
-            ['bare model embeddings/s (median)', embed.bareEmbeddingsPerSec],
-            ['ingest embed phase embeddings/s (median)', embed.phaseEmbeddingsPerSec],
-            ['ratio phase / bare', embed.embedRatio],
+            ['embedding texts (subset)', embed.embedTexts, ''],
+            ['bare model embeddings/s', embed.bareEmbeddingsPerSec, ''],
+            ['ingest embed phase embeddings/s', embed.phaseEmbeddingsPerSec, ''],
+            [`phase / bare (median of ${embed.embedPairs} pairs)`, embed.embedRatio, ''],
+            ['model share of the phase', embed.modelShareOfPhase, ''],
           ]
         : []),
     ]);
@@ -128,49 +132,57 @@ async function subsetOf(h: IngestHarness, root: string, sample: number): Promise
   return dir;
 }
 
-async function embeddingSideBySide(h: IngestHarness, root: string, sample: number, rounds: number, prefix: string) {
+async function embeddingSideBySide(h: IngestHarness, root: string, sample: number, pairs: number, prefix: string) {
   const repo = 'bench-rxjs-embed';
   const dir = await subsetOf(h, root, sample);
   const bare: number[] = [];
   const phase: number[] = [];
+  const ratios: number[] = [];
+  const modelShares: number[] = [];
   const profiles: Record<string, number>[] = [];
   let texts: string[] = [];
-  for (let round = 0; round < rounds; round++) {
+  const fresh = async () => {
     await h.repo.deleteRepository(repo);
     await h.deleteKeys(`${prefix}:*`);
     await h.ingest.index({ path: dir, name: repo, embed: false });
     texts = await pendingTexts(h, repo);
-    // Alternate who goes first so neither side always inherits a warm or throttled CPU.
+  };
+  // Warm-up: the model's first runs grow ONNX Runtime's buffers; not counted.
+  await fresh();
+  await h.embedder.embedDocuments(texts);
+  for (let pair = 0; pair < pairs; pair++) {
+    await fresh();
     const runBare = async () => {
       const started = performance.now();
       const vectors = await h.embedder.embedDocuments(texts);
-      bare.push((vectors.length / (performance.now() - started)) * 1000);
+      return (vectors.length / (performance.now() - started)) * 1000;
     };
     const runPhase = async () => {
       const r = await h.ingest.index({ path: dir, name: repo });
       if (r.embeddingError || r.embedding?.cacheHits) throw new Error(`embedding phase not clean: ${r.embeddingError ?? `${r.embedding?.cacheHits} cache hits`}`);
-      phase.push((r.embeddedThisRun / r.timingsMs.embed) * 1000);
-      profiles.push(Object.fromEntries(Object.entries(r.timingsMs).filter(([k]) => k.startsWith('embed'))));
-      process.stderr.write(`embed round ${round + 1}/${rounds}: ${r.embeddedThisRun} embedded ${JSON.stringify(profiles[profiles.length - 1])}\n`);
+      const stages = Object.fromEntries(Object.entries(r.timingsMs).filter(([k]) => k.startsWith('embed')));
+      profiles.push(stages);
+      modelShares.push(stages['embed.model'] / stages.embed);
+      return (r.embeddedThisRun / r.timingsMs.embed) * 1000;
     };
-    if (round % 2 === 0) {
-      await runBare();
-      await runPhase();
-    } else {
-      await runPhase();
-      await runBare();
-    }
+    // Alternate who goes first so neither side always inherits a warm or throttled CPU.
+    const [b, p] = pair % 2 === 0 ? [await runBare(), await runPhase()] : await runPhase().then(async (ph) => [await runBare(), ph]);
+    bare.push(b);
+    phase.push(p);
+    ratios.push(p / b);
+    process.stderr.write(`embed pair ${pair + 1}/${pairs}: bare ${b.toFixed(2)}/s, phase ${p.toFixed(2)}/s, ratio ${(p / b).toFixed(3)} ${JSON.stringify(profiles[profiles.length - 1])}\n`);
   }
-  const bareMedian = median(bare);
-  const phaseMedian = median(phase);
+  const round2 = (x: number) => Number(x.toFixed(2));
   return {
     embedTexts: texts.length,
-    embedRounds: rounds,
-    bareEmbeddingsPerSec: Number(bareMedian.toFixed(2)),
-    bareRuns: bare.map((x) => Number(x.toFixed(2))),
-    phaseEmbeddingsPerSec: Number(phaseMedian.toFixed(2)),
-    phaseRuns: phase.map((x) => Number(x.toFixed(2))),
-    embedRatio: Number((phaseMedian / bareMedian).toFixed(3)),
+    embedPairs: pairs,
+    bareEmbeddingsPerSec: round2(median(bare)),
+    bareRuns: bare.map(round2),
+    phaseEmbeddingsPerSec: round2(median(phase)),
+    phaseRuns: phase.map(round2),
+    embedRatio: Number(median(ratios).toFixed(3)),
+    embedRatioPairs: ratios.map((x) => Number(x.toFixed(3))),
+    modelShareOfPhase: Number(median(modelShares).toFixed(3)),
     embedPhaseProfileMs: profiles,
   };
 }

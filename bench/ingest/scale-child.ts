@@ -1,7 +1,7 @@
 /**
  * One index run for scale-bench.ts, in its own process so its peak RSS is measured alone (worker
  * threads included). Argument: JSON {path, name, embed, fresh?, clearCaches?, watchEmbedded?}.
- * Prints JSON lines: {progress, graphEmbedded?} while running, then {final, result, maxRssKb}.
+ * Prints JSON lines: {progress, graphEmbedded?} while running, then {final, result, maxRssKb, cpuMs}.
  */
 import { IngestHarness } from '../../test/support/ingest-harness';
 
@@ -26,19 +26,24 @@ async function main(): Promise<void> {
     watcher = setTimeout(() => void poll().catch(() => undefined), 500);
   }
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const result = await h.ingest.index({ path: opts.path, name: opts.name, embed: opts.embed }, (progress) => {
     process.stdout.write(JSON.stringify({ progress, graphEmbedded }) + '\n');
   });
   const indexMs = Math.round(performance.now() - started);
   if (watcher) clearTimeout(watcher);
   const parseThreads = h.ingest.parseThreads;
-  await h.ingest.onModuleDestroy();
+  await h.pool.close();
+  await h.checker.close();
   // Caches stay (the next run reuses parses); only the harness's connections close.
   await h.embedder?.close?.();
   await h.queues.onModuleDestroy();
   await h.neo4j.onModuleDestroy();
   const { errors, ...rest } = result;
-  process.stdout.write(JSON.stringify({ final: true, result: { ...rest, errorCount: errors.length, indexMs, parseThreads }, maxRssKb: process.resourceUsage().maxRSS }) + '\n');
+  // CPU of the index itself (all threads), without the process's start-up.
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  process.stdout.write(JSON.stringify({ final: true, result: { ...rest, errorCount: errors.length, indexMs, parseThreads }, maxRssKb: process.resourceUsage().maxRSS, cpuMs }) + '\n');
 }
 
 main().catch((e) => {

@@ -112,3 +112,34 @@ export function stopApp(child: ChildProcess | undefined): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** The pid of the Neo4j that scripts/services.sh started for this checkout, or null. */
+export function neo4jPid(): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(projectRoot(), '.services/neo4j/home/run/neo4j.pid'), 'utf8').trim()) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system, ms) Neo4j has used so far, from /proc; 0 when its pid is unknown. */
+export function neo4jCpuMs(): number {
+  const pid = neo4jPid();
+  if (!pid) return 0;
+  try {
+    // Fields after the command name: state is field 3, utime and stime are fields 14 and 15.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time (user + system, ms) of this process so far, all its threads included. */
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}

@@ -19,6 +19,15 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
 
   afterAll(() => h.dispose([repoA, repoB]));
 
+  /** Paths of the scopes whose CALLS point at the scope named `name`. */
+  async function callsOf(name: string): Promise<string[]> {
+    const rows = await h.neo4j.runStatement<{ path: string }>(
+      'MATCH (a:Scope {repoId: $repo})-[:CALLS]->(b:Scope {repoId: $repo, name: $name}) RETURN DISTINCT a.path AS path ORDER BY path',
+      { repo: repoA, name },
+    );
+    return rows.map((r) => r.path);
+  }
+
   it('indexes, then re-indexes an unchanged tree without parsing, writing or embedding anything', async () => {
     const first = await h.ingest.index({ path: dir, name: repoA });
     expect(first.files.parsed).toBe(first.files.indexed);
@@ -85,6 +94,76 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     expect(dangling[0].n).toBe(0);
   });
 
+  it('skips reading files whose fingerprint (size, times, inode) is unchanged', async () => {
+    // Files written moments ago have fingerprints too fresh to trust (timestamps tick coarsely):
+    // a clock a minute ahead makes them settled.
+    h.ingest.clock = () => Date.now() + 60_000;
+    const first = await h.ingest.index({ path: dir, name: repoA });
+    const again = await h.ingest.index({ path: dir, name: repoA });
+    expect(again.files).toMatchObject({ parsed: 0, reused: first.files.indexed, unread: first.files.indexed });
+    expect(again.scopes).toMatchObject({ added: 0, changed: 0, deleted: 0 });
+    expect(again.edges).toMatchObject({ added: 0, updated: 0, removed: 0 });
+  });
+
+  it('re-parses a file edited without a change of size', async () => {
+    const file = path.join(dir, 'ts/src/utils/format.ts');
+    const text = fs.readFileSync(file, 'utf8');
+    const edited = text.replace('toFixed(2)', 'toFixed(4)');
+    expect(edited).not.toBe(text);
+    expect(Buffer.byteLength(edited)).toBe(Buffer.byteLength(text));
+    fs.writeFileSync(file, edited);
+    const result = await h.ingest.index({ path: dir, name: repoA });
+    expect(result.files).toMatchObject({ parsed: 1, unread: result.files.indexed - 1 });
+    const changed = await h.neo4j.runStatement<{ n: number }>(
+      'MATCH (s:Scope {repoId: $repo, name: "formatMoney"}) WHERE s.source CONTAINS "toFixed(4)" RETURN count(s) AS n',
+      { repo: repoA },
+    );
+    expect(changed[0].n).toBe(1);
+  });
+
+  it('reads a file whose times alone changed, finds its bytes unchanged, and trusts the new fingerprint', async () => {
+    const file = path.join(dir, 'ts/src/models/invoice.ts');
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(file, later, later);
+    const touched = await h.ingest.index({ path: dir, name: repoA });
+    expect(touched.files).toMatchObject({ parsed: 0, reused: touched.files.indexed, unread: touched.files.indexed - 1 });
+    expect(touched.scopes).toMatchObject({ added: 0, changed: 0, moved: 0, deleted: 0 });
+    const again = await h.ingest.index({ path: dir, name: repoA });
+    expect(again.files.unread).toBe(again.files.indexed);
+  });
+
+  it('re-resolves untouched files whose calls pointed at a definition that was renamed', async () => {
+    const file = path.join(dir, 'ts/src/utils/format.ts');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('export function formatMoney(', 'export function formatAmount('));
+    const callsBefore = await callsOf('formatMoney');
+    expect(callsBefore).toEqual(expect.arrayContaining(['ts/src/models/invoice.ts', 'ts/src/services/invoice-service.ts']));
+    const result = await h.ingest.index({ path: dir, name: repoA });
+    expect(result.files.parsed).toBe(1);
+    // The callers were not re-parsed, yet their calls now point at an unresolved name.
+    expect(await callsOf('formatMoney')).toEqual([]);
+    const dangling = await h.neo4j.runStatement<{ path: string }>(
+      'MATCH (a:Scope {repoId: $repo})-[:CALLS]->(u:Unresolved {name: "formatMoney"}) RETURN DISTINCT a.path AS path ORDER BY path',
+      { repo: repoA },
+    );
+    expect(dangling.map((d) => d.path)).toEqual(expect.arrayContaining(callsBefore));
+  });
+
+  it('converges after an interrupted run whose edit was then reverted', async () => {
+    const file = path.join(dir, 'ts/src/utils/format.ts');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('export function formatAmount(', 'export function formatMoney(').replace('toFixed(4)', 'toFixed(2)'));
+    // The run writes scopes and edges (in several transactions, as a large change would), then dies
+    // before recording the files as fully written.
+    const [commit, singleTransactionRows] = [h.repo.setFileHashes, h.repo.singleTransactionRows];
+    h.repo.setFileHashes = () => Promise.reject(new Error('killed before the commit'));
+    h.repo.singleTransactionRows = 0;
+    await expect(h.ingest.index({ path: dir, name: repoA })).rejects.toThrow('killed before the commit');
+    h.repo.setFileHashes = commit;
+    h.repo.singleTransactionRows = singleTransactionRows;
+    fs.writeFileSync(file, text);
+    await h.ingest.index({ path: dir, name: repoA });
+  });
+
   it('leaves the graph identical to a fresh index of the same tree', async () => {
     const fresh = await h.ingest.index({ path: dir, name: repoB });
     expect(fresh.files.parsed).toBe(fresh.files.indexed);
@@ -92,6 +171,8 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     expect(a.nodes.length).toBeGreaterThan(50);
     expect(a.nodes).toEqual(b.nodes);
     expect(a.edges).toEqual(b.edges);
+    // No edge was written twice (fresh or incremental).
+    expect(new Set(b.edges).size).toBe(b.edges.length);
   });
 
   it('refuses paths outside the allowed roots and bad names, naming the field', async () => {

@@ -1,13 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ParsePool } from '@scopegraph/ingest';
+import { ParsePool, TsChecker } from '@scopegraph/ingest';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { ROOT, runId } from '../support/processes';
 
-// Files read and parsed on worker threads (the compiled thread entry: run `node scripts/build.mjs`
-// first) give exactly the graph that in-process parsing gives, fresh and after an edit, and a
-// re-index still parses only what changed.
+// Files read and parsed on worker threads, and TS/JS references answered by TypeScript's checker on
+// a thread of its own (the compiled thread entries: run `node scripts/build.mjs` first), give exactly
+// the graph that in-process parsing and checking give, fresh and after an edit, and a re-index still
+// parses only what changed.
 const WORKER_SCRIPT = path.join(ROOT, 'dist/libs/ingest/src/parse/parse-worker.js');
+const CHECKER_SCRIPT = path.join(ROOT, 'dist/libs/ingest/src/resolve/precise/ts-checker-worker.js');
 
 describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
   const h = new IngestHarness();
@@ -15,6 +17,8 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
   const threadedRepo = runId('thr-threads');
   let inProcess: ParsePool;
   let threaded: ParsePool;
+  let inProcessChecker: TsChecker;
+  let threadedChecker: TsChecker;
   let dirA: string;
   let dirB: string;
 
@@ -22,6 +26,8 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     await h.init();
     inProcess = new ParsePool(h.parser, 0);
     threaded = new ParsePool(h.parser, 2, WORKER_SCRIPT);
+    inProcessChecker = new TsChecker(h.config.ingest.tsPreciseMaxFiles, false);
+    threadedChecker = new TsChecker(h.config.ingest.tsPreciseMaxFiles, true, CHECKER_SCRIPT);
     dirA = h.copyOf(FIXTURE);
     dirB = h.copyOf(FIXTURE);
   });
@@ -29,19 +35,23 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
   afterAll(async () => {
     await inProcess.close();
     await threaded.close();
+    await threadedChecker.close();
     await h.dispose([inProcessRepo, threadedRepo]);
   });
 
   const indexWith = async (pool: ParsePool, dir: string, name: string) => {
     await h.ingest.useParsePool(pool);
+    await h.resolver.useChecker(pool === threaded ? threadedChecker : inProcessChecker);
     return h.ingest.index({ path: dir, name, embed: false });
   };
 
   it('builds the same graph as in-process parsing', async () => {
     expect(fs.existsSync(WORKER_SCRIPT)).toBe(true);
     expect(threaded.threaded).toBe(true);
+    expect(threadedChecker.threaded).toBe(true);
     const a = await indexWith(inProcess, dirA, inProcessRepo);
     const b = await indexWith(threaded, dirB, threadedRepo);
+    expect(b.resolver).toMatchObject({ ts: 'precise', precise: { files: a.resolver.precise!.files, rechecked: a.resolver.precise!.files, passes: 2 } });
     expect(b.files).toEqual(a.files);
     expect(b.scopes.total).toBeGreaterThan(20);
     expect(b.scopes).toEqual(a.scopes);
@@ -58,6 +68,7 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     const a = await indexWith(inProcess, dirA, inProcessRepo);
     const b = await indexWith(threaded, dirB, threadedRepo);
     expect(b.files).toMatchObject({ parsed: 1, reused: b.files.indexed - 1 });
+    expect(b.resolver.precise).toEqual(a.resolver.precise);
     expect(b.scopes).toMatchObject({ added: 1, deleted: 0 });
     expect(b.scopes).toEqual(a.scopes);
     const snap = await h.snapshot(threadedRepo);

@@ -17,6 +17,8 @@ const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
 const noParseCache = {
   getMany: async (_repoId: string, files: unknown[]) => files.map(() => undefined),
   setMany: async () => undefined,
+  fingerprints: async () => new Map(),
+  setFingerprints: async () => undefined,
 } as unknown as ParseCache;
 /** Nor are embeddings: every vector comes from the model. */
 const noEmbeddingCache = {

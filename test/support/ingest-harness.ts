@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppConfig, loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
+import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParsePool, ParserService, ReferenceResolver, TsChecker } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { ROOT } from './processes';
@@ -22,6 +22,10 @@ export class IngestHarness {
   readonly parser = new ParserService();
   embedder!: EmbeddingProvider;
   ingest!: IngestService;
+  resolver!: ReferenceResolver;
+  /** Parse threads and TypeScript's checker thread, shared by every service this harness makes. */
+  pool!: ParsePool;
+  checker!: TsChecker;
   private readonly tempDirs: string[] = [];
 
   /** `queuePrefix` isolates Redis keys (caches) of this harness; dispose() deletes them. */
@@ -43,8 +47,23 @@ export class IngestHarness {
     await new MigrationService(this.neo4j, this.config).migrate();
     await this.parser.init();
     this.embedder = embedder ?? createEmbeddingProvider({ provider: 'local', dimensions: this.config.embedding.dimensions, modelsDir: this.config.embedding.modelsDir });
-    this.ingest = new IngestService(this.repo, this.parser, new ParseCache(this.queues), new ReferenceResolver(this.config), new EmbeddingCache(this.queues), this.embedder, this.config);
+    this.pool = new ParsePool(this.parser, this.config.ingest.parseThreads);
+    this.checker = new TsChecker(this.config.ingest.tsPreciseMaxFiles, this.config.ingest.parseThreads > 0);
+    ({ ingest: this.ingest, resolver: this.resolver } = await this.serviceWith({}));
     return this;
+  }
+
+  /**
+   * An IngestService with other ingest settings (its own compiler state), on this harness's parse
+   * and checker threads: what a long-lived worker has, without paying thread start-up per service.
+   */
+  async serviceWith(ingest: Partial<AppConfig['ingest']>): Promise<{ ingest: IngestService; resolver: ReferenceResolver }> {
+    const config = { ...this.config, ingest: { ...this.config.ingest, ...ingest } };
+    const resolver = new ReferenceResolver(config);
+    await resolver.useChecker(this.checker);
+    const service = new IngestService(this.repo, this.parser, new ParseCache(this.queues), resolver, new EmbeddingCache(this.queues), this.embedder, config);
+    await service.useParsePool(this.pool);
+    return { ingest: service, resolver };
   }
 
   /** A copy of a folder in a fresh temp dir, so tests can edit it. */
@@ -99,7 +118,8 @@ export class IngestHarness {
     for (const id of repoIds) await this.repo.deleteRepository(id).catch(() => undefined);
     for (const dir of this.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
     if (this.queuePrefix) await this.deleteKeys(`${this.queuePrefix}:*`);
-    await this.ingest?.onModuleDestroy();
+    await this.pool?.close();
+    await this.checker?.close();
     await this.embedder?.close?.();
     await this.queues.onModuleDestroy();
     await this.neo4j.onModuleDestroy();

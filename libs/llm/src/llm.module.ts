@@ -23,7 +23,7 @@ export function embeddingProviderFromConfig(config: AppConfig, options: LlmModul
     dimensions: config.embedding.dimensions,
     modelsDir: config.embedding.modelsDir,
     batchSize: config.embedding.batchSize,
-    local: { intraOpNumThreads: config.embedding.threads ?? options.defaultEmbeddingThreads },
+    local: { intraOpNumThreads: config.embedding.threads ?? options.defaultEmbeddingThreads, maxBatchTokens: config.embedding.maxBatchTokens },
     gemini: { apiKey: config.gemini.apiKey, baseUrl: config.gemini.baseUrl },
     openai: { baseUrl: config.embedding.openai.baseUrl, apiKey: config.embedding.openai.apiKey, concurrency: config.embedding.openai.concurrency },
   });

@@ -5,11 +5,41 @@ import { assertEdgeType, GraphEdgeType, GraphEdge } from '@scopegraph/code-model
 export interface StoredScope {
   id: string;
   contentHash: string;
-  fileHash: string | null;
-  kind: string;
-  path: string;
   startLine: number;
   endLine: number;
+}
+
+/** What the graph holds for one file path (see cypher/ingest/stored-files.cypher). */
+export interface StoredFile {
+  path: string;
+  /** Null only in a file's own record written before counts were kept. */
+  scopes: number | null;
+  fileHash: string | null;
+  edgeHash: string | null;
+}
+
+export interface StoredEdge {
+  from: string;
+  type: string;
+  to: string;
+  line: number | null;
+  reason: string | null;
+  resolver: string | null;
+}
+
+/** One transaction's worth of scope writes for some re-parsed files (see IngestRepository.writeScopeBatch). */
+export interface ScopeBatch {
+  /** File scopes of re-parsed files that exist in the graph: marked not fully written first. */
+  dirtyFileIds: string[];
+  upserts: ScopeRow[];
+  /** File scopes among the upserts, linked from the repository. */
+  fileIds: string[];
+  /** Containment of new scopes (cannot exist yet) and of changed ones (may exist). */
+  newContainment: GraphEdge[];
+  changedContainment: GraphEdge[];
+  moves: { id: string; startLine: number; endLine: number }[];
+  /** Stored scopes of these files that the new parse no longer has. */
+  deleteIds: string[];
 }
 
 export interface ScopeRow {
@@ -46,14 +76,84 @@ export const WRITE_BATCH = 1_000;
 /** Edge rows are small; fewer, larger transactions write them fastest. */
 const EDGE_BATCH = 5_000;
 const DELETE_BATCH = 5_000;
+/** Edge changes of a small run (a first index of a small repository, most re-indexes) fit one transaction. */
+const SINGLE_TRANSACTION_ROWS = 20_000;
 
-function* chunks<T>(items: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+interface Statement {
+  name: string;
+  params: Record<string, unknown>;
+}
+
+/** A run's edge changes and the commit markers of the files they belong to. */
+export interface EdgeChanges {
+  /** The last re-parsed files' scopes, written first (with the edges when they fit one transaction). */
+  scopes?: ScopeBatch;
+  deletes: { from: string; type: GraphEdgeType; to: string }[];
+  creates: GraphEdge[];
+  merges: GraphEdge[];
+  /** ExternalModule / Unresolved nodes may have lost their last edge. */
+  cleanOrphans: boolean;
+  /** Files (not re-parsed) whose edges change: marked before batched writes. */
+  dirtyFileIds: string[];
+  commits: FileCommit[];
+}
+
+/** Content hash and scope count (null: keep the stored ones) and edge hash of a file: the run's commit marker. */
+export interface FileCommit {
+  id: string;
+  fileHash: string | null;
+  scopeCount: number | null;
+  edgeHash: string;
+}
+
+/**
+ * One batch of re-parsed files' scopes, in order: hashes cleared, scopes they no longer have
+ * deleted (files pointing at them lose their edge hash first), new and changed scopes written and
+ * linked, containment created, positions moved.
+ */
+function scopeBatchStatements(repoId: string, b: ScopeBatch): Statement[] {
+  const out: Statement[] = [];
+  const add = (rows: unknown[], name: string, params: Record<string, unknown>) => rows.length > 0 && out.push({ name, params });
+  add(b.dirtyFileIds, 'ingest/mark-files-dirty', { ids: b.dirtyFileIds });
+  add(b.deleteIds, 'ingest/invalidate-referrers-of-scopes', { ids: b.deleteIds });
+  add(b.deleteIds, 'ingest/delete-scopes', { ids: b.deleteIds });
+  add(b.upserts, 'ingest/upsert-scopes', { rows: b.upserts });
+  add(b.fileIds, 'ingest/link-files', { repoId, fileIds: b.fileIds });
+  add(b.newContainment, 'ingest/create-scope-edges', { repoId, rows: edgeRows(b.newContainment) });
+  add(b.changedContainment, 'ingest/merge-scope-edges', { repoId, rows: edgeRows(b.changedContainment) });
+  add(b.moves, 'ingest/update-scope-positions', { rows: b.moves });
+  return out;
+}
+
+/** The statements writing edges, by target kind, in batches of EDGE_BATCH rows. */
+function edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Statement[] {
+  const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
+  for (const e of edges) byTarget[e.target].push(e);
+  const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
+  return (['scope', 'external', 'unresolved'] as const).flatMap((target) =>
+    chunks(byTarget[target], EDGE_BATCH).map((batch) => ({ name: files[target], params: { repoId, rows: edgeRows(batch) } })),
+  );
+}
+
+function edgeRows(edges: GraphEdge[]) {
+  return edges.map((e) => {
+    assertEdgeType(e.type);
+    return { from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null };
+  });
 }
 
 /** Every Neo4j read and write of ingestion; each method runs the cypher/ingest file of its name. */
 @Injectable()
 export class IngestRepository {
+  /** Edge changes up to this many rows are written in one transaction (tests lower it to exercise batches). */
+  singleTransactionRows = SINGLE_TRANSACTION_ROWS;
+
   constructor(private readonly neo4j: Neo4jService) {}
 
   /** Creates or renames the repository; stores the walk filters when given and returns those in force. */
@@ -68,61 +168,109 @@ export class IngestRepository {
     return { include: row?.include ?? [], exclude: row?.exclude ?? [] };
   }
 
-  storedScopes(repoId: string): Promise<StoredScope[]> {
-    return this.neo4j.read<StoredScope>('ingest/stored-scopes', { repoId });
+  /**
+   * Per file what the graph holds, from the file scopes' own records; counted from every scope when
+   * those do not add up to the scopes there are (so stray scopes are found and dealt with; the run
+   * then records every file's count again).
+   */
+  async storedFiles(repoId: string): Promise<{ files: StoredFile[]; recordsAddUp: boolean }> {
+    const [row] = await this.neo4j.read<{ files: StoredFile[]; scopes: number }>('ingest/stored-files', { repoId });
+    const files = row?.files ?? [];
+    const recorded = files.reduce((n, f) => (f.scopes === null ? NaN : n + f.scopes), 0);
+    if (recorded === (row?.scopes ?? 0)) return { files, recordsAddUp: true };
+    return { files: await this.neo4j.read<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };
+  }
+
+  async storedScopesOf(repoId: string, paths: string[]): Promise<StoredScope[]> {
+    const out: StoredScope[] = [];
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredScope>('ingest/stored-scopes-of-paths', { repoId, paths: batch })));
+    return out;
   }
 
   async upsertScopes(rows: ScopeRow[]): Promise<void> {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/upsert-scopes', { rows: batch });
   }
 
-  async updatePositions(rows: { id: string; startLine: number; endLine: number }[]): Promise<void> {
-    for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/update-scope-positions', { rows: batch });
-  }
-
   async linkFiles(repoId: string, fileIds: string[]): Promise<void> {
     for (const batch of chunks(fileIds, WRITE_BATCH)) await this.neo4j.write('ingest/link-files', { repoId, fileIds: batch });
   }
 
-  async setFileHashes(rows: { id: string; fileHash: string }[]): Promise<void> {
+  /** Writes re-parsed files' scopes in one transaction, so a file is never seen half-marked. */
+  async writeScopeBatch(repoId: string, b: ScopeBatch): Promise<void> {
+    await this.inTransaction(scopeBatchStatements(repoId, b));
+  }
+
+  /** Deletes every scope of files that are gone; returns how many. */
+  async deletePaths(repoId: string, paths: string[]): Promise<number> {
+    let deleted = 0;
+    for (const batch of chunks(paths, WRITE_BATCH)) {
+      deleted += await this.neo4j.writeTransaction(async (tx) => {
+        await tx.run('ingest/invalidate-referrers-of-paths', { repoId, paths: batch });
+        const [row] = await tx.run<{ deleted: number }>('ingest/delete-scopes-of-paths', { repoId, paths: batch });
+        return row?.deleted ?? 0;
+      });
+    }
+    return deleted;
+  }
+
+  async setFileHashes(rows: FileCommit[]): Promise<void> {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('ingest/set-file-hashes', { rows: batch });
   }
 
-  async deleteScopes(ids: string[]): Promise<void> {
-    for (const batch of chunks(ids, WRITE_BATCH)) await this.neo4j.write('ingest/delete-scopes', { ids: batch });
+  async markEdgesDirty(fileIds: string[]): Promise<void> {
+    for (const batch of chunks(fileIds, WRITE_BATCH)) await this.neo4j.write('ingest/mark-edges-dirty', { ids: batch });
   }
 
-  storedEdges(repoId: string): Promise<{ from: string; type: string; to: string; line: number | null; reason: string | null; resolver: string | null }[]> {
-    return this.neo4j.read('ingest/stored-edges', { repoId });
+  async storedEdgesOf(repoId: string, paths: string[]): Promise<StoredEdge[]> {
+    const out: StoredEdge[] = [];
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredEdge>('ingest/stored-edges-of-paths', { repoId, paths: batch })));
+    return out;
   }
 
   /** Creates or updates edges (MERGE): safe when some may exist already. */
   mergeEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
-    return this.writeEdges(repoId, edges, 'merge');
+    return this.inBatches(edgeStatements(repoId, edges, 'merge'));
   }
 
   /** Creates edges known to be missing (the edge diff found no twin): no search for an existing one. */
   createEdges(repoId: string, edges: GraphEdge[]): Promise<void> {
-    return this.writeEdges(repoId, edges, 'create');
+    return this.inBatches(edgeStatements(repoId, edges, 'create'));
   }
 
-  private async writeEdges(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Promise<void> {
-    const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
-    for (const e of edges) {
-      assertEdgeType(e.type);
-      byTarget[e.target].push(e);
+  /**
+   * Writes a run's edge changes and then the files' commit markers. A small change goes in one
+   * transaction (each commit has a fixed cost, and nothing half-written can be seen); a large one in
+   * batches, the files whose edges change marked first (their edge hash cleared), so a run that dies
+   * midway leaves them to be diffed again.
+   */
+  async writeEdgeChanges(repoId: string, c: EdgeChanges): Promise<void> {
+    const edges: Statement[] = [
+      ...chunks(c.deletes, WRITE_BATCH).map((rows) => ({ name: 'ingest/delete-edges', params: { rows } })),
+      ...edgeStatements(repoId, c.creates, 'create'),
+      ...edgeStatements(repoId, c.merges, 'merge'),
+      ...(c.cleanOrphans ? [{ name: 'ingest/delete-orphans', params: { repoId } }] : []),
+    ];
+    const scopes = c.scopes ? scopeBatchStatements(repoId, c.scopes) : [];
+    const commits = chunks(c.commits, WRITE_BATCH).map((rows) => ({ name: 'ingest/set-file-hashes', params: { rows } }));
+    if (c.deletes.length + c.creates.length + c.merges.length + c.commits.length <= this.singleTransactionRows) {
+      await this.inTransaction([...scopes, ...edges, ...commits]);
+      return;
     }
-    const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
-    for (const target of ['scope', 'external', 'unresolved'] as const) {
-      for (const batch of chunks(byTarget[target], EDGE_BATCH)) {
-        await this.neo4j.write(files[target], {
-          repoId,
-          rows: batch.map((e) => ({
-            from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
-          })),
-        });
-      }
-    }
+    if (scopes.length) await this.inTransaction(scopes);
+    await this.markEdgesDirty(c.dirtyFileIds);
+    await this.inBatches(edges);
+    await this.setFileHashes(c.commits);
+  }
+
+  private async inTransaction(statements: Statement[]): Promise<void> {
+    if (statements.length === 0) return;
+    await this.neo4j.writeTransaction(async (tx) => {
+      for (const st of statements) await tx.run(st.name, st.params);
+    });
+  }
+
+  private async inBatches(statements: Statement[]): Promise<void> {
+    for (const st of statements) await this.neo4j.write(st.name, st.params);
   }
 
   async deleteEdges(edges: { from: string; type: GraphEdgeType; to: string }[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { readRepositoryFile, SkipReason, WalkFilters, WalkLimits } from '../walk/file-walker';
+import { readRepositoryFileSync, SkipReason, WalkFilters, WalkLimits } from '../walk/file-walker';
 import type { ParserService } from './parser.service';
 import type { ParsedFile } from './types';
 
@@ -10,20 +10,27 @@ export interface ParseTask {
   filters: WalkFilters;
   /** The content hash the graph holds for this file: equal bytes are not parsed. */
   knownHash: string | null;
-  /** Return an unchanged file's text all the same (TypeScript's checker reads TS/JS files whole). */
-  wantText?: boolean;
+  /** Fingerprints of files changed at or after this time (epoch ms) are not trusted later. */
+  settledBefore?: number;
 }
 
+/**
+ * `fingerprint`: the file's fingerprint when it can be trusted next time (see readRepositoryFileSync).
+ * `read: false` marks a file found unchanged by its fingerprint alone (the caller checks that).
+ */
 export type ParseOutcome =
   | { path: string; skip: SkipReason; error?: string }
-  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: true; text?: string }
-  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: false; parsed: ParsedFile };
+  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: true; fingerprint: string | null; read: boolean }
+  | { path: string; contentHash: string; nonUtf8: boolean; unchanged: false; fingerprint: string | null; parsed: ParsedFile };
 
 /** Reads, classifies and parses one file: the same work on a worker thread or in-process. */
-export async function runParseTask(parser: ParserService, task: ParseTask): Promise<ParseOutcome> {
-  const read = await readRepositoryFile(task.root, task.path, task.limits, task.filters);
-  if (!('file' in read)) return { path: task.path, ...read };
+export function runParseTask(parser: ParserService, task: ParseTask): ParseOutcome {
+  const read = readRepositoryFileSync(task.root, task.path, task.limits, task.filters, task.settledBefore);
+  if (!('file' in read)) return { path: task.path, skip: read.skip, ...(read.error ? { error: read.error } : {}) };
   const { contentHash, nonUtf8, content } = read.file;
-  if (task.knownHash === contentHash) return { path: task.path, contentHash, nonUtf8, unchanged: true, ...(task.wantText ? { text: content } : {}) };
-  return { path: task.path, contentHash, nonUtf8, unchanged: false, parsed: parser.parseFile(task.path, content) };
+  const fingerprint = read.fingerprint;
+  if (task.knownHash === contentHash) {
+    return { path: task.path, contentHash, nonUtf8, unchanged: true, fingerprint, read: true };
+  }
+  return { path: task.path, contentHash, nonUtf8, unchanged: false, fingerprint, parsed: parser.parseFile(task.path, content) };
 }

@@ -9,7 +9,7 @@ const ready = parser.init();
 parentPort!.on('message', async ({ id, task }: { id: number; task: ParseTask }) => {
   try {
     await ready;
-    parentPort!.postMessage({ id, outcome: await runParseTask(parser, task) });
+    parentPort!.postMessage({ id, result: runParseTask(parser, task) });
   } catch (error) {
     parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

@@ -3,33 +3,41 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
-import { IngestRepository, StoredScope } from '../graph/ingest.repository';
+import { createHash, Hash } from 'node:crypto';
+import { IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
 import { resolveAllowedPath } from '../walk/allowed-roots';
-import { countSkip, listRepository, RepositoryListing, WalkFilters } from '../walk/file-walker';
+import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
-import { languageForPath } from '../parse/parser.service';
 import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
-import { ParseCache } from './parse-cache';
-import { ScopeSync } from './scope-sync';
+import { KnownFingerprint, ParseCache } from './parse-cache';
+import { fileScopeId, ScopeSync } from './scope-sync';
+
+export { fileScopeId };
 
 export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_REPORTED_ERRORS = 200;
 const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
 /** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
-const PARSE_CACHE_FLUSH = 256;
+const PARSE_CACHE_FLUSH = 64;
+/** Files whose cached parses are fetched in one MGET, a chunk ahead of the parse cursor. */
+const CACHE_PREFETCH = 128;
 
 /** A file that was read: what the graph records about it (its content is not kept). */
 interface FileMeta {
   path: string;
   contentHash: string;
   nonUtf8: boolean;
+  /** Its fingerprint on disk when it can be trusted next time (see readRepositoryFileSync). */
+  fingerprint: string | null;
+  /** How many scopes it has. */
+  scopes: number;
 }
 
 /**
@@ -58,6 +66,11 @@ type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
 export class IngestService {
   private readonly logger = new Logger(IngestService.name);
   private pool?: ParsePool;
+  /**
+   * The time fingerprints are judged by (files changed within RACY_FINGERPRINT_MS of it are read
+   * again next time). Tests move it forward so that files they just wrote count as settled.
+   */
+  clock: () => number = Date.now;
 
   constructor(
     private readonly repo: IngestRepository,
@@ -122,75 +135,103 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    const filters = await this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude });
+    const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }));
 
-    // 1. Walk: list candidate files (contents are read a few at a time while parsing).
-    const walk = await time('walk', () =>
-      listRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
-    );
+    // 1. Walk: list candidate files (contents are read a few at a time while parsing), and read what
+    //    the graph holds per file (not per scope) and the files' last fingerprints meanwhile.
+    const [walk, storedFiles, fingerprints] = await Promise.all([
+      time('walk', () =>
+        listRepository(rootPath, (p) => this.parser.supports(p), { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles }, filters),
+      ),
+      time('readGraph', () => this.repo.storedFiles(repoId)),
+      time('readFingerprints', () => this.cache.fingerprints(repoId)),
+    ]);
+    const stored = new Map(storedFiles.files.map((f) => [f.path, f]));
+    // TypeScript's checker (on its own thread) builds the program from disk while files are parsed.
+    this.resolver.prepare(repoId, rootPath, walk.candidates);
     progress.filesTotal = walk.candidates.length;
     progress.phase = 'parsing';
     await report(true);
 
     // 2. Read and parse what changed (reusing cached parses of files whose bytes did not) and write
-    //    changed scopes while parsing goes on.
-    const stored = await time('readGraph', () => this.repo.storedScopes(repoId));
-    const sync = new ScopeSync(repoId, stored, this.repo, { excludeDocComments: request.excludeDocComments === true });
-    const { parsed, files, reusedPaths } = await time('parse', () => this.parseChanged(repoId, rootPath, walk, filters, stored, sync, progress, addError, report));
+    //    changed scopes while parsing goes on; delete the scopes of files that are gone.
+    const sync = new ScopeSync(repoId, this.repo, new Set(stored.keys()), { excludeDocComments: request.excludeDocComments === true });
+    const { parsed, files, reusedPaths, unread } = await time('parse', () => this.parseChanged(repoId, rootPath, walk, filters, stored, fingerprints, sync, progress, addError, report));
     walk.errors.forEach(addError);
     progress.filesTotal = files.length;
+    const indexed = new Set(files.map((f) => f.path));
+    const gone = [...stored.keys()].filter((p) => !indexed.has(p));
+    sync.deletePaths(gone);
     // 3. Resolve references across all files (in memory, while the last scope batches are written).
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
     const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
     const resolved = resolveRun.result;
-    const deletions = await time('writeScopes', () => sync.finish());
-    const scopeStats = sync.stats;
 
-    // 4. Diff edges against the graph and write.
+    // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
+    //    files, and files whose edges as resolved now hash differently from what the graph records
+    //    (computed while the last scope batches are written).
     progress.phase = 'writing';
     await report(true);
-    const edges = this.desiredEdges(repoId, parsed, resolved);
-    const storedEdges = await time('readEdges', () => this.repo.storedEdges(repoId));
-    const storedEdgeMap = new Map(storedEdges.map((e) => [edgeKey(e), e]));
+    const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved));
+    const hashes = edgeState.hashes;
+    const edgeChanged = files.filter((f) => !reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)).map((f) => f.path);
+    const changedSet = new Set(edgeChanged);
+    const desired = await time('edgeDiff', async () => this.desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
+    const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
+    // Files that had scopes before this run: their edges are read. Beside those, the containment this
+    // run creates (written already, or with the last files' scopes just before the edges).
+    const before = edgeChanged.filter((p) => stored.has(p));
+    const storedEdgeMap = new Map<string, StoredEdge>();
+    await time('readEdges', async () => {
+      for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
+      for (const p of edgeChanged) {
+        for (const e of sync.containment.get(p) ?? []) {
+          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null });
+        }
+      }
+    });
+    const storedEdges = [...storedEdgeMap.values()];
     const desiredKeys = new Set<string>();
     const edgeCreates: GraphEdge[] = [];
     const edgeWrites: GraphEdge[] = [];
-    let edgesAdded = 0;
-    let edgesUpdated = 0;
-    for (const e of edges.list) {
-      const key = edgeKey(e);
-      desiredKeys.add(key);
-      const old = storedEdgeMap.get(key);
-      if (!old) {
-        edgesAdded++;
-        edgeCreates.push(e);
-      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) {
-        edgesUpdated++;
-        edgeWrites.push(e);
+    for (const path of edgeChanged) {
+      for (const e of desired.get(path) ?? []) {
+        const key = edgeKey(e);
+        desiredKeys.add(key);
+        const old = storedEdgeMap.get(key);
+        if (!old) edgeCreates.push(e);
+        else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) edgeWrites.push(e);
       }
     }
-    const deletedScopeIds = new Set(deletions);
-    const edgeDeletes = storedEdges
-      .filter((e) => !desiredKeys.has(edgeKey(e)) && !deletedScopeIds.has(e.from))
-      .map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
+    const edgeDeletes = storedEdges.filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
 
-    await time('write', async () => {
-      await time('deleteEdges', () => this.repo.deleteEdges(edgeDeletes));
-      await time('deleteScopes', () => this.repo.deleteScopes(deletions));
-      await time('writeEdges', async () => {
-        await this.repo.createEdges(repoId, edgeCreates);
-        await this.repo.mergeEdges(repoId, edgeWrites);
-      });
-      await this.repo.deleteOrphans(repoId);
-      // Last: the hashes that mark these files as fully written.
-      await this.repo.setFileHashes(
-        files.filter((f) => !reusedPaths.has(f.path)).map((f) => ({ id: graphId(repoId, fileScopeId(f.path)), fileHash: f.contentHash })),
-      );
-    });
+    // The last files' scopes first, then the edges, and last the hashes that mark these files as
+    // fully written (every file's, when the records did not add up). Reused files about to get new
+    // edges are marked first when this takes several transactions (re-parsed ones were marked with
+    // their scopes).
+    // Fingerprints go to Redis meanwhile: they count only for the hashes the graph commits.
+    const fingerprinted = time('fingerprints', () => this.recordFingerprints(repoId, files, fingerprints, gone, contentRulesKey(filters)));
+    await time('write', () =>
+      this.repo.writeEdgeChanges(repoId, {
+        scopes: lastScopes,
+        deletes: edgeDeletes,
+        creates: edgeCreates,
+        merges: edgeWrites,
+        // ExternalModule / Unresolved nodes lose edges only with deleted edges and scopes.
+        cleanOrphans: edgeDeletes.length > 0 || scopeStats.deleted > 0,
+        dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
+        commits: files
+          .filter((f) => changedSet.has(f.path) || !storedFiles.recordsAddUp)
+          .map((f) => {
+            const reused = reusedPaths.has(f.path);
+            return { id: graphId(repoId, fileScopeId(f.path)), fileHash: reused ? null : f.contentHash, scopeCount: f.scopes, edgeHash: hashes.get(f.path)! };
+          }),
+      }),
+    );
+    await fingerprinted;
     progress.scopes = scopeStats.total;
-    progress.edges = edges.list.length;
     await report(true);
 
     // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
@@ -221,7 +262,7 @@ export class IngestService {
     }
 
     const embeddedThisRun = progress.embedded;
-    const totals = await this.repo.finishRepository(repoId, request.jobId ?? null);
+    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null));
     progress.phase = 'done';
     progress.etaSeconds = 0;
     progress.scopes = totals.scopes;
@@ -237,6 +278,7 @@ export class IngestService {
         indexed: files.length,
         parsed: files.length - reusedPaths.size,
         reused: reusedPaths.size,
+        unread,
         ignored: walk.ignored,
         skipped: walk.skipped,
         nonUtf8: files.filter((f) => f.nonUtf8).length,
@@ -246,7 +288,7 @@ export class IngestService {
         exclude: filters.exclude,
       },
       scopes: { ...scopeStats, total: totals.scopes },
-      edges: { total: totals.edges, added: edgesAdded, updated: edgesUpdated, removed: edgeDeletes.length, unresolved: edges.unresolved, builtinSkipped: edges.builtinSkipped },
+      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: edgeState.unresolved, builtinSkipped: edgeState.builtinSkipped },
       resolver: { ts: resolveRun.tsResolver, ...(resolveRun.precise ? { precise: resolveRun.precise } : {}) },
       embedded: totals.embedded,
       embeddedThisRun,
@@ -260,71 +302,97 @@ export class IngestService {
   /**
    * Streams the repository through the parse threads: a bounded window of files is read and parsed
    * at a time, results are taken in path order (so the graph does not depend on timing), written as
-   * they come and kept only slimmed (no scope text) for resolution. Unchanged files reuse their
-   * cached parse when the graph holds exactly its scopes.
+   * they come and kept only slimmed (no scope text) for resolution. Unchanged files (same
+   * fingerprint, or same bytes) reuse their cached parse when the graph holds its scopes.
    */
   private async parseChanged(
     repoId: string,
     rootPath: string,
     walk: RepositoryListing,
     filters: WalkFilters,
-    stored: StoredScope[],
+    stored: Map<string, StoredFile>,
+    fingerprints: Map<string, KnownFingerprint>,
     sync: ScopeSync,
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
-  ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string> }> {
-    const storedFileHash = new Map<string, string | null>();
-    const storedIdsByPath = new Map<string, Set<string>>();
-    for (const s of stored) {
-      if (s.kind === 'file') storedFileHash.set(s.path, s.fileHash);
-      let set = storedIdsByPath.get(s.path);
-      if (!set) storedIdsByPath.set(s.path, (set = new Set()));
-      set.add(s.id);
-    }
+  ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
+    const rulesKey = contentRulesKey(filters);
+    /** A fingerprint counts only for the bytes the graph holds, classified under today's rules. */
+    const known = (path: string): { hash: string | null; fingerprint: KnownFingerprint | null } => {
+      const hash = stored.get(path)?.fileHash ?? null;
+      const f = hash ? fingerprints.get(path) : undefined;
+      return { hash, fingerprint: f && f.contentHash === hash && f.rulesKey === rulesKey ? f : null };
+    };
     const pool = this.parsePool();
     const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
-    const keepFileText = this.config.ingest.tsResolver === 'precise';
-    const task = (path: string, knownHash: string | null) =>
-      pool.run({ root: rootPath, path, limits, filters, knownHash, wantText: keepFileText && isJsFamily(path) });
-    // An unchanged file's cached parse is looked up while other files are still being parsed.
+    const settledBefore = this.clock() - RACY_FINGERPRINT_MS;
+    const task = (path: string, knownHash: string | null) => pool.run({ root: rootPath, path, limits, filters, knownHash, settledBefore });
+    // Cached parses of files likely unchanged are fetched a chunk at a time (one MGET), ahead of use.
+    const chunks = new Map<number, Promise<Map<string, ParsedFile | undefined>>>();
+    const cachedParse = (index: number, path: string): Promise<ParsedFile | undefined> => {
+      const chunk = Math.floor(index / CACHE_PREFETCH);
+      for (const c of [chunk, chunk + 1]) {
+        if (chunks.has(c) || c * CACHE_PREFETCH >= walk.candidates.length) continue;
+        const wanted = walk.candidates.slice(c * CACHE_PREFETCH, (c + 1) * CACHE_PREFETCH).flatMap((p) => {
+          const hash = known(p).hash;
+          return hash ? [{ path: p, fileHash: hash }] : [];
+        });
+        chunks.set(c, handled(this.cache.getMany(repoId, wanted).then((values) => new Map(wanted.map((w, k) => [w.path, values[k]])))));
+      }
+      return chunks.get(chunk)!.then((m) => m.get(path));
+    };
     type Done = { outcome: ParseOutcome; cached?: ParsedFile };
-    const start = (path: string): Promise<Done> =>
-      handled(
-        task(path, storedFileHash.get(path) ?? null).then(async (outcome) =>
-          'unchanged' in outcome && outcome.unchanged ? { outcome, cached: (await this.cache.getMany(repoId, [{ path, fileHash: outcome.contentHash }]))[0] } : { outcome },
+    const start = (index: number): Promise<Done> => {
+      const path = walk.candidates[index];
+      const k = known(path);
+      // Unchanged by its fingerprint: not even sent to a parse thread (a stat here costs less than the trip).
+      if (k.fingerprint && currentFingerprint(rootPath, path) === k.fingerprint.fingerprint) {
+        const { fingerprint, contentHash, nonUtf8 } = k.fingerprint;
+        const outcome: ParseOutcome = { path, contentHash, nonUtf8, unchanged: true, fingerprint, read: false };
+        return handled(cachedParse(index, path).then((cached) => ({ outcome, cached })));
+      }
+      return handled(
+        task(path, k.hash).then(async (outcome) =>
+          'unchanged' in outcome && outcome.unchanged ? { outcome, cached: await cachedParse(index, path) } : { outcome },
         ),
       );
+    };
 
     const started = performance.now();
     const parsed: ParsedFile[] = [];
     const files: FileMeta[] = [];
     const reusedPaths = new Set<string>();
+    let unread = 0;
     let fresh: { fileHash: string; parsed: ParsedFile }[] = [];
+    const cacheWrites: Promise<void>[] = [];
     const inFlight: Promise<Done>[] = [];
     let next = 0;
+    let taken = 0;
     const fill = () => {
-      while (inFlight.length < pool.window && next < walk.candidates.length) inFlight.push(start(walk.candidates[next++]));
+      while (inFlight.length < pool.window && next < walk.candidates.length) inFlight.push(start(next++));
     };
     fill();
     while (inFlight.length > 0) {
       const { outcome, cached } = await inFlight.shift()!;
+      // Chunks behind the cursor are no longer needed.
+      if (++taken % CACHE_PREFETCH === 0) chunks.delete(taken / CACHE_PREFETCH - 1);
       fill();
       if ('skip' in outcome) {
         countSkip(walk, outcome.path, outcome);
         continue;
       }
-      files.push({ path: outcome.path, contentHash: outcome.contentHash, nonUtf8: outcome.nonUtf8 });
+      const meta: FileMeta = { path: outcome.path, contentHash: outcome.contentHash, nonUtf8: outcome.nonUtf8, fingerprint: outcome.fingerprint, scopes: 0 };
+      files.push(meta);
       if (outcome.unchanged) {
-        // Trust a cached parse only if the graph holds exactly its scopes (guards against partial writes).
-        const ids = storedIdsByPath.get(outcome.path);
-        if (cached && ids && cached.scopes.length === ids.size && cached.scopes.every((s) => ids.has(graphId(repoId, s.id)))) {
-          // Cached parses carry no text; the checker needs an unchanged TS/JS file whole all the same
-          // (in a new process it has no compiler state to reuse).
-          const withText = outcome.text === undefined ? cached : { ...cached, scopes: cached.scopes.map((s) => (s.kind === 'file' ? { ...s, source: outcome.text! } : s)) };
-          parsed.push(withText);
+        // Trust a cached parse only if the graph holds as many scopes for the file (a cheap guard on
+        // top of the file hash, which is set only once a file is fully written).
+        if (cached && cached.scopes.length === stored.get(outcome.path)?.scopes) {
+          parsed.push(cached);
           sync.keepUnchanged(cached);
+          meta.scopes = cached.scopes.length;
           reusedPaths.add(outcome.path);
+          if (!outcome.read) unread++;
           progress.filesReused++;
           continue;
         }
@@ -337,94 +405,163 @@ export class IngestService {
           files.pop();
           continue;
         }
+        Object.assign(meta, { contentHash: again.contentHash, nonUtf8: again.nonUtf8, fingerprint: again.fingerprint });
         result = again.parsed;
       } else {
         result = outcome.parsed;
       }
+      meta.scopes = result.scopes.length;
       for (const message of result.errors) addError({ path: outcome.path, message });
-      if (outcome.nonUtf8) addError({ path: outcome.path, message: 'not valid UTF-8; read as Latin-1' });
-      sync.add(result, outcome.nonUtf8);
-      fresh.push({ fileHash: outcome.contentHash, parsed: result });
+      if (meta.nonUtf8) addError({ path: outcome.path, message: 'not valid UTF-8; read as Latin-1' });
+      sync.add(result, meta.nonUtf8);
+      await sync.room();
+      fresh.push({ fileHash: meta.contentHash, parsed: result });
       if (fresh.length >= PARSE_CACHE_FLUSH) {
-        await this.cache.setMany(repoId, fresh);
+        // Written in the background (a failed write only costs a re-parse later), a few at a time so
+        // serialising them happens while parse threads work, not after the last file.
+        cacheWrites.push(this.cache.setMany(repoId, fresh));
         fresh = [];
       }
-      parsed.push(slim(result, keepFileText));
+      parsed.push(slim(result));
       progress.filesParsed++;
       progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
       await report();
       // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
       if (!pool.threaded && progress.filesParsed % 16 === 0) await new Promise((r) => setImmediate(r));
     }
-    await this.cache.setMany(repoId, fresh);
-    return { parsed, files, reusedPaths };
+    cacheWrites.push(this.cache.setMany(repoId, fresh));
+    await Promise.all(cacheWrites);
+    return { parsed, files, reusedPaths, unread };
   }
 
-  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult) {
-    const list: GraphEdge[] = [];
+  /** Keeps each indexed file's fingerprint with the content hash read under it; forgets gone files. */
+  private async recordFingerprints(repoId: string, files: FileMeta[], known: Map<string, KnownFingerprint>, gone: string[], rulesKey: string): Promise<void> {
+    const set = new Map<string, KnownFingerprint>();
+    const remove = [...gone.filter((p) => known.has(p))];
+    for (const f of files) {
+      const old = known.get(f.path);
+      if (f.fingerprint === null) {
+        if (old) remove.push(f.path);
+      } else if (!old || old.fingerprint !== f.fingerprint || old.contentHash !== f.contentHash || old.rulesKey !== rulesKey || old.nonUtf8 !== f.nonUtf8) {
+        set.set(f.path, { fingerprint: f.fingerprint, rulesKey, contentHash: f.contentHash, nonUtf8: f.nonUtf8 });
+      }
+    }
+    await this.cache.setFingerprints(repoId, set, remove);
+  }
+
+  /**
+   * The edges the graph should hold leaving the scopes of the files `wanted` accepts, from the parse
+   * and the resolution of the whole repository (one edge per source, type and target: the first wins).
+   */
+  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
+    const byPath = new Map<string, GraphEdge[]>();
     const seen = new Set<string>();
-    const push = (e: GraphEdge) => {
+    const g = (id: string) => graphId(repoId, id);
+    const { pathOf, kindById, fileIds } = scopeIndex(parsed);
+    const push = (path: string, e: GraphEdge) => {
       const key = edgeKey(e);
       if (seen.has(key)) return;
       seen.add(key);
-      list.push(e);
+      let group = byPath.get(path);
+      if (!group) byPath.set(path, (group = []));
+      group.push(e);
     };
-    const g = (id: string) => graphId(repoId, id);
-    const fileIds = new Map(parsed.map((f) => [f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path)]));
-    const kindById = new Map<string, string>();
-    for (const f of parsed) for (const s of f.scopes) kindById.set(s.id, s.kind);
-
     for (const f of parsed) {
+      if (!wanted(f.path)) continue;
       for (const s of f.scopes) {
         if (!s.parentId) continue;
-        push({ from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
+        push(f.path, { from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
       }
     }
     for (const e of resolved.edges) {
-      push({ from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
+      const path = pathOf.get(e.fromId)!;
+      if (wanted(path)) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
     }
     for (const imp of resolved.fileImports) {
       const from = fileIds.get(imp.fromPath);
-      if (!from) continue;
+      if (!from || !wanted(imp.fromPath)) continue;
       if (imp.toPath && fileIds.has(imp.toPath)) {
-        push({ from: g(from), type: 'IMPORTS', to: g(fileIds.get(imp.toPath)!), target: 'scope', line: imp.line });
+        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: g(fileIds.get(imp.toPath)!), target: 'scope', line: imp.line });
       } else if (imp.external) {
-        push({ from: g(from), type: 'IMPORTS', to: `${repoId}:module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
+        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
       } else {
-        push({ from: g(from), type: 'IMPORTS', to: `${repoId}:unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
+        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
       }
     }
-    let unresolved = 0;
-    let builtinSkipped = 0;
     for (const u of resolved.unresolved) {
       // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
-      if (u.reason === 'builtin') {
-        builtinSkipped++;
-        continue;
-      }
-      unresolved++;
-      push({
+      const path = pathOf.get(u.fromId)!;
+      if (u.reason === 'builtin' || !wanted(path)) continue;
+      push(path, {
         from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
         reason: u.reason, resolver: u.resolver,
       });
     }
-    return { list, unresolved, builtinSkipped };
+    return byPath;
   }
 
 }
 
-/**
- * What resolution needs of a parsed file once its scopes are queued for writing: no scope text
- * (the bulk of a parse), except a TS/JS file's own text when TypeScript's checker will read it.
- */
-function slim(file: ParsedFile, keepFileText: boolean): ParsedFile {
-  const js = isJsFamily(file.path);
-  return { ...file, scopes: file.scopes.map((s) => (keepFileText && js && s.kind === 'file' ? s : { ...s, source: '' })) };
+/** Per scope id (local) its file's path and kind; per path its file scope's id. */
+function scopeIndex(parsed: ParsedFile[]) {
+  const pathOf = new Map<string, string>();
+  const kindById = new Map<string, string>();
+  const fileIds = new Map<string, string>();
+  for (const f of parsed) {
+    fileIds.set(f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path));
+    for (const s of f.scopes) {
+      pathOf.set(s.id, f.path);
+      kindById.set(s.id, s.kind);
+    }
+  }
+  return { pathOf, kindById, fileIds };
 }
 
-function isJsFamily(path: string): boolean {
-  const language = languageForPath(path);
-  return language === 'typescript' || language === 'tsx' || language === 'javascript';
+/**
+ * Per file, one hash of everything its outgoing edges are made from (its scopes' containment, and
+ * the resolution of its references and imports), kept on the file scope: an equal hash means the
+ * graph already holds exactly the edges this run would write, so a re-index neither reads nor
+ * diffs them. Computed from the resolver's output directly (no edge objects for unchanged files),
+ * in the order it comes, which depends only on the parse and the resolution. Ids carry no
+ * repository prefix, like scope content hashes. Also counts what the edges will hold.
+ */
+export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { hashes: Map<string, string>; unresolved: number; builtinSkipped: number } {
+  const { pathOf, fileIds } = scopeIndex(parsed);
+  const hashers = new Map<string, Hash>();
+  const add = (path: string, item: string) => {
+    let h = hashers.get(path);
+    if (!h) hashers.set(path, (h = createHash('sha256')));
+    h.update(item);
+  };
+  for (const f of parsed) {
+    hashers.set(f.path, createHash('sha256'));
+    for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
+  }
+  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
+  for (const i of resolved.fileImports) {
+    if (!fileIds.has(i.fromPath)) continue;
+    const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
+    add(i.fromPath, `i\u0000${to}\u0000${i.line}\n`);
+  }
+  let unresolved = 0;
+  let builtinSkipped = 0;
+  for (const u of resolved.unresolved) {
+    if (u.reason === 'builtin') {
+      builtinSkipped++;
+      continue;
+    }
+    unresolved++;
+    add(pathOf.get(u.fromId)!, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
+  }
+  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), unresolved, builtinSkipped };
+}
+
+/**
+ * What resolution needs of a parsed file once its scopes are queued for writing: no scope text (the
+ * bulk of a parse; TypeScript's checker reads the files it needs itself).
+ */
+function slim(file: ParsedFile): ParsedFile {
+  return { ...file, scopes: file.scopes.map((s) => ({ ...s, source: '' })) };
 }
 
 /** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
@@ -439,7 +576,4 @@ export function etaSeconds(done: number, total: number, elapsedMs: number): numb
   return Math.round(((total - done) * elapsedMs) / done / 1000);
 }
 
-export function fileScopeId(path: string): string {
-  return `${path}#${path}|file`;
-}
 

@@ -26,16 +26,18 @@ export interface IngestResult {
   repoId: string;
   name: string;
   rootPath: string;
-  files: { indexed: number; parsed: number; reused: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
+  /** `unread`: reused files whose fingerprint (size, times, inode) was unchanged, so they were not even read. */
+  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
   /** The include/exclude globs this run walked with (given, or stored with the repository). */
   filters: { include: string[]; exclude: string[] };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
   edges: { total: number; added: number; updated: number; removed: number; unresolved: number; builtinSkipped: number };
   /**
    * Which resolver the TS/JS references went through; `precise` adds where the compiler options came
-   * from and how many files were (re)checked (changed files and their importers).
+   * from, how many files were (re)checked (changed files and their importers), and in how many passes
+   * the fast resolver collected the questions for the checker.
    */
-  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; skipped?: string } };
+  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string } };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;

@@ -1,11 +1,19 @@
 import { createHash } from 'node:crypto';
 import { cypherInt } from '@scopegraph/graph';
 import { GraphEdge, graphId, KIND_LABEL } from '@scopegraph/code-model';
-import { IngestRepository, ScopeRow, StoredScope } from '../graph/ingest.repository';
+import { IngestRepository, ScopeBatch, ScopeRow } from '../graph/ingest.repository';
 import type { ParsedFile, ParsedScope } from '../parse/types';
 
-/** Rows per background write: small enough that writing starts early and overlaps parsing. */
+/** Rows that start a background write: few, so writing starts early and overlaps parsing. */
 const STREAM_BATCH = 250;
+/**
+ * Rows one write may take. While a write runs, re-parsed files collect; the next write takes them
+ * together, so when Neo4j falls behind there are fewer, larger transactions (each commit has a
+ * fixed cost: index updates, log flush) instead of a growing queue of small ones.
+ */
+const MAX_BATCH = 2_000;
+/** Rows waiting for Neo4j beyond which parsing waits too (memory stays bounded). */
+const MAX_PENDING = 4 * MAX_BATCH;
 /**
  * A file scope keeps only the head of its text (imports, module header): its members hold the rest,
  * and whole files would double what the full-text index analyses.
@@ -21,38 +29,46 @@ export interface ScopeStats {
   unchanged: number;
 }
 
+/** A re-parsed file waiting to be diffed and written. */
+interface PendingFile {
+  path: string;
+  rows: ScopeRow[];
+}
+
 /**
- * Diffs parsed scopes against what the graph holds and writes the difference. Writes start while
- * later files are still being parsed: they run one batch at a time in the background (Neo4j works on
- * one core while parsing keeps the other), and `finish()` waits for them.
+ * Diffs re-parsed files against what the graph holds for them and writes the difference. Writes
+ * start while later files are still being parsed: they run one batch at a time in the background
+ * (Neo4j works on one core while parsing keeps the other), and `finish()` waits for them. Only the
+ * stored scopes of re-parsed files are read (files reused unchanged are not), one batch at a time.
  */
 export class ScopeSync {
   readonly stats: ScopeStats = { total: 0, added: 0, changed: 0, moved: 0, deleted: 0, unchanged: 0 };
-  private readonly stored: Map<string, StoredScope>;
-  private readonly keep = new Set<string>();
-  private upserts: ScopeRow[] = [];
-  private moves: { id: string; startLine: number; endLine: number }[] = [];
+  /** Containment edges written for new and changed scopes, by file: in the graph when edges are diffed. */
+  readonly containment = new Map<string, GraphEdge[]>();
+  private pending: PendingFile[] = [];
+  private pendingRows = 0;
   private chain: Promise<void> = Promise.resolve();
+  private writing = false;
+  private drained: (() => void)[] = [];
   private failure: unknown;
 
+  /** `storedPaths`: paths the graph holds scopes for (their scopes are read before diffing). */
   constructor(
     private readonly repoId: string,
-    stored: StoredScope[],
     private readonly repo: IngestRepository,
+    private readonly storedPaths: ReadonlySet<string>,
     private readonly options: { excludeDocComments?: boolean } = {},
-  ) {
-    this.stored = new Map(stored.map((s) => [s.id, s]));
-  }
+  ) {}
 
   /** A file whose bytes did not change: its scopes are kept as they are. */
   keepUnchanged(file: ParsedFile): void {
-    for (const s of file.scopes) this.keep.add(graphId(this.repoId, s.id));
     this.stats.total += file.scopes.length;
     this.stats.unchanged += file.scopes.length;
   }
 
-  /** A parsed file: new and changed scopes are queued for writing, moved ones for a position update. */
+  /** A re-parsed file: queued to be diffed against the graph and written. */
   add(file: ParsedFile, nonUtf8: boolean): void {
+    const rows: ScopeRow[] = [];
     for (const scope of file.scopes) {
       const props = scopeProps(this.repoId, scope);
       if (this.options.excludeDocComments) {
@@ -68,59 +84,106 @@ export class ScopeSync {
         props.source = text.length > FILE_SOURCE_CHARS ? text.slice(0, FILE_SOURCE_CHARS) : text;
         props.truncated = text.length > FILE_SOURCE_CHARS;
       }
-      const propsHash = hashProps(props);
-      props.contentHash = propsHash;
-      // JS numbers travel as Cypher floats; line numbers are integers.
-      props.startLine = cypherInt(scope.startLine);
-      props.endLine = cypherInt(scope.endLine);
-      const id = props.id as string;
-      this.keep.add(id);
-      this.stats.total++;
-      const old = this.stored.get(id);
-      if (!old || old.contentHash !== propsHash) {
-        this.stats[old ? 'changed' : 'added']++;
-        this.upserts.push({ id, labels: [KIND_LABEL[scope.kind]], props });
-      } else if (old.startLine !== scope.startLine || old.endLine !== scope.endLine) {
-        this.stats.moved++;
-        this.moves.push({ id, startLine: scope.startLine, endLine: scope.endLine });
-      } else {
-        this.stats.unchanged++;
-      }
+      props.contentHash = hashProps(props);
+      rows.push({ id: props.id as string, labels: [KIND_LABEL[scope.kind]], props });
     }
-    if (this.upserts.length >= STREAM_BATCH) this.flushUpserts();
+    this.stats.total += rows.length;
+    this.pending.push({ path: file.path, rows });
+    this.pendingRows += rows.length;
+    if (this.pendingRows >= STREAM_BATCH) this.flush();
   }
 
-  /** Waits for every queued write; returns the ids of stored scopes that no longer exist. */
-  async finish(): Promise<string[]> {
-    this.flushUpserts();
-    const moves = this.moves;
-    this.moves = [];
-    this.enqueue(() => this.repo.updatePositions(moves));
-    await this.chain;
-    if (this.failure) throw this.failure;
-    const deletions = [...this.stored.keys()].filter((id) => !this.keep.has(id));
-    this.stats.deleted = deletions.length;
-    return deletions;
+  /** Resolves once the rows waiting for Neo4j are few enough for parsing to go on. */
+  room(): Promise<void> {
+    if (this.pendingRows < MAX_PENDING || this.failure) return Promise.resolve();
+    return new Promise((resolve) => this.drained.push(resolve));
   }
 
-  private flushUpserts(): void {
-    const rows = this.upserts;
-    this.upserts = [];
-    if (rows.length === 0) return;
-    const fileIds = rows.filter((r) => r.props.kind === 'file').map((r) => r.id);
-    // Containment needs no resolution, so it is written here, overlapping parsing; the edge diff
-    // later finds it in place. Parents precede children (files list scopes in source order).
-    const containment: GraphEdge[] = rows
-      .filter((r) => typeof r.props.parentId === 'string')
-      .map((r) => {
-        const parent = r.props.parentId as string;
-        return { from: parent, type: parent.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER', to: r.id, target: 'scope', line: null };
-      });
+  /** Files the graph holds that are gone from the tree (or now skipped): all their scopes are deleted. */
+  deletePaths(paths: string[]): void {
+    if (paths.length === 0) return;
     this.enqueue(async () => {
-      await this.repo.upsertScopes(rows);
-      await this.repo.linkFiles(this.repoId, fileIds);
-      await this.repo.mergeEdges(this.repoId, containment);
+      this.stats.deleted += await this.repo.deletePaths(this.repoId, paths);
     });
+  }
+
+  /**
+   * Waits for the running writes and returns the files still pending as one batch, diffed but not
+   * written: the caller writes it with the edges (one transaction less after the last parse).
+   */
+  async finish(): Promise<{ stats: ScopeStats; last?: ScopeBatch }> {
+    const last = this.pending.splice(0);
+    this.pendingRows = 0;
+    this.drained.splice(0).forEach((resolve) => resolve());
+    const [batch] = await Promise.all([last.length && !this.failure ? this.diff(last) : undefined, this.chain]);
+    if (this.failure) throw this.failure;
+    return { stats: this.stats, last: batch };
+  }
+
+  /**
+   * Starts a write of the pending files (up to MAX_BATCH rows, whole files) unless one is running;
+   * when it ends, the next one starts with whatever collected meanwhile.
+   */
+  private flush(): void {
+    if (this.writing) return;
+    let take = 0;
+    let rows = 0;
+    while (take < this.pending.length && (take === 0 || rows + this.pending[take].rows.length <= MAX_BATCH)) rows += this.pending[take++].rows.length;
+    const files = this.pending.splice(0, take);
+    this.pendingRows -= rows;
+    if (this.pendingRows < MAX_PENDING) this.drained.splice(0).forEach((resolve) => resolve());
+    if (files.length === 0) return;
+    this.writing = true;
+    this.enqueue(() => this.write(files));
+    this.chain = this.chain.then(() => {
+      this.writing = false;
+      if (this.pendingRows >= STREAM_BATCH) this.flush();
+    });
+  }
+
+  /** Diffs some re-parsed files against their stored scopes and writes the difference in one transaction. */
+  private async write(files: PendingFile[]): Promise<void> {
+    await this.repo.writeScopeBatch(this.repoId, await this.diff(files));
+  }
+
+  /** What writing some re-parsed files takes: their stored scopes are read and compared. */
+  private async diff(files: PendingFile[]): Promise<ScopeBatch> {
+    const storedPaths = files.filter((f) => this.storedPaths.has(f.path)).map((f) => f.path);
+    const stored = new Map((storedPaths.length ? await this.repo.storedScopesOf(this.repoId, storedPaths) : []).map((s) => [s.id, s]));
+    const batch: ScopeBatch = { dirtyFileIds: [], upserts: [], fileIds: [], newContainment: [], changedContainment: [], moves: [], deleteIds: [] };
+    const kept = new Set<string>();
+    for (const file of files) {
+      for (const row of file.rows) {
+        kept.add(row.id);
+        const old = stored.get(row.id);
+        const { startLine, endLine } = row.props as { startLine: number; endLine: number };
+        if (!old || old.contentHash !== row.props.contentHash) {
+          this.stats[old ? 'changed' : 'added']++;
+          // JS numbers travel as Cypher floats; line numbers are integers.
+          batch.upserts.push({ ...row, props: { ...row.props, startLine: cypherInt(startLine), endLine: cypherInt(endLine) } });
+          if (row.props.kind === 'file') batch.fileIds.push(row.id);
+          const parent = row.props.parentId;
+          if (typeof parent === 'string') {
+            // Containment needs no resolution, so it is written here, overlapping parsing. Parents
+            // precede children (files list scopes in source order).
+            const edge: GraphEdge = { from: parent, type: parent.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER', to: row.id, target: 'scope', line: null };
+            (old ? batch.changedContainment : batch.newContainment).push(edge);
+            let written = this.containment.get(file.path);
+            if (!written) this.containment.set(file.path, (written = []));
+            written.push(edge);
+          }
+        } else if (old.startLine !== startLine || old.endLine !== endLine) {
+          this.stats.moved++;
+          batch.moves.push({ id: row.id, startLine, endLine });
+        } else {
+          this.stats.unchanged++;
+        }
+      }
+      if (this.storedPaths.has(file.path)) batch.dirtyFileIds.push(graphId(this.repoId, fileScopeId(file.path)));
+    }
+    batch.deleteIds = [...stored.keys()].filter((id) => !kept.has(id));
+    this.stats.deleted += batch.deleteIds.length;
+    return batch;
   }
 
   private enqueue(work: () => Promise<void>): void {
@@ -133,6 +196,10 @@ export class ScopeSync {
       }
     });
   }
+}
+
+export function fileScopeId(path: string): string {
+  return `${path}#${path}|file`;
 }
 
 function scopeProps(repoId: string, scope: ParsedScope): Record<string, unknown> {

@@ -7,3 +7,4 @@ export type { ResolveRun } from './reference-resolver';
 export { TsProjects } from './precise/ts-project';
 export type { PreciseRunStats, PreciseSession } from './precise/ts-project';
 export { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
+export { TsChecker, TS_CHECKER_SCRIPT } from './precise/ts-checker';

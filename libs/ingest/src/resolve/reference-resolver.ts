@@ -1,42 +1,97 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import type { ParsedFile } from '../parse/types';
+import type { ParsedFile, RawReference } from '../parse/types';
+import { checkerFile, CheckerQuery, TsChecker } from './precise/ts-checker';
+import { isJsFamily } from './precise/ts-oracle';
 import { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
-import { PreciseRunStats, TsProjects } from './precise/ts-project';
+import type { PreciseRunStats } from './precise/ts-project';
 import { resolveRepository } from './resolver';
-import type { ResolveResult, ResolverName } from './types';
+import type { PreciseOutcome, ResolveResult, ResolverName } from './types';
 
 export interface ResolveRun {
   result: ResolveResult;
   /** The TS/JS resolver setting this run used. */
   tsResolver: ResolverName;
   /** Set when the precise resolver was asked for. */
-  precise?: PreciseRunStats;
+  precise?: PreciseRunStats & { passes: number };
 }
 
 /**
  * Resolves a repository's references: TypeScript's checker for TS/JS when the setting says
  * `precise` (the tree-sitter resolver answers whatever the checker cannot, and every other
  * language), keeping each repository's compiler state between runs so re-indexing stays incremental.
+ *
+ * The checker runs on a thread of its own (TsChecker). The fast resolver runs on this one in
+ * passes: each pass collects the references it would ask the checker about, the checker answers
+ * them all at once, and the next pass uses the answers; a pass that asks nothing new is the result,
+ * exactly what asking the checker one reference at a time gives (answers depend only on the
+ * reference). Two passes usually do: answers about base classes can lead to new questions.
  */
 @Injectable()
-export class ReferenceResolver {
+export class ReferenceResolver implements OnModuleDestroy {
   private readonly logger = new Logger(ReferenceResolver.name);
-  private readonly projects: TsProjects;
+  private checker: TsChecker;
+  /** The checker this resolver made (and closes); one given by useChecker belongs to the caller. */
+  private own?: TsChecker;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.projects = new TsProjects(config.ingest.tsPreciseMaxFiles);
+    this.checker = this.own = new TsChecker(config.ingest.tsPreciseMaxFiles, config.ingest.parseThreads > 0);
   }
 
-  resolve(repoId: string, rootPath: string, files: ParsedFile[]): ResolveRun {
+  /** Uses another checker (shared by several resolvers; a test's compiled thread entry). */
+  async useChecker(checker: TsChecker): Promise<void> {
+    await this.own?.close();
+    this.own = undefined;
+    this.checker = checker;
+  }
+
+  /** Whether the checker runs on its own thread. */
+  get checkerThreaded(): boolean {
+    return this.checker.threaded;
+  }
+
+  /** Lets the checker build a repository's program from disk while its files are being parsed. */
+  prepare(repoId: string, rootPath: string, paths: string[]): void {
+    if (this.config.ingest.tsResolver === 'precise') this.checker.prepare(repoId, rootPath, paths);
+  }
+
+  async resolve(repoId: string, rootPath: string, files: ParsedFile[]): Promise<ResolveRun> {
     const modules = fastModuleOptions(rootPath, tsProjectOptions(rootPath).options);
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
-    const session = this.projects.open(repoId, rootPath, files);
-    if (session.stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${session.stats.skipped}); fast resolver only`);
-    return { result: resolveRepository(files, { ...modules, precise: session.oracle }), tsResolver: 'precise', precise: session.stats };
+    const opened = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
+    opened.catch(() => undefined);
+    const answers = new Map<string, PreciseOutcome | undefined>();
+    for (let passes = 1; ; passes++) {
+      const asked = new Map<string, CheckerQuery>();
+      const oracle = {
+        resolve(ref: RawReference, file: ParsedFile): PreciseOutcome | undefined {
+          const key = queryKey(file.path, ref);
+          if (answers.has(key)) return answers.get(key);
+          asked.set(key, { path: file.path, ref });
+          return undefined;
+        },
+      };
+      // The first pass runs while the checker builds its program.
+      const result = resolveRepository(files, { ...modules, precise: oracle });
+      const stats = await opened;
+      if (passes === 1 && stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${stats.skipped}); fast resolver only`);
+      if (asked.size === 0 || stats.skipped) return { result, tsResolver: 'precise', precise: { ...stats, passes } };
+      const queries = [...asked.values()];
+      const outcomes = await this.checker.answer(repoId, queries);
+      [...asked.keys()].forEach((key, i) => answers.set(key, outcomes[i]));
+    }
   }
 
   forget(repoId: string): void {
-    this.projects.forget(repoId);
+    this.checker.forget(repoId);
   }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.own?.close();
+  }
+}
+
+/** What the checker's answer about a reference depends on (see TsOracle.resolve). */
+function queryKey(path: string, ref: RawReference): string {
+  return `${path}\u0000${ref.kind}\u0000${ref.line}\u0000${ref.targetName}\u0000${ref.targetLanguage ?? ''}`;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as fs from 'node:fs/promises';
+import * as fsSync from 'node:fs';
 import * as path from 'node:path';
 import ignore, { Ignore } from 'ignore';
 
@@ -124,10 +124,9 @@ export function countSkip(into: { skipped: Record<SkipReason, number>; errors: {
 const compiledFilters = new WeakMap<WalkFilters, FilterRules>();
 
 /** Reads one candidate listed by {@link listRepository}: binary, generated, bundled or oversized files are skipped. */
-export function readRepositoryFile(root: string, rel: string, limits: WalkLimits, filters: WalkFilters = {}): Promise<ReadOutcome> {
-  let rules = compiledFilters.get(filters);
-  if (!rules) compiledFilters.set(filters, (rules = compileFilters(filters)));
-  return readCandidate(root, rel, limits, rules);
+export async function readRepositoryFile(root: string, rel: string, limits: WalkLimits, filters: WalkFilters = {}): Promise<ReadOutcome> {
+  const { fingerprint: _f, ...outcome } = readRepositoryFileSync(root, rel, limits, filters);
+  return outcome;
 }
 
 interface FilterRules {
@@ -171,7 +170,9 @@ async function collect(
   const absDir = path.join(root, relDir);
   let entries: import('node:fs').Dirent[];
   try {
-    entries = await fs.readdir(absDir, { withFileTypes: true });
+    // Synchronous: a walk is thousands of small directory reads in a row, each a trip through the
+    // I/O thread pool when asynchronous (seconds on a loaded machine); nothing else waits meanwhile.
+    entries = fsSync.readdirSync(absDir, { withFileTypes: true });
   } catch (error) {
     result.errors.push({ path: relDir || '.', message: `cannot read directory: ${(error as Error).message}` });
     return;
@@ -179,7 +180,7 @@ async function collect(
   const gitignore = entries.find((e) => e.isFile() && e.name === '.gitignore');
   if (gitignore) {
     try {
-      const text = await fs.readFile(path.join(absDir, '.gitignore'), 'utf8');
+      const text = fsSync.readFileSync(path.join(absDir, '.gitignore'), 'utf8');
       layers = [...layers, { base: relDir, rules: ignore().add(text) }];
     } catch {
       /* an unreadable .gitignore ignores nothing */
@@ -238,21 +239,96 @@ function isIgnored(layers: IgnoreLayer[], rel: string, isDir: boolean): boolean 
   return false;
 }
 
-async function readCandidate(root: string, rel: string, limits: WalkLimits, rules: FilterRules): Promise<ReadOutcome> {
-  let bytes: Buffer;
-  try {
-    const stat = await fs.stat(path.join(root, rel));
-    if (stat.size > limits.maxFileBytes) return { skip: 'tooLarge' };
-    bytes = await fs.readFile(path.join(root, rel));
-  } catch (error) {
-    return { skip: 'unreadable', error: `cannot read: ${(error as Error).message}` };
-  }
+/** What the bytes of a candidate are: source to index, or binary, generated or bundled (skipped). */
+function classifyContent(rel: string, bytes: Buffer, rules: FilterRules): ReadOutcome {
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { skip: 'binary' };
   const { text, nonUtf8 } = decode(bytes);
   const included = matches(rules.include, rel, false);
   if (!included && GENERATED_HEADER.test(text.slice(0, HEADER_BYTES))) return { skip: 'generated' };
   if (!included && isBundle(text)) return { skip: 'bundle' };
   return { file: { path: rel, content: text, contentHash: createHash('sha256').update(bytes).digest('hex'), nonUtf8 } };
+}
+
+/**
+ * Identifies the rules that decide from a file's bytes whether it is indexed (the code of the
+ * classification itself, so any change to those rules counts, plus the repository's include
+ * globs): a file whose size and times are unchanged is skipped without reading only if it was
+ * classified under the same rules.
+ */
+export function contentRulesKey(filters: WalkFilters): string {
+  const code = [classifyContent, isBundle, decode].map((f) => f.toString()).join('\n');
+  const constants = [BINARY_SNIFF_BYTES, GENERATED_HEADER.source, HEADER_BYTES, BUNDLE_MARKER.source, MAX_HUMAN_LINE];
+  return createHash('sha256').update(code).update(JSON.stringify(constants)).update(JSON.stringify(filters.include ?? [])).digest('hex').slice(0, 16);
+}
+
+/**
+ * A file's identity on disk without reading it: size, modification and change times (nanoseconds)
+ * and inode. Editors, checkouts and copies change at least one of them; ctime cannot be set back.
+ */
+export function statFingerprint(stat: fsSync.BigIntStats): string {
+  return `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
+}
+
+/**
+ * Timestamps have coarse ticks on some filesystems: a file written twice within one tick keeps its
+ * times. A fingerprint this close to the moment it was taken is not trusted later.
+ */
+export const RACY_FINGERPRINT_MS = 2_000;
+
+/** A candidate read with its fingerprint (null when too recent to be trusted later). */
+export type FingerprintedRead = ({ skip: SkipReason; error?: string } | { file: WalkedFile }) & { fingerprint: string | null };
+
+/** The candidate's fingerprint now, or null when it cannot be taken (gone, unreadable). */
+export function currentFingerprint(root: string, rel: string): string | null {
+  try {
+    return statFingerprint(fsSync.statSync(path.join(root, rel), { bigint: true }));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads one candidate synchronously (a parse thread has nothing else to do meanwhile: no trips
+ * through the I/O thread pool). The fingerprint returned is null when it is too recent to be
+ * trusted later: when the file's times are not before `settledBefore` (epoch ms; default: now
+ * minus {@link RACY_FINGERPRINT_MS}), or the file changed while it was read.
+ */
+export function readRepositoryFileSync(
+  root: string,
+  rel: string,
+  limits: WalkLimits,
+  filters: WalkFilters,
+  settledBefore = Date.now() - RACY_FINGERPRINT_MS,
+): FingerprintedRead {
+  let rules = compiledFilters.get(filters);
+  if (!rules) compiledFilters.set(filters, (rules = compileFilters(filters)));
+  const abs = path.join(root, rel);
+  let stat: fsSync.BigIntStats;
+  let bytes: Buffer;
+  try {
+    stat = fsSync.statSync(abs, { bigint: true });
+    if (stat.size > BigInt(limits.maxFileBytes)) return { skip: 'tooLarge', fingerprint: null };
+    bytes = fsSync.readFileSync(abs);
+  } catch (error) {
+    return { skip: 'unreadable', error: `cannot read: ${(error as Error).message}`, fingerprint: null };
+  }
+  const settled = BigInt(Math.floor(settledBefore));
+  const stable = bytes.length === Number(stat.size) && stat.mtimeNs / 1_000_000n < settled && stat.ctimeNs / 1_000_000n < settled;
+  const outcome = classifyContent(rel, bytes, rules);
+  return { ...outcome, fingerprint: stable && 'file' in outcome ? statFingerprint(stat) : null };
+}
+
+/**
+ * A file's text decoded as the parser saw it, and the hash of its bytes (its content hash), for
+ * readers other than the parse (TypeScript's checker); undefined when it cannot be read.
+ */
+export function readSourceText(root: string, rel: string): { text: string; contentHash: string } | undefined {
+  try {
+    const bytes = fsSync.readFileSync(path.join(root, rel));
+    return { text: decode(bytes).text, contentHash: createHash('sha256').update(bytes).digest('hex') };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Emitted by a bundler or compiler: a source map reference, a bundler banner, or a line no person writes. */

@@ -32,7 +32,7 @@ export interface CreateEmbeddingProviderOptions {
   /** Texts per model run / per request (EMBEDDING_BATCH_SIZE); Gemini caps it at 100 per request. */
   batchSize?: number;
   gemini?: { apiKey?: string; baseUrl?: string } & Partial<Omit<GeminiEmbeddingProviderOptions, 'apiKey' | 'baseUrl' | 'dimensions' | 'model'>>;
-  local?: Pick<LocalEmbeddingProviderOptions, 'batchSize' | 'intraOpNumThreads' | 'maxTokens'>;
+  local?: Pick<LocalEmbeddingProviderOptions, 'batchSize' | 'intraOpNumThreads' | 'maxTokens' | 'maxBatchTokens'>;
   openai?: Partial<Omit<OpenAiEmbeddingProviderOptions, 'model' | 'dimensions'>>;
 }
 

@@ -4,7 +4,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalEmbeddingProvider } from './local-embedding.provider';
+import { LocalEmbeddingProvider, tokenBatches } from './local-embedding.provider';
 import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, isLocalModelInstalled, localModelFiles, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
 import { cosineSimilarity, l2Norm } from './vector-math';
 
@@ -48,6 +48,14 @@ describe('LocalEmbeddingProvider without a model', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+
+  it('cuts length-sorted texts into batches within both the text and the padded-token limits', () => {
+    const lengths = [10, 10, 20, 20, 40, 100, 300];
+    const batches = tokenBatches(lengths.map((_, i) => i), (i) => lengths[i], 3, 100);
+    // [10,10,20] fits 3 texts; [20,40] pads to 80 (a third would pad to 300); 100 alone; 300 over budget goes alone.
+    expect(batches).toEqual([[0, 1, 2], [3, 4], [5], [6]]);
+    expect(tokenBatches([0, 1, 2, 3], () => 5, 32, Number.MAX_SAFE_INTEGER)).toEqual([[0, 1, 2, 3]]);
   });
 
   it('rejects unknown models and bad options before touching the disk', () => {
@@ -98,6 +106,17 @@ describe('LocalEmbeddingProvider without a model', () => {
     for (const i of [0, 5, 10]) {
       const alone = await provider.embedQuery(texts[i]);
       expect(cosineSimilarity(alone, batched[i])).toBeGreaterThan(1 - UNIT_NORM_TOLERANCE);
+    }
+  });
+
+  it('gives the same vectors when a token budget cuts long texts into smaller batches', async () => {
+    const texts = Array.from({ length: 6 }, (_, i) => `class Store${i} { load() { return ${'this.items.map((x) => x.id);'.repeat(i * 3)} } }`);
+    const tight = new LocalEmbeddingProvider({ modelsDir, maxBatchTokens: 256 });
+    try {
+      const [a, b] = [await provider.embedDocuments(texts), await tight.embedDocuments(texts)];
+      texts.forEach((_, i) => expect(cosineSimilarity(a[i], b[i])).toBeGreaterThan(1 - UNIT_NORM_TOLERANCE));
+    } finally {
+      await tight.close();
     }
   });
 

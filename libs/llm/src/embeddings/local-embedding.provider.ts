@@ -13,6 +13,8 @@ import {
 } from './local-models';
 
 export const DEFAULT_LOCAL_BATCH_SIZE = 32;
+/** Padded tokens per ONNX run by default (see LocalEmbeddingProviderOptions.maxBatchTokens). */
+export const DEFAULT_LOCAL_MAX_BATCH_TOKENS = 2_048;
 
 export interface LocalEmbeddingProviderOptions {
   /** Model id, i.e. a folder under the models dir (see LOCAL_EMBEDDING_MODELS). */
@@ -25,6 +27,12 @@ export interface LocalEmbeddingProviderOptions {
   intraOpNumThreads?: number;
   /** Truncate inputs to this many tokens ([CLS]/[SEP] included); at most the model's own limit. */
   maxTokens?: number;
+  /**
+   * Padded tokens (texts × longest text) per ONNX run, beside `batchSize`: long texts go in smaller
+   * batches, so the memory a run needs (activations grow with texts × length, attention with
+   * texts × length²) stays bounded, while short texts still go `batchSize` at a time.
+   */
+  maxBatchTokens?: number;
 }
 
 interface Loaded {
@@ -47,6 +55,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly dimensions: number;
   readonly maxTokens: number;
   readonly batchSize: number;
+  readonly maxBatchTokens: number;
   readonly intraOpNumThreads: number;
 
   private readonly logger = new Logger(LocalEmbeddingProvider.name);
@@ -73,6 +82,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       throw new EmbeddingConfigError(`maxTokens ${this.maxTokens} exceeds ${spec.id}'s limit of ${spec.maxTokens}`);
     }
     this.batchSize = positiveInt('batchSize', options.batchSize ?? DEFAULT_LOCAL_BATCH_SIZE);
+    this.maxBatchTokens = positiveInt('maxBatchTokens', options.maxBatchTokens ?? DEFAULT_LOCAL_MAX_BATCH_TOKENS);
     this.intraOpNumThreads = positiveInt('intraOpNumThreads', options.intraOpNumThreads ?? availableParallelism());
     this.files = assertLocalModelInstalled(spec, options.modelsDir);
   }
@@ -144,8 +154,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     // in input order. Padding is masked, so grouping does not change any vector.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a].length - encoded[b].length);
     const out = new Array<number[]>(texts.length);
-    for (let start = 0; start < order.length; start += this.batchSize) {
-      const idx = order.slice(start, start + this.batchSize);
+    for (const idx of tokenBatches(order, (i) => encoded[i].length, this.batchSize, this.maxBatchTokens)) {
       const vectors = await this.runBatch(loaded, idx.map((i) => encoded[i]));
       idx.forEach((i, k) => (out[i] = vectors[k]));
     }
@@ -169,6 +178,24 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     }
     return batch.map((_, r) => Array.from(vectors.subarray(r * width, (r + 1) * width)));
   }
+}
+
+/**
+ * Cuts length-sorted items into batches of at most `maxItems` whose padded size (items × the
+ * longest, i.e. the last) stays within `maxTokens`; an item longer than `maxTokens` goes alone.
+ */
+export function tokenBatches(sorted: number[], length: (i: number) => number, maxItems: number, maxTokens: number): number[][] {
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  for (const i of sorted) {
+    if (batch.length > 0 && (batch.length >= maxItems || (batch.length + 1) * length(i) > maxTokens)) {
+      batches.push(batch);
+      batch = [];
+    }
+    batch.push(i);
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 function positiveInt(name: string, value: number): number {
