@@ -1,5 +1,7 @@
 // Keyword (BM25) list. $query is built by libs/search/src/query/lucene.ts: words and identifier
-// sub-tokens, every Lucene special character escaped. The procedure streams hits best first and
+// sub-tokens, every Lucene special character escaped, plus a zero-boost repoId clause
+// (withinRepositories) so that Lucene itself reads only the wanted repositories; the WHERE below
+// still filters exactly. The procedure streams hits best first and
 // Cypher pulls lazily, so filters here are applied as hits arrive and LIMIT stops the stream once
 // $k hits passed: a filtered query still gets k hits when they exist. No ORDER BY, which would
 // force reading every match. One row holding the list in stream order: a row per hit cost the

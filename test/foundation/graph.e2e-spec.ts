@@ -1,5 +1,6 @@
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, MigrationService, Neo4jService, SCOPE_FULLTEXT_INDEX, SCOPE_VECTOR_INDEX } from '@scopegraph/graph';
+import { withinRepositories } from '@scopegraph/search';
 import { runId } from '../support/processes';
 
 // Against the real Neo4j that `npm test` starts. Every node written here carries this run's repoId
@@ -78,6 +79,17 @@ describe('Neo4j schema and indexes (real server)', () => {
       { index: SCOPE_FULLTEXT_INDEX, q: 'nameTokens:analysis', repoId },
     );
     expect(byToken.map((r) => r.id)).toContain(`${repoId}:ft`);
+    // repoId is indexed too, so a search narrows to repositories inside Lucene (withinRepositories).
+    const inRepo = await neo4j.runStatement<{ id: string }>(
+      'CALL db.index.fulltext.queryNodes($index, $q) YIELD node RETURN node.id AS id',
+      { index: SCOPE_FULLTEXT_INDEX, q: withinRepositories('nameTokens:analysis', [repoId]) },
+    );
+    expect(inRepo.map((r) => r.id)).toEqual([`${repoId}:ft`]);
+    const elsewhere = await neo4j.runStatement<{ id: string }>(
+      'CALL db.index.fulltext.queryNodes($index, $q) YIELD node RETURN node.id AS id',
+      { index: SCOPE_FULLTEXT_INDEX, q: withinRepositories('nameTokens:analysis', [`${repoId}x`]) },
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it('has Neo4j end a read that runs past NEO4J_TX_TIMEOUT_MS, and does not retry it', async () => {

@@ -4,7 +4,7 @@ export * from './search.service';
 export * from './search.repository';
 export * from './query-builder';
 export { defaultPlan, validatePlan } from './plan';
-export { buildLuceneQuery, escapeLuceneTerm, MAX_QUERY_TOKENS } from './query/lucene';
+export { buildLuceneQuery, escapeLuceneTerm, MAX_QUERY_TOKENS, withinRepositories } from './query/lucene';
 export type { LuceneQuery } from './query/lucene';
 export { queryWords, querySubTokens, semanticQueryText } from './query/query-text';
 export { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from './filters/glob';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
 import type { GraphEdgeType } from '@scopegraph/code-model';
 import { EXPAND_CYPHER, ExpansionShape, renderExpansionQuery } from './graph/expansion-cypher';
+import { withinRepositories } from './query/lucene';
 import type { ScopeRecord } from './search.types';
 
 /** Filter parameters shared by every filtered query in cypher/search/ (see count-candidates.cypher). */
@@ -136,7 +137,7 @@ export class SearchRepository {
   }
 
   async fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query, ...filters, k: cypherInt(k) }));
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query: withinRepositories(query, filters.repoIds), ...filters, k: cypherInt(k) }));
   }
 
   async scopesById(ids: string[], sourceChars: number | null): Promise<Map<string, ScopeRecord>> {

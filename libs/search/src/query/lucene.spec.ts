@@ -1,5 +1,5 @@
 import { lexClassicQuery } from '../testing/lucene-lexer';
-import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, fieldBoostedQuery, MAX_QUERY_TOKENS, phraseClause, queryPhrases } from './lucene';
+import { buildLuceneQuery, escapeLuceneTerm, estimatedTokens, fieldBoostedQuery, MAX_QUERY_TOKENS, MAX_REPOSITORY_CLAUSES, phraseClause, queryPhrases, withinRepositories } from './lucene';
 
 describe('escapeLuceneTerm', () => {
   it.each([
@@ -188,5 +188,28 @@ describe('phrases', () => {
   it('adds phrase groups on bodies after the boosted terms', () => {
     const q = buildLuceneQuery('"cannot read the config file"');
     expect(fieldBoostedQuery(q.query, q.phrases)).toContain(' OR source:("cannot read the config file")^4 OR docComment:("cannot read the config file")^2');
+  });
+});
+
+describe('withinRepositories', () => {
+  it('requires one of the repositories with boost 0, and the query itself', () => {
+    expect(withinRepositories('name:(parse)^3 OR source:(parse)', ['repo-a', 'b'])).toBe(
+      '+(repoId:"repo\\-a" repoId:"b")^0 +(name:(parse)^3 OR source:(parse))',
+    );
+  });
+
+  it('keeps an id whatever it holds inside its own quoted phrase', () => {
+    const id = 'x") OR source:(*) ("';
+    const clause = withinRepositories('source:(q)', [id]).match(/^\+\(repoId:"(.*)"\)\^0 \+\(source:\(q\)\)$/);
+    expect(clause).not.toBeNull();
+    // Every quote, parenthesis, colon and star of the id is escaped: the phrase cannot be closed early.
+    expect(lexClassicQuery(clause![1]).problems).toEqual([]);
+  });
+
+  it('leaves the query alone with no repository, too many to list, or nothing to search', () => {
+    expect(withinRepositories('source:(q)', [])).toBe('source:(q)');
+    const many = Array.from({ length: MAX_REPOSITORY_CLAUSES + 1 }, (_, i) => `r${i}`);
+    expect(withinRepositories('source:(q)', many)).toBe('source:(q)');
+    expect(withinRepositories('', ['a'])).toBe('');
   });
 });

@@ -200,3 +200,19 @@ export function phraseOnlyQuery(phrases: string[][]): string {
 export function keywordQuery(lucene: LuceneQuery): string {
   return fieldBoostedQuery(lucene.query, lucene.phrases, lucene.boosts);
 }
+
+/** At most this many repositories go into the repository clause (one clause each); with more, the Cypher filter alone narrows. */
+export const MAX_REPOSITORY_CLAUSES = 64;
+
+/**
+ * Narrows a full-text query to some repositories inside Lucene (the index holds `repoId`): the index
+ * then scores and streams only their scopes, where filtering after the procedure first read every
+ * other repository's matches (a 102-scope repository beside a 53k-scope one: 40 ms → 2.6 ms a query).
+ * The clause has boost 0, so scores are those of `query` alone. An id is matched as the phrase of its
+ * analyzer tokens, so `a-b` also matches `a-b-c`: callers still filter on repoId exactly.
+ */
+export function withinRepositories(query: string, repoIds: readonly string[]): string {
+  if (!query || repoIds.length === 0 || repoIds.length > MAX_REPOSITORY_CLAUSES) return query;
+  const ids = repoIds.map((id) => `repoId:"${escapeLuceneTerm(id)}"`).join(' ');
+  return `+(${ids})^0 +(${query})`;
+}
