@@ -91,9 +91,11 @@ export const envSchema = z.object({
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   /** Threads of the local model's runs (ONNX Runtime intra-op threads); default: 1 in the API, the CPUs this process may use elsewhere. */
   EMBEDDING_THREADS: positiveInt.max(64).optional(),
-  // Local model: padded tokens (texts × longest) per ONNX run. Long texts then go fewer at a time, so
-  // ONNX Runtime's buffers stay bounded: 2,048 (8 texts of 256 tokens) peaked at 555 MiB on salt's
-  // longest texts where 32 × 256 peaked at 1,514 MiB, at the same embeddings/s (docs/ingest-scale.md).
+  /**
+   * Local model: padded tokens (texts × longest) per ONNX run. Long texts then go fewer at a time, so
+   * ONNX Runtime's buffers stay bounded: 2,048 (8 texts of 256 tokens) peaked at 555 MiB on salt's
+   * longest texts where 32 × 256 peaked at 1,514 MiB, at the same embeddings/s (docs/ingest-scale.md).
+   */
   EMBEDDING_MAX_BATCH_TOKENS: positiveInt.min(256).default(2048),
   /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
   EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
