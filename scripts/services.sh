@@ -216,7 +216,15 @@ redis_down() {
   [ -n "$(env_value REDIS_URL)" ] && return 0
   local pidf="$SERVICES_DIR/redis/redis.pid"
   if [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; then
-    log "stopping Redis (pid $(cat "$pidf")) ..."; kill "$(cat "$pidf")"
+    local pid; pid="$(cat "$pidf")"
+    log "stopping Redis (pid $pid) ..."; kill "$pid"
+    # Wait for it to exit: an `up` right after would otherwise find it still answering, start
+    # nothing, and be left without Redis a moment later.
+    local deadline=$((SECONDS + 15))
+    while kill -0 "$pid" 2>/dev/null; do
+      [ $SECONDS -ge $deadline ] && die "Redis (pid $pid) did not stop within 15s"
+      sleep 0.1
+    done
   else
     log "Redis (started by scopegraph) is not running."
   fi
