@@ -17,7 +17,9 @@ cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/nul
 trap cleanup INT TERM EXIT
 
 node dist/apps/worker/src/main.js > >(tee "$LOG_DIR/worker.log") 2>&1 & pids+=($!)
-node dist/apps/api/src/main.js > >(tee "$LOG_DIR/api.log") 2>&1 & pids+=($!)
+# A larger young generation: a search allocates ~1 MB that dies young, and with V8's default 16 MB
+# semi-space the API spent a tenth of its CPU in scavenges (bench/load: +5% req/s, -5% p95, +110 MB RSS).
+node --max-semi-space-size=64 dist/apps/api/src/main.js > >(tee "$LOG_DIR/api.log") 2>&1 & pids+=($!)
 
 deadline=$((SECONDS + 90))
 until curl -sf -o /dev/null -H 'content-type: application/json' -d '{"query":"{__typename}"}' "http://$HOST:$PORT/graphql"; do

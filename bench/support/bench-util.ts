@@ -62,11 +62,17 @@ export interface BuiltAppOptions {
 /** Characters of an app's output kept for the error message when it exits before it is ready. */
 const STARTUP_OUTPUT_CHARS = 20_000;
 
+/**
+ * Node flags the API is launched with by `npm start`, `npm run start:api` and the Dockerfile (a larger
+ * young generation: see scripts/start.sh); the benches launch it the same way.
+ */
+export const API_NODE_FLAGS = ['--max-semi-space-size=64'];
+
 /** Starts dist/apps/<name> (built) with extra env and waits for its ready line. */
 export function startBuiltApp(name: 'api' | 'worker', env: Record<string, string>, ready: RegExp, options: BuiltAppOptions = {}): Promise<ChildProcess> {
   const main = options.main ? path.resolve(options.main) : path.join(projectRoot(), 'dist/apps', name, 'src/main.js');
   const nodeOptions = [process.env.NODE_OPTIONS, options.nodeOptions].filter(Boolean).join(' ');
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(process.execPath, [...(name === 'api' ? API_NODE_FLAGS : []), main], {
     cwd: projectRoot(),
     env: { ...process.env, NO_COLOR: '1', ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],

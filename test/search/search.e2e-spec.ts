@@ -4,7 +4,7 @@ import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, cypherInt, MigrationService, Neo4jService } from '@scopegraph/graph';
 import { IngestRepository, IngestService, type ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
-import { defaultPlan, fieldBoostedQuery, RagClient, SearchHit, SearchRepository, SearchService, withSourceChars } from '@scopegraph/search';
+import { defaultPlan, fieldBoostedQuery, LANGUAGES, RagClient, SCOPE_KINDS, SearchHit, SearchRepository, SearchService, withSourceChars } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
 import { gql } from '../support/graphql-client';
 import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
@@ -118,6 +118,33 @@ describe('search over an indexed repository (real Neo4j)', () => {
       const { results, explain } = await rag.scope().semanticSearchBySource('compute the tax due on an amount').limit(3).execute();
       expect(explain.vectorStrategy.name).toBe('unfiltered-index');
       expect(results).toHaveLength(3);
+    });
+  });
+
+  describe('both lists in one round trip', () => {
+    it('returns what the semantic and keyword files return alone, for every joinable semantic list', async () => {
+      const repository = new SearchRepository(neo4j);
+      const vector = await embedder.embedQuery('compute the tax of an invoice');
+      const query = fieldBoostedQuery('invoice tax');
+      const all = { repoIds: [repoId], kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null };
+      const methods = { ...all, kinds: ['method'] };
+      for (const [list, filters, k] of [
+        ['vectorExact', all, 7],
+        ['vectorIndex', all, 9],
+        ['vectorIndexFiltered', methods, 5],
+      ] as const) {
+        const both = await repository.bothLists({ list, vector, k, limit: k }, { query, k: 4 }, filters);
+        const alone =
+          list === 'vectorExact'
+            ? { pool: null, hits: await repository.vectorExact(vector, filters, k) }
+            : list === 'vectorIndex'
+              ? { pool: null, hits: await repository.vectorIndex(vector, k) }
+              : await repository.vectorIndexFiltered(vector, filters, k, k);
+        expect(both.semantic).toEqual(alone);
+        expect(both.semantic.hits.length).toBeGreaterThan(0);
+        expect(both.bm25).toEqual(await repository.fullText(query, filters, 4));
+        expect(both.bm25).toHaveLength(4);
+      }
     });
   });
 

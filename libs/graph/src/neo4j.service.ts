@@ -72,9 +72,15 @@ export class Neo4jService implements OnModuleDestroy {
     return this.run<T>('WRITE', this.cypher.get(name), params);
   }
 
+  /** The text of a cypher/ file, for a statement rendered from several of them (then run by readRendered). */
+  text(name: string): string {
+    return this.cypher.get(name);
+  }
+
   /**
-   * A read whose text was rendered from a cypher/ file with allow-listed constants (relationship
-   * types and depths cannot be parameters). User values still travel only as $parameters.
+   * A read whose text was rendered from cypher/ files: with allow-listed constants (relationship
+   * types and depths cannot be parameters), or several files joined into one statement. User values
+   * still travel only as $parameters.
    */
   readRendered<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
     return this.run<T>('READ', statement, params);

@@ -3,7 +3,7 @@ import type { EmbeddingProvider } from '@scopegraph/llm';
 import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import type { CypherFilters, ExpansionRow, ScoredId, SearchRepository } from './search.repository';
+import type { CypherFilters, ExpansionRow, JoinableVectorList, ScoredId, SearchRepository } from './search.repository';
 import { duplicateKey, SearchService } from './search.service';
 import type { ScopeRecord } from './search.types';
 
@@ -72,6 +72,17 @@ class FakeRepository {
     const byId = new Map(this.rows.map((r) => [r.id, r]));
     return { pool: pool.length, hits: pool.filter((h) => this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
   }
+  /** The two lists of one round trip: the calls are recorded as the single-list ones would be, under `bothLists`. */
+  async bothLists(v: { list: JoinableVectorList; vector: number[]; k: number; limit: number }, kw: { query: string; k: number }, f: CypherFilters) {
+    this.calls.push(`bothLists:${v.list}`);
+    const semantic =
+      v.list === 'vectorIndex'
+        ? { pool: null, hits: await this.vectorIndex(v.vector, v.k) }
+        : v.list === 'vectorExact'
+          ? { pool: null, hits: await this.vectorExact(v.vector, f, v.k) }
+          : await this.vectorIndexFiltered(v.vector, f, v.k, v.limit);
+    return { semantic, bm25: await this.fullText(kw.query, f, kw.k) };
+  }
   async fullText(query: string, f: CypherFilters, k: number) {
     // The service sends the field-boosted form; the fake matches on its (flat) term group.
     const flat = /^nameTokens:\((.*?)\)\^/.exec(query)?.[1];
@@ -132,8 +143,9 @@ function row(id: string, over: Partial<Row> = {}): Row {
 function setup(rows: Row[], vector: [number, number] = [1, 0]) {
   const repo = new FakeRepository(rows);
   const emb = embedder(vector);
-  const service = new SearchService(repo as unknown as SearchRepository, emb);
-  return { repo, emb, service, rag: new RagClient(service) };
+  const clock = { t: 0, now: () => clock.t };
+  const service = new SearchService(repo as unknown as SearchRepository, emb, undefined, clock);
+  return { repo, emb, service, clock, rag: new RagClient(service) };
 }
 
 describe('SearchService', () => {
@@ -145,9 +157,51 @@ describe('SearchService', () => {
     const error = await rag.scope().inRepository('nope').semanticSearchBySource('x').execute().catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: DomainErrorCode.UnknownRepository, field: 'repository' });
-    // The repository ids arrive with the candidate count, in one round trip.
-    expect(repo.calls).toEqual(['countCandidates']);
+    // The repository ids arrive with the candidate count, in one round trip; a repository missing
+    // from that answer is looked up once more, since it may be newer than a remembered answer.
+    expect(repo.calls).toEqual(['countCandidates', 'countCandidates']);
     expect(emb.texts).toEqual([]);
+  });
+
+  it('reuses the repository ids and candidate count of a search made less than 2 s before', async () => {
+    const { rag, repo, clock } = setup([row('a'), row('b')]);
+    const search = () => rag.scope().inRepository('r1').semanticSearchBySource('q').execute();
+    await Promise.all([search(), search()]);
+    clock.t += 1_999;
+    await search();
+    expect(repo.calls.filter((c) => c === 'countCandidates')).toHaveLength(1);
+    clock.t += 1;
+    await search();
+    expect(repo.calls.filter((c) => c === 'countCandidates')).toHaveLength(2);
+    // Other filters are another count.
+    await rag.scope().inRepository('r1').whereKind('method').semanticSearchBySource('q').execute();
+    expect(repo.calls.filter((c) => c === 'countCandidates')).toHaveLength(3);
+  });
+
+  it('shows a scope copied at several paths once, with the other paths, whitespace aside', async () => {
+    const { rag } = setup([
+      row('a', { name: 'leash', path: 'src/parks/leash.ts', text: 'function leash() {\n  return 1;\n}', vector: [1, 0] }),
+      row('b', { name: 'leash', path: 'dist/leash.js', text: '    function leash() { return 1; }', vector: [0.99, 0.1] }),
+      row('c', { name: 'leash', path: 'src/walks/leash.ts', text: 'function leash() { return 2; }', vector: [0.98, 0.2] }),
+      row('d', { name: 'other', path: 'src/other.ts', text: 'function leash() { return 1; }', vector: [0.97, 0.3] }),
+    ]);
+    const { results } = await rag.scope().semanticSearchBySource('q').execute();
+    expect(results.map((r) => [r.scope.id, r.alsoAt ?? []])).toEqual([
+      ['a', ['dist/leash.js']],
+      ['c', []],
+      ['d', []],
+    ]);
+  });
+
+  it('finds a repository indexed after the remembered answer, and explains from a fresh count', async () => {
+    const { rag, repo } = setup([row('a')]);
+    await rag.scope().inRepository('r1').semanticSearchBySource('q').execute();
+    repo.rows.push(row('b', { repoId: 'r2' }));
+    const { results } = await rag.scope().inRepository('r2').semanticSearchBySource('q').execute();
+    expect(results.map((r) => r.scope.id)).toEqual(['b']);
+    repo.rows.push(row('c'));
+    const explain = await rag.scope().inRepository('r1').semanticSearchBySource('q').explain();
+    expect(explain.candidateCount).toEqual({ count: 2, capped: false });
   });
 
   it('refuses a malformed glob before touching the repository', async () => {
@@ -321,6 +375,20 @@ describe('SearchService', () => {
     expect(warnings).toEqual(['semantic list skipped: query embedding failed (model unavailable)']);
     expect(explain.notes).toContain(warnings[0]);
     await expect(rag.scope().semanticSearchBySource('hello').execute()).rejects.toThrow('model unavailable');
+  });
+
+  it('runs the two lists of a hybrid search in one round trip, except an over-fetched semantic list', async () => {
+    const { rag, repo } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' })]);
+    await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(repo.calls).toEqual(['countCandidates', 'bothLists:vectorExact', expect.stringMatching(/^vectorExact:\d+$/), 'fullText:beta']);
+    repo.calls.length = 0;
+    await rag.scope().semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(repo.calls.slice(0, 2)).toEqual(['repositoryIds', 'bothLists:vectorIndex']);
+    repo.calls.length = 0;
+    // A path filter the index cannot apply: rounds of a growing k, so the lists run apart.
+    await rag.scope().whereFile({ contains: 'src/' }).semanticSearchBySource('q').fullText('beta').hybrid().filterStrategy('overfetch').execute();
+    expect(repo.calls.filter((c) => c.startsWith('bothLists'))).toEqual([]);
+    expect(repo.calls).toEqual(expect.arrayContaining(['fullText:beta', expect.stringMatching(/^vectorIndexFiltered:/)]));
   });
 
   it('runs a plan made without the builder', async () => {

@@ -2,6 +2,7 @@ import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
+import { CatalogCache, SEARCH_CLOCK, SYSTEM_SEARCH_CLOCK, type SearchClock } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
 import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
@@ -16,7 +17,7 @@ import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { CypherFilters, ExpansionRow, GraphRelatedRow, SEARCH_CYPHER, ScoredId, SearchRepository, withSourceChars } from './search.repository';
+import { CypherFilters, ExpansionRow, GraphRelatedRow, JoinableVectorList, SEARCH_CYPHER, ScoredId, SearchRepository, withSourceChars } from './search.repository';
 import {
   type Direction,
   type ExpandPlan,
@@ -53,6 +54,14 @@ const GRAPH_PER_ANCHOR_MIN = 50;
 const PHRASE_POOL = 10;
 /** Extra hits fetched beyond the limit so that folding copies of one scope still fills the page. */
 const DUPLICATE_SLACK = 10;
+/** The semantic strategies whose list can run in one statement with the keyword list (one round trip, not two). */
+const JOINABLE_STRATEGIES: Partial<Record<StrategyChoice['name'], JoinableVectorList>> = {
+  'unfiltered-index': 'vectorIndex',
+  'exact-prefilter': 'vectorExact',
+  'index-filter': 'vectorIndexFiltered',
+};
+/** How long a search reuses the repository ids and candidate count another search read (see CatalogCache). */
+const CATALOG_TTL_MS = 2_000;
 
 /** A relationship question answered from the graph, in answer order. */
 export interface StructuralAnswer {
@@ -92,16 +101,24 @@ type Stage = Exclude<keyof SearchTimings, 'total'>;
 export class SearchService {
   private readonly logger = new Logger(SearchService.name);
 
+  private readonly counts: CatalogCache<{ repositoryIds: string[]; n: number }>;
+  private readonly repositories: CatalogCache<string[]>;
+
   constructor(
     private readonly repo: SearchRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
     @Optional() @Inject(SEARCH_RERANKER) private readonly reranker?: SearchReranker,
-  ) {}
+    @Optional() @Inject(SEARCH_CLOCK) clock: SearchClock = SYSTEM_SEARCH_CLOCK,
+  ) {
+    this.counts = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+    this.repositories = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+  }
 
   /** The plan as it would run: filters, counted candidates, strategy, Cypher files and parameters (no vectors). */
   async explain(plan: SearchPlan): Promise<SearchExplain> {
     const timings = emptyTimings();
-    return (await this.prepare(plan, timings)).explain;
+    // Explain shows what the database holds now, never a remembered count.
+    return (await this.prepare(plan, timings, true)).explain;
   }
 
   async execute(plan: SearchPlan): Promise<SearchResponse> {
@@ -134,11 +151,10 @@ export class SearchService {
     const runsVector = p.semantic !== undefined && prep.strategy.name !== 'empty' && prep.strategy.name !== 'none';
     const semanticExplain = prep.explain.lists.find((l) => l.list === 'semantic');
     const warnings: string[] = [];
-    const semanticRun = async (): Promise<ScoredId[]> => {
-      if (!runsVector) return [];
-      let vector: number[];
+    /** The query vector, or null when hybrid goes on without it (the failure is a warning, not hidden). */
+    const embed = async (): Promise<number[] | null> => {
       try {
-        vector = await time('embed', () => this.embedder.embedQuery(semanticQueryText(p.semantic!.text)));
+        return await time('embed', () => this.embedder.embedQuery(semanticQueryText(p.semantic!.text)));
       } catch (error) {
         // Hybrid can still answer from the keyword list; say so rather than fail or hide it.
         if (p.mode !== 'hybrid') throw error;
@@ -146,9 +162,36 @@ export class SearchService {
         this.logger.warn(warning);
         warnings.push(warning);
         prep.explain.notes.push(warning);
-        return [];
+        return null;
       }
-      return time('semantic', () => this.semanticList(vector, prep, semanticWanted, semanticExplain));
+    };
+    const runsKeyword = !!(p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing);
+    const keywordRun = () =>
+      runsKeyword ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted)) : Promise.resolve([] as ScoredId[]);
+    const joinable = runsVector && runsKeyword ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
+    const listsRun = async (): Promise<[ScoredId[], ScoredId[]]> => {
+      if (!joinable) {
+        // The keyword list does not wait for the query embedding; the semantic list does.
+        const semanticRun = async (): Promise<ScoredId[]> => {
+          const vector = runsVector ? await embed() : null;
+          return vector ? time('semantic', () => this.semanticList(vector, prep, semanticWanted, semanticExplain)) : [];
+        };
+        return Promise.all([semanticRun(), keywordRun()]);
+      }
+      // Both lists in one round trip, once the vector is there: under load a round trip costs more
+      // CPU than the keyword list gains by not waiting for the embedding. Both timings show it.
+      const vector = await embed();
+      if (!vector) return [[], await keywordRun()];
+      const t1 = performance.now();
+      const both = await this.repo.bothLists(
+        { list: joinable, vector, k: semanticWanted, limit: semanticWanted },
+        { query: keywordQuery(prep.lucene!), k: bm25Wanted },
+        prep.filters.cypher,
+      );
+      const ms = round(performance.now() - t1);
+      timings.semantic += ms;
+      timings.bm25 += ms;
+      return [both.semantic.hits, both.bm25];
     };
     // A relationship question is answered from the graph: GRAPH mode always, hybrid when it recognises one.
     const structuralText = p.mode === 'graph' ? p.graph!.text : p.mode === 'hybrid' && p.structural !== false ? p.semantic!.text : null;
@@ -156,13 +199,7 @@ export class SearchService {
       structuralText !== null && !prep.filters.matchesNothing
         ? time('structural', () => this.structuralAnswer(structuralText, prep.filters.cypher, p.limit))
         : Promise.resolve(null);
-    const [semanticItems, bm25Items, structural] = await Promise.all([
-      semanticRun(),
-      p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing
-        ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted))
-        : Promise.resolve([] as ScoredId[]),
-      structuralRun,
-    ]);
+    const [[semanticItems, bm25Items], structural] = await Promise.all([listsRun(), structuralRun]);
 
     // Fuse.
     const t0 = performance.now();
@@ -278,13 +315,20 @@ export class SearchService {
       if (scope) records.set(id, more.has(id) ? scope : withSourceChars(scope, p.sourceChars));
     }
     const results: SearchHit[] = [];
-    const firstCopy = new Map<string, SearchHit>();
+    // Hits shown so far by duplicateHead; their duplicateKey (a whitespace-normalised copy of the
+    // source) is computed only when another hit shares the head, which few do.
+    const shown = new Map<string, { hit: SearchHit; key?: string }[]>();
     for (const item of top) {
       const scope = records.get(item.id);
       if (!scope) continue; // deleted between the list query and the fetch
       // The same declaration at several paths (vendored or copied code): shown once, with the other paths.
-      const key = duplicateKey(scope);
-      const original = firstCopy.get(key);
+      const head = duplicateHead(scope);
+      const sameHead = shown.get(head);
+      let original: SearchHit | undefined;
+      if (sameHead) {
+        const key = duplicateKey(scope);
+        original = sameHead.find((c) => (c.key ??= duplicateKey(c.hit.scope)) === key)?.hit;
+      }
       if (original) {
         if (original.scope.path !== scope.path) (original.alsoAt ??= []).includes(scope.path) || original.alsoAt!.push(scope.path);
         continue;
@@ -297,7 +341,8 @@ export class SearchService {
         scoreBreakdown: { ...item.breakdown, filtersApplied: prep.filters.descriptions },
         ...(via.has(item.id) ? { via: via.get(item.id) } : {}),
       };
-      firstCopy.set(key, hit);
+      if (sameHead) sameHead.push({ hit });
+      else shown.set(head, [{ hit }]);
       results.push(hit);
     }
 
@@ -376,14 +421,14 @@ export class SearchService {
 
   // ---- stages ------------------------------------------------------------------------------------
 
-  private async prepare(requested: SearchPlan, timings: SearchTimings): Promise<Prepared> {
+  private async prepare(requested: SearchPlan, timings: SearchTimings, fresh = false): Promise<Prepared> {
     const { glob } = validatePlan(requested);
     const plainWords = requested.mode === 'hybrid' && requested.plainWords && isPlainWordsQuestion(requested.semantic!.text) ? requested.plainWords : null;
     const plan = plainWords ? plainWordsPlan(requested, plainWords) : requested;
     const t0 = performance.now();
     // The semantic list picks its strategy by how many embedded scopes pass the filters.
     const cap = plan.semantic ? plan.exactMaxCandidates + 1 : null;
-    const { filters, count } = await this.resolveFilters(plan.filters, glob, cap);
+    const { filters, count } = await this.resolveFilters(plan.filters, glob, cap, fresh);
     const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
     timings.filters += round(performance.now() - t0);
 
@@ -414,9 +459,11 @@ export class SearchService {
 
   /**
    * The filters resolved against the graph and, with `countCap`, the embedded scopes passing them
-   * counted up to it (null when nothing filters or nothing can pass).
+   * counted up to it (null when nothing filters or nothing can pass). Both may come from a read
+   * another search made less than CATALOG_TTL_MS ago, unless `fresh`; a repository missing from a
+   * remembered list is looked up again before it is refused.
    */
-  private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null, countCap: number | null): Promise<{ filters: ResolvedFilters; count: number | null }> {
+  private async resolveFilters(f: SearchFilters, glob: GlobMatcher | null, countCap: number | null, fresh: boolean): Promise<{ filters: ResolvedFilters; count: number | null }> {
     const kinds = f.kinds?.length ? [...new Set(f.kinds)] : [...SCOPE_KINDS];
     const languages = f.languages?.length ? [...new Set(f.languages)] : [...LANGUAGES];
     const pathContains = f.path?.contains ?? null;
@@ -424,19 +471,22 @@ export class SearchService {
     const filtered = f.repository !== undefined || !!f.kinds?.length || !!f.languages?.length || pathContains !== null || glob !== null || name !== null;
     const counts = countCap !== null && filtered;
 
-    let allRepos: string[];
+    let allRepos: string[] = [];
     let count: number | null = null;
-    if (counts && !glob) {
-      // The repository ids come with the count: one round trip where a glob does not need the ids first.
-      const counted = await this.repo.countCandidates(
-        { repoIds: f.repository !== undefined ? [f.repository] : null, kinds, languages, paths: null, pathContains, name },
-        countCap,
-      );
-      allRepos = counted.repositoryIds;
-      count = counted.n;
-    } else {
-      allRepos = await this.repo.repositoryIds();
-    }
+    const read = async (freshRead: boolean): Promise<void> => {
+      if (counts && !glob) {
+        // The repository ids come with the count: one round trip where a glob does not need the ids first.
+        const countFilters = { repoIds: f.repository !== undefined ? [f.repository] : null, kinds, languages, paths: null, pathContains, name };
+        const key = JSON.stringify([countFilters, countCap]);
+        const counted = await this.counts.get(key, () => this.repo.countCandidates(countFilters, countCap), freshRead);
+        allRepos = counted.repositoryIds;
+        count = counted.n;
+      } else {
+        allRepos = await this.repositories.get('', () => this.repo.repositoryIds(), freshRead);
+      }
+    };
+    await read(fresh);
+    if (!fresh && f.repository !== undefined && !allRepos.includes(f.repository)) await read(true);
 
     const descriptions: string[] = [];
     let repoIds = allRepos;
@@ -685,13 +735,18 @@ function emptyTimings(): SearchTimings {
   return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, rescore: 0, fetch: 0, expand: 0, total: 0 };
 }
 
+/** What two copies of one scope share before their sources are compared. */
+function duplicateHead(scope: ScopeRecord): string {
+  return `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}`;
+}
+
 /**
  * Two hits are one scope when kind, qualified name and source agree (a vendored copy, the same file
  * in two packages, one function in several bundles). A whole source is compared whitespace aside (a
  * bundle's wrapper re-indents its copy); a truncated one as fetched, with its full length.
  */
 export function duplicateKey(scope: ScopeRecord): string {
-  const head = `${scope.repoId}\u0000${scope.kind}\u0000${scope.qualifiedName}`;
+  const head = duplicateHead(scope);
   if (scope.source !== null && !scope.sourceTruncated && scope.sourceLength > 0) return `${head}\u0000=${scope.source.replace(/\s+/g, ' ').trim()}`;
   return `${head}\u0000${scope.sourceLength}\u0000${scope.source ?? ''}`;
 }

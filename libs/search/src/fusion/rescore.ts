@@ -85,35 +85,44 @@ interface CandidateText {
   body: string[];
 }
 
+/** A candidate read lately: the fields it was read from (compared on reuse, so an edited scope is read again) and what was read. */
+interface CandidateRead {
+  fields: [string, string | null, string | null, string | null];
+  read: CandidateText;
+}
+
 /**
- * Candidates read lately, by their text and how they were read (least recently used dropped first;
- * ~40 KB each at most): the same scopes come back query after query, and reading them again was
- * ~0.5 ms of a search's CPU on a repository of small scopes and ~4 ms on rxjs's 4,000-character
- * ones (bench/load).
+ * Candidates read lately, by scope id (least recently used dropped first; ~40 KB each at most): the
+ * same scopes come back query after query, and reading them again was ~0.5 ms of a search's CPU on
+ * a repository of small scopes and ~4 ms on rxjs's 4,000-character ones (bench/load). Keyed by id
+ * and checked field by field rather than keyed by the text itself: building that key copied every
+ * candidate's source on every search.
  */
 const CANDIDATE_TEXT_CACHE_SIZE = 1_000;
-const candidateTexts = new Map<string, CandidateText>();
+const candidateTexts = new Map<string, CandidateRead>();
 
 function candidateText(d: KeywordDoc, stemming: boolean, fw: NonNullable<RescoreParams['fieldWeights']>): CandidateText {
-  // Each field length-prefixed, so that no two different candidates share a key.
-  const how = `${stemming ? 's' : 'p'}${fw.name},${fw.signature},${fw.doc},${fw.source};`;
-  const key = how + [d.qualifiedName, d.signature ?? '', d.docComment ?? '', d.source ?? ''].map((f) => `${f.length}:${f}`).join('');
-  let read = candidateTexts.get(key);
-  if (read) {
+  const how = `${stemming ? 's' : 'p'}${fw.name},${fw.signature},${fw.doc},${fw.source}`;
+  const key = `${how};${d.id}`;
+  const hit = candidateTexts.get(key);
+  if (hit && hit.fields[0] === d.qualifiedName && hit.fields[1] === d.signature && hit.fields[2] === d.docComment && hit.fields[3] === d.source) {
+    // Most recently used last.
     candidateTexts.delete(key);
-  } else {
-    read = {
-      terms: weightedTerms([
-        [tokens(d.qualifiedName, stemming), fw.name],
-        [tokens(d.signature, stemming), fw.signature],
-        [tokens(d.docComment, stemming), fw.doc],
-        [tokens(d.source, stemming), fw.source],
-      ]),
-      body: words(`${d.source ?? ''}\n${d.docComment ?? ''}`),
-    };
-    if (candidateTexts.size >= CANDIDATE_TEXT_CACHE_SIZE) candidateTexts.delete(candidateTexts.keys().next().value as string);
+    candidateTexts.set(key, hit);
+    return hit.read;
   }
-  candidateTexts.set(key, read);
+  const read: CandidateText = {
+    terms: weightedTerms([
+      [tokens(d.qualifiedName, stemming), fw.name],
+      [tokens(d.signature, stemming), fw.signature],
+      [tokens(d.docComment, stemming), fw.doc],
+      [tokens(d.source, stemming), fw.source],
+    ]),
+    body: words(`${d.source ?? ''}\n${d.docComment ?? ''}`),
+  };
+  candidateTexts.delete(key);
+  if (candidateTexts.size >= CANDIDATE_TEXT_CACHE_SIZE) candidateTexts.delete(candidateTexts.keys().next().value as string);
+  candidateTexts.set(key, { fields: [d.qualifiedName, d.signature, d.docComment, d.source], read });
   return read;
 }
 
