@@ -38,6 +38,10 @@ describe('indexRepository job through the API and the worker', () => {
     const final = events[events.length - 1];
     expect(final.result.files.indexed).toBeGreaterThan(10);
     expect(final.result.embedded).toBe(final.result.scopes.total);
+    // The last event keeps the counters of the job's last progress instead of zeroing them.
+    expect(final).toMatchObject({ scopes: final.result.scopes.total, embedded: final.result.scopes.total });
+    expect(final.filesParsed).toBeGreaterThan(10);
+    expect(final.edges).toBeGreaterThan(20);
 
     const listed = await gql(url, '{ repositories { name files scopes edges embedded } }');
     const mine = listed.body.data.repositories.find((r: { name: string }) => r.name === name);

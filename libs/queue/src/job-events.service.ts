@@ -61,8 +61,10 @@ export class JobEventsService implements OnModuleDestroy {
       }
       // A subscriber that attaches mid-job first gets the latest progress, so it never starts blind.
       let last: string | undefined;
+      let lastProgress: unknown = undefined;
       if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !inbox.some((e) => e.type === 'progress')) {
         last = JSON.stringify(job.progress);
+        lastProgress = job.progress;
         yield { queue, jobId, type: 'progress', progress: job.progress };
       }
       for await (const event of inbox) {
@@ -70,12 +72,28 @@ export class JobEventsService implements OnModuleDestroy {
           const key = JSON.stringify(event.progress);
           if (key === last) continue;
           last = key;
+          lastProgress = event.progress;
+          yield event;
+          continue;
         }
-        yield event;
-        if (event.type !== 'progress') return;
+        // Redis's completed/failed events carry no progress: the final event keeps the job's last
+        // counters (read back from the job, else the last seen) rather than resetting them to zero.
+        yield event.progress !== undefined ? event : { ...event, progress: (await this.latestProgress(queue, jobId)) ?? lastProgress };
+        return;
       }
     } finally {
       this.removeListener(key, listener);
+    }
+  }
+
+  /** The job's progress as stored now; undefined when it cannot be read (the caller falls back). */
+  private async latestProgress(queue: QueueName, jobId: string): Promise<unknown> {
+    try {
+      const progress = (await this.queues.getJob(queue, jobId))?.progress;
+      return progress === 0 || progress === null ? undefined : progress;
+    } catch (error) {
+      this.logger.warn(`final progress of ${queue} job ${jobId} not read: ${(error as Error).message}`);
+      return undefined;
     }
   }
 
