@@ -85,17 +85,17 @@ export function bothListsStatement(semanticFile: string, keywordFile: string, se
   let semantic = body(semanticFile);
   const version = /^CYPHER\s+\d+\s*\n/.exec(semantic);
   if (version) semantic = semantic.slice(version[0].length);
-  const renamed = semanticColumns.map((c) => `${c} AS semantic${c[0].toUpperCase()}${c.slice(1)}`);
+  const names = semanticColumns.map((c) => `semantic${c[0].toUpperCase()}${c.slice(1)}`);
   return [
     version ? version[0].trim() : null,
     'CALL () {',
     semantic,
     '}',
-    `WITH ${renamed.join(', ')}`,
+    `WITH ${semanticColumns.map((c, i) => `${c} AS ${names[i]}`).join(', ')}`,
     'CALL () {',
     body(keywordFile),
     '}',
-    `RETURN ${renamed.map((r) => r.split(' AS ')[1]).join(', ')}, hits AS bm25Hits`,
+    `RETURN ${names.join(', ')}, hits AS bm25Hits`,
   ]
     .filter((line) => line !== null)
     .join('\n');
