@@ -3,3 +3,4 @@ export * from './config.loader';
 export * from './config.module';
 export * from './boot';
 export * from './project-root';
+export * from './clock';

@@ -22,5 +22,6 @@ export { RerankStore, RERANK_STATE_TTL_S } from './scheduler/rerank-store';
 export { complete as completeBatchModel, initialState as schedulerInitialState, initialDispatch } from './scheduler/completion-model';
 export type { SchedulerState, CompletionVerdict } from './scheduler/completion-model';
 export * from './search-rerank.adapter';
-export { RERANK_CLOCK, SYSTEM_CLOCK } from './clock';
-export type { Clock } from './clock';
+export { RERANK_CLOCK } from './clock';
+export { SYSTEM_CLOCK } from '@scopegraph/config';
+export type { Clock } from '@scopegraph/config';

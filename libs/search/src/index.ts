@@ -10,8 +10,7 @@ export { queryWords, querySubTokens, semanticQueryText } from './query/query-tex
 export { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from './filters/glob';
 export type { GlobMatcher } from './filters/glob';
 export { chooseVectorStrategy } from './filters/strategy';
-export { CatalogCache, SEARCH_CLOCK, SYSTEM_SEARCH_CLOCK } from './filters/catalog-cache';
-export type { SearchClock } from './filters/catalog-cache';
+export { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 export { rrfFuse, rrfContribution } from './fusion/rrf';
 export { poolBm25, weightedTerms } from './fusion/pool-bm25';
 export type { WeightedTerms } from './fusion/pool-bm25';

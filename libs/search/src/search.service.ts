@@ -2,7 +2,8 @@ import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { CatalogCache, SEARCH_CLOCK, SYSTEM_SEARCH_CLOCK, type SearchClock } from './filters/catalog-cache';
+import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
+import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
 import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
@@ -108,7 +109,7 @@ export class SearchService {
     private readonly repo: SearchRepository,
     @Inject(EMBEDDING_PROVIDER) private readonly embedder: EmbeddingProvider,
     @Optional() @Inject(SEARCH_RERANKER) private readonly reranker?: SearchReranker,
-    @Optional() @Inject(SEARCH_CLOCK) clock: SearchClock = SYSTEM_SEARCH_CLOCK,
+    @Optional() @Inject(SEARCH_CLOCK) clock: Clock = SYSTEM_CLOCK,
   ) {
     this.counts = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
     this.repositories = new CatalogCache(CATALOG_TTL_MS, () => clock.now());

@@ -13,11 +13,7 @@
  * Hand-written (a map with expiry and an in-flight promise) because the project's caches are
  * bounded LRU maps of their own and this one holds a handful of keys.
  */
-/** Milliseconds from some fixed point; injected so tests move time instead of waiting for it. */
-export interface SearchClock {
-  now(): number;
-}
-export const SYSTEM_SEARCH_CLOCK: SearchClock = { now: () => performance.now() };
+/** Optional provider of the search clock (`Clock` from @scopegraph/config); the system clock when absent. */
 export const SEARCH_CLOCK = Symbol('SEARCH_CLOCK');
 
 export class CatalogCache<T> {
@@ -25,7 +21,7 @@ export class CatalogCache<T> {
 
   constructor(
     private readonly ttlMs: number,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = () => Date.now(),
     /** Keys kept at most (oldest dropped first): filters are user input, so the map must not grow with them. */
     private readonly maxEntries = 256,
   ) {}
