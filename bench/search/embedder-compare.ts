@@ -19,7 +19,7 @@
  * latency of one query embedding (dev-set questions, one at a time); medians over the rounds.
  *
  * Text variants (libs/ingest/src/pipeline/embedding-text.ts is `base`): `path` adds the file path,
- * `parent` the enclosing class (name and the head of its doc comment) for members, `calls` the names
+ * `parent` the enclosing class (name and the head of its doc comment) for members, `owner` its name alone, `calls` the names
  * of callees and callers, `all` all three.
  */
 import * as fs from 'node:fs';
@@ -31,7 +31,10 @@ import { createEmbeddingProvider, type EmbeddingProvider, getLocalModelSpec } fr
 import {
   type CypherFilters,
   defaultPlan,
+  type BothListsAnswer,
+  type BothListsRequest,
   judge,
+  listsOneByOne,
   meanMetrics,
   parseDataset,
   queryMetrics,
@@ -86,13 +89,14 @@ export const TEXT_VARIANTS: Record<string, (s: ScopeRow) => string> = {
   base: (s) => embeddingText(s, words),
   path: (s) => `${embeddingText(s, words)}\nin ${s.path}`,
   parent: (s) => withParent(s, embeddingText(s, words)),
+  owner: (s) => withParent(s, embeddingText(s, words), false),
   calls: (s) => withCalls(s, embeddingText(s, words)),
   all: (s) => `${withCalls(s, withParent(s, embeddingText(s, words)))}\nin ${s.path}`,
 };
 
-function withParent(s: ScopeRow, text: string): string {
+function withParent(s: ScopeRow, text: string, parentDoc = true): string {
   if (!s.parentName || s.parentKind === 'file' || s.parentKind === 'module') return text;
-  const doc = s.parentDoc ? `: ${s.parentDoc.slice(0, PARENT_DOC_CHARS)}` : '';
+  const doc = parentDoc && s.parentDoc ? `: ${s.parentDoc.slice(0, PARENT_DOC_CHARS)}` : '';
   const [head, ...rest] = text.split('\n');
   return [head, `member of ${s.parentKind} ${s.parentName}${doc}`, ...rest].join('\n');
 }
@@ -142,6 +146,11 @@ class InMemoryVectorRepository extends SearchRepository {
   override async vectorIndexFiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
     const hits = this.nearest(vector, filters, Math.min(k, limit));
     return { pool: hits.length, hits };
+  }
+
+  /** Hybrid asks for both lists in one round trip: the vector list from memory, the keyword list from Neo4j. */
+  override async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], filters: CypherFilters): Promise<BothListsAnswer> {
+    return listsOneByOne(this, { vector, keyword }, filters);
   }
 }
 

@@ -88,10 +88,11 @@ const defaults = (): ReplayParams => ({
   rescore: { ...SEARCH_DEFAULTS.rescore },
   describeRescore: { keywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight },
 });
-/** The first stage as it was before this tuning: RRF k 60, no stems, no plain-words rule. */
+/** The first stage as it was before this tuning: RRF k 60, no stems, no plain-words rule, no container evidence. */
 const before = (p: ReplayParams) => {
   p.k = 60;
   p.rescore!.stemming = false;
+  p.rescore!.containerBonus = 0;
   p.describeWeights = null;
   p.describeProse = false;
   p.describeRescore = null;
@@ -110,7 +111,10 @@ export const VARIANTS: Variant[] = [
   v('2 + stems in the rescore', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true))),
   v('3 + plain words: weights 2/1', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }))),
   v('4 + plain words: doc-comment boosts', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }), (p.describeProse = true))),
-  v('5 + plain words: rescore keyword 0.3 (default)', () => undefined),
+  v('5 + plain words: rescore keyword 0.3', (p) => (p.rescore!.containerBonus = 0)),
+  v('6 + container in the head 0.15 (default)', () => undefined),
+  v('container bonus 0.08', (p) => (p.rescore!.containerBonus = 0.08)),
+  v('container bonus 0.3', (p) => (p.rescore!.containerBonus = 0.3)),
   v('default, no rescore', (p) => (p.rescore = null)),
   v('default, RRF k 20', (p) => (p.k = 20)),
   v('default, RRF k 60', (p) => (p.k = 60)),
@@ -155,7 +159,9 @@ function halves(queries: EvalQuery[]): Map<string, 'A' | 'B'> {
 
 async function fetchLists(queries: EvalQuery[], refresh: boolean): Promise<Cache> {
   const file = path.resolve(projectRoot(), CACHE);
-  const cache: Cache = !refresh && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { lists: {}, docs: {} };
+  const read: Cache = !refresh && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { lists: {}, docs: {} };
+  // A cache written before the second stage read containers has docs without parentId: fetched again.
+  const cache: Cache = Object.values(read.docs).some((d) => d.parentId === undefined) ? { lists: {}, docs: {} } : read;
   const missing = queries.filter((q) => !cache.lists[`${q.repo}|${q.query}`]?.bm25Prose);
   if (missing.length === 0) return cache;
   const h = new IngestHarness();
@@ -185,7 +191,7 @@ async function fetchLists(queries: EvalQuery[], refresh: boolean): Promise<Cache
       const need = [...new Set([...lists.semantic, ...lists.bm25].map((r) => r.id).concat(lists.graph))].filter((id) => !cache.docs[id]);
       const records = await repo.scopesById(need, DOC_CHARS);
       for (const [id, r] of records) {
-        cache.docs[id] = { id, repoId: r.repoId, path: r.path, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, signature: r.signature, docComment: r.docComment, source: r.source };
+        cache.docs[id] = { id, repoId: r.repoId, path: r.path, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, signature: r.signature, docComment: r.docComment, source: r.source, parentId: r.parentId };
       }
     }
   } finally {

@@ -3,7 +3,7 @@
 UNWIND $ids AS id
 MATCH (s:Scope {id: id})
 RETURN s.id AS id, s.repoId AS repoId, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS kind,
-  s.language AS language, s.path AS path, s.startLine AS startLine, s.endLine AS endLine,
+  s.language AS language, s.path AS path, s.parentId AS parentId, s.startLine AS startLine, s.endLine AS endLine,
   s.signature AS signature, s.docComment AS docComment,
   CASE WHEN $sourceChars IS NULL THEN s.source ELSE left(s.source, $sourceChars) END AS source,
   coalesce(size(s.source), 0) AS sourceLength

@@ -67,6 +67,35 @@ export function withSourceChars(scope: ScopeRecord, chars: number | null): Scope
 /** The semantic list files that bothLists can run together with the keyword list. */
 export type JoinableVectorList = 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered';
 
+export interface BothListsRequest {
+  vector: { list: JoinableVectorList; vector: number[]; k: number; limit: number };
+  keyword: { query: string; k: number };
+}
+
+export interface BothListsAnswer {
+  semantic: { pool: number | null; hits: ScoredId[] };
+  bm25: ScoredId[];
+}
+
+/**
+ * What bothLists answers, asked list by list: for a repository whose lists come from elsewhere (the
+ * benches' in-memory vectors, the unit tests' fake), so they answer hybrid's joined request the way
+ * they answer each list.
+ */
+export async function listsOneByOne(
+  repo: Pick<SearchRepository, 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered' | 'fullText'>,
+  { vector: v, keyword }: BothListsRequest,
+  filters: CypherFilters,
+): Promise<BothListsAnswer> {
+  const semantic =
+    v.list === 'vectorIndex'
+      ? { pool: null, hits: await repo.vectorIndex(v.vector, v.k) }
+      : v.list === 'vectorExact'
+        ? { pool: null, hits: await repo.vectorExact(v.vector, filters, v.k) }
+        : await repo.vectorIndexFiltered(v.vector, filters, v.k, v.limit);
+  return { semantic, bm25: await repo.fullText(keyword.query, filters, keyword.k) };
+}
+
 /**
  * Two list files as one statement: each a subquery returning one row, the semantic one's columns
  * renamed `semantic<Column>` and the keyword one's `hits` renamed `bm25Hits`. Each Neo4j round trip
@@ -184,11 +213,7 @@ export class SearchRepository {
    * take it) and the keyword list (as fullText) in one round trip. `pool` is set for
    * vectorIndexFiltered only.
    */
-  async bothLists(
-    vector: { list: JoinableVectorList; vector: number[]; k: number; limit: number },
-    keyword: { query: string; k: number },
-    filters: CypherFilters,
-  ): Promise<{ semantic: { pool: number | null; hits: ScoredId[] }; bm25: ScoredId[] }> {
+  async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], filters: CypherFilters): Promise<BothListsAnswer> {
     let statement = this.bothListsStatements.get(vector.list);
     if (!statement) {
       statement = bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullText), vector.list === 'vectorIndexFiltered' ? ['pool', 'hits'] : ['hits']);

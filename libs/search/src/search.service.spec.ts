@@ -3,7 +3,7 @@ import type { EmbeddingProvider } from '@scopegraph/llm';
 import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import type { CypherFilters, ExpansionRow, JoinableVectorList, ScoredId, SearchRepository } from './search.repository';
+import { type BothListsRequest, type CypherFilters, type ExpansionRow, listsOneByOne, type ScoredId, type SearchRepository } from './search.repository';
 import { duplicateKey, SearchService } from './search.service';
 import type { ScopeRecord } from './search.types';
 
@@ -22,6 +22,7 @@ interface Row {
   name: string;
   text: string;
   vector: [number, number];
+  parentId?: string;
 }
 
 const cosine = (a: number[], b: number[]) => {
@@ -73,15 +74,9 @@ class FakeRepository {
     return { pool: pool.length, hits: pool.filter((h) => this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
   }
   /** The two lists of one round trip: the calls are recorded as the single-list ones would be, under `bothLists`. */
-  async bothLists(v: { list: JoinableVectorList; vector: number[]; k: number; limit: number }, kw: { query: string; k: number }, f: CypherFilters) {
-    this.calls.push(`bothLists:${v.list}`);
-    const semantic =
-      v.list === 'vectorIndex'
-        ? { pool: null, hits: await this.vectorIndex(v.vector, v.k) }
-        : v.list === 'vectorExact'
-          ? { pool: null, hits: await this.vectorExact(v.vector, f, v.k) }
-          : await this.vectorIndexFiltered(v.vector, f, v.k, v.limit);
-    return { semantic, bm25: await this.fullText(kw.query, f, kw.k) };
+  async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], f: CypherFilters) {
+    this.calls.push(`bothLists:${vector.list}`);
+    return listsOneByOne(this, { vector, keyword }, f);
   }
   async fullText(query: string, f: CypherFilters, k: number) {
     // The service sends the field-boosted form; the fake matches on its (flat) term group.
@@ -107,7 +102,7 @@ class FakeRepository {
           return [
             id,
             {
-              id, repoId: r.repoId, name: r.name, qualifiedName: r.name, kind: r.kind, language: r.language, path: r.path,
+              id, repoId: r.repoId, name: r.name, qualifiedName: r.name, kind: r.kind, language: r.language, path: r.path, parentId: r.parentId ?? null,
               startLine: 1, endLine: 2, signature: null, docComment: null, source, sourceLength: r.text.length, sourceTruncated: source.length < r.text.length,
             },
           ];
@@ -408,6 +403,7 @@ describe('duplicateKey (one scope at several paths is shown once)', () => {
     kind: 'function',
     language: 'javascript',
     path,
+    parentId: null,
     startLine: 1,
     endLine: 3,
     signature: null,

@@ -240,6 +240,7 @@ export class RescoreScore {
   @Field(() => Float, { description: 'Share of the keyword score over the candidate pool' }) keyword: number;
   @Field(() => Float, { description: 'Bonus for a phrase of the query found word for word' }) phrase: number;
   @Field(() => Float, { description: 'Bonus for a name the query mentions' }) name: number;
+  @Field(() => Float, { description: 'Bonus because the enclosing class, function or file is a candidate too' }) container: number;
 }
 
 @ObjectType()

@@ -13,6 +13,8 @@ export interface KeywordDoc {
   signature: string | null;
   docComment: string | null;
   source: string | null;
+  /** The enclosing scope's id (null for a file); read by the second stage's container evidence. */
+  parentId?: string | null;
 }
 
 /** A name hit counts double: naming what you look for is the strongest keyword evidence in code. */

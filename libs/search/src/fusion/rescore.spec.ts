@@ -69,3 +69,31 @@ describe('rescore with stems', () => {
     expect(rescore(fused, docs, question, { ...params, stemming: true })[0].id).toBe('b');
   });
 });
+
+describe('rescore: container evidence', () => {
+  const member = (id: string, name: string, parentId: string | null): KeywordDoc => ({ ...doc(id, name, 'return x;'), parentId });
+  const docs = new Map(
+    [member('cls', 'BoolParamType', 'file'), member('loose', 'confirm', 'other-file'), member('m', 'BoolParamType.str_to_bool', 'cls'), member('orphan', 'Other.method', 'not-a-candidate')].map((d) => [d.id, d]),
+  );
+  const fused = [
+    { id: 'loose', score: 0.06 },
+    { id: 'orphan', score: 0.058 },
+    { id: 'cls', score: 0.057 },
+    { id: 'm', score: 0.056 },
+  ];
+
+  it('lifts a candidate whose class is a candidate too, and only that one', () => {
+    const out = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0, containerBonus: 0.15 });
+    expect(out[0].id).toBe('m');
+    expect(out[0].rescore.container).toBe(0.15);
+    expect(out.filter((o) => o.rescore.container > 0).map((o) => o.id)).toEqual(['m']);
+    // The rest keep the fused order.
+    expect(out.slice(1).map((o) => o.id)).toEqual(['loose', 'orphan', 'cls']);
+  });
+
+  it('is off without the setting, and when the container fell outside the re-ordered head', () => {
+    expect(rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0 }).map((o) => o.id)).toEqual(['loose', 'orphan', 'cls', 'm']);
+    const shallow = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0, containerBonus: 0.15, depth: 3 });
+    expect(shallow.find((o) => o.id === 'm')!.rescore.container).toBe(0);
+  });
+});

@@ -11,8 +11,13 @@ import { stem } from '../query/stem';
  *   - keyword: BM25F of the query's terms over the pool (names weigh most), so a word rare among
  *     the candidates counts more than one they all share;
  *   - phrase: the candidate's body holds a phrase of the query word for word (a pasted message);
- *   - name: the candidate is named by a word of the query.
- * final = (1 - w) · fused / max(fused) + w · keyword / max(keyword) + phrase bonus + name bonus.
+ *   - name: the candidate is named by a word of the query;
+ *   - container: the candidate's container (its class, enclosing function or file) is a candidate
+ *     too. Two scopes of the same region found on their own, say a class by its doc comment and a
+ *     method by its body, are better evidence for the region than either alone, and the member is
+ *     the more specific answer of the two.
+ * final = (1 - w) · fused / max(fused) + w · keyword / max(keyword) + phrase bonus + name bonus
+ *         + container bonus.
  * Hand-written because it runs on a few dozen fetched candidates per query; a search library would
  * need an index of its own for them.
  */
@@ -26,6 +31,8 @@ export interface RescoreParams {
   phraseBonus: number;
   /** Added when the candidate's name is a word of the query. */
   nameBonus: number;
+  /** Added when the candidate's container (parent scope) is among the re-ordered candidates too (0 or absent: off). */
+  containerBonus?: number;
   /** Compare words by their English stem (converted = convert, listeners = listener). */
   stemming?: boolean;
   /** Field weights of the pool BM25 (default: names 3, signature and doc comment 1.5, source 1). */
@@ -40,7 +47,7 @@ export interface RescoreInput {
 export interface RescoredItem {
   id: string;
   score: number;
-  rescore: { fused: number; keyword: number; phrase: number; name: number };
+  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number };
 }
 
 /** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
@@ -145,6 +152,7 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   );
   const maxKeyword = Math.max(0, ...keywordRaw);
   const maxFused = Math.max(0, ...head.map((h) => h.score));
+  const containerBonus = params.containerBonus ?? 0;
 
   const rescored = head.map((h, i) => {
     const d = docs.get(h.id)!;
@@ -152,15 +160,16 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
+    const container = containerBonus > 0 && d.parentId && d.parentId !== d.id && headIds.has(d.parentId) ? containerBonus : 0;
     const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
     const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
-    return { id: h.id, score: fusedPart + keywordPart + phrase + name, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name }, order: i };
+    return { id: h.id, score: fusedPart + keywordPart + phrase + name + container, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, container }, order: i };
   });
   rescored.sort((a, b) => b.score - a.score || a.order - b.order);
   // The tail keeps its order below every rescored candidate.
   const floor = Math.min(0, ...rescored.map((r) => r.score));
   return [
     ...rescored.map(({ order: _order, ...r }) => r),
-    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0 } })),
+    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0, container: 0 } })),
   ];
 }
