@@ -4,17 +4,19 @@ import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 import { createHash, Hash } from 'node:crypto';
-import { IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
+import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
+import { interfaceHash } from '../resolve/interface-hash';
+import { isJsFamily } from '../resolve/precise/ts-oracle';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
 import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
-import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
+import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult, ResolveAllReason } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
 import { fileScopeId, ScopeSync } from './scope-sync';
 
@@ -162,21 +164,49 @@ export class IngestService {
     const indexed = new Set(files.map((f) => f.path));
     const gone = [...stored.keys()].filter((p) => !indexed.has(p));
     sync.deletePaths(gone);
-    // 3. Resolve references across all files (in memory, while the last scope batches are written).
+    // 3. Resolve references (in memory, while the last scope batches are written): of every file, or
+    //    only of the changed ones when nothing other files' resolution reads of them changed.
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
+    const plan = resolutionPlan({
+      contextKey: this.resolver.contextKey(rootPath),
+      storedKey: filters.resolutionKey,
+      files,
+      parsed,
+      reusedPaths,
+      stored,
+      recordsAddUp: storedFiles.recordsAddUp,
+      precise: this.config.ingest.tsResolver === 'precise',
+    });
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
-    //    (computed while the last scope batches are written).
+    //    (computed while the last scope batches are written). Files not resolved this run keep their
+    //    edges and records.
     progress.phase = 'writing';
     await report(true);
-    const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved));
+    const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved, plan.only));
     const hashes = edgeState.hashes;
-    const edgeChanged = files.filter((f) => !reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)).map((f) => f.path);
+    const resolvedHere = (path: string) => !plan.only || plan.only.has(path);
+    const edgeChanged = files
+      .filter((f) => resolvedHere(f.path) && (!reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)))
+      .map((f) => f.path);
+    // A file's reference counts are kept with its edge hash; they are also recorded when only they
+    // changed (a built-in name now declared in the repository may leave the edges as they were).
+    const countsChanged = (path: string) => {
+      const s = stored.get(path);
+      const c = edgeState.counts.get(path);
+      return !!c && (s?.unresolvedRefs !== c.unresolved || s?.builtinRefs !== c.builtin);
+    };
+    const refTotals = { unresolved: 0, builtin: 0 };
+    for (const f of files) {
+      const c = edgeState.counts.get(f.path) ?? { unresolved: stored.get(f.path)?.unresolvedRefs ?? 0, builtin: stored.get(f.path)?.builtinRefs ?? 0 };
+      refTotals.unresolved += c.unresolved;
+      refTotals.builtin += c.builtin;
+    }
     const changedSet = new Set(edgeChanged);
     const desired = await time('edgeDiff', async () => this.desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
@@ -223,10 +253,19 @@ export class IngestService {
         cleanOrphans: edgeDeletes.length > 0 || scopeStats.deleted > 0,
         dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
         commits: files
-          .filter((f) => changedSet.has(f.path) || !storedFiles.recordsAddUp)
-          .map((f) => {
+          .filter((f) => changedSet.has(f.path) || plan.interfaces.has(f.path) || countsChanged(f.path) || !storedFiles.recordsAddUp)
+          .map((f): FileCommit => {
             const reused = reusedPaths.has(f.path);
-            return { id: graphId(repoId, fileScopeId(f.path)), fileHash: reused ? null : f.contentHash, scopeCount: f.scopes, edgeHash: hashes.get(f.path)! };
+            const counts = edgeState.counts.get(f.path)!;
+            return {
+              id: graphId(repoId, fileScopeId(f.path)),
+              fileHash: reused ? null : f.contentHash,
+              interfaceHash: plan.interfaces.get(f.path) ?? null,
+              scopeCount: f.scopes,
+              edgeHash: hashes.get(f.path)!,
+              unresolvedRefs: counts.unresolved,
+              builtinRefs: counts.builtin,
+            };
           }),
       }),
     );
@@ -262,7 +301,7 @@ export class IngestService {
     }
 
     const embeddedThisRun = progress.embedded;
-    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null));
+    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null, plan.key));
     progress.phase = 'done';
     progress.etaSeconds = 0;
     progress.scopes = totals.scopes;
@@ -288,8 +327,13 @@ export class IngestService {
         exclude: filters.exclude,
       },
       scopes: { ...scopeStats, total: totals.scopes },
-      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: edgeState.unresolved, builtinSkipped: edgeState.builtinSkipped },
-      resolver: { ts: resolveRun.tsResolver, ...(resolveRun.precise ? { precise: resolveRun.precise } : {}) },
+      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: refTotals.unresolved, builtinSkipped: refTotals.builtin },
+      resolver: {
+        ts: resolveRun.tsResolver,
+        files: plan.only ? plan.only.size : files.length,
+        ...(plan.all ? { all: plan.all } : {}),
+        ...(resolveRun.precise ? { precise: resolveRun.precise } : {}),
+      },
       embedded: totals.embedded,
       embeddedThisRun,
       embeddingError,
@@ -523,18 +567,23 @@ function scopeIndex(parsed: ParsedFile[]) {
  * graph already holds exactly the edges this run would write, so a re-index neither reads nor
  * diffs them. Computed from the resolver's output directly (no edge objects for unchanged files),
  * in the order it comes, which depends only on the parse and the resolution. Ids carry no
- * repository prefix, like scope content hashes. Also counts what the edges will hold.
+ * repository prefix, like scope content hashes. Also counts per file its references left
+ * unresolved and skipped as built-ins. With `only`, for those files alone (the resolution covered
+ * no others).
  */
-export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { hashes: Map<string, string>; unresolved: number; builtinSkipped: number } {
+export function edgeHashes(
+  parsed: ParsedFile[],
+  resolved: ResolveResult,
+  only?: ReadonlySet<string>,
+): { hashes: Map<string, string>; counts: Map<string, { unresolved: number; builtin: number }> } {
   const { pathOf, fileIds } = scopeIndex(parsed);
   const hashers = new Map<string, Hash>();
-  const add = (path: string, item: string) => {
-    let h = hashers.get(path);
-    if (!h) hashers.set(path, (h = createHash('sha256')));
-    h.update(item);
-  };
+  const counts = new Map<string, { unresolved: number; builtin: number }>();
+  const add = (path: string, item: string) => hashers.get(path)!.update(item);
   for (const f of parsed) {
+    if (only && !only.has(f.path)) continue;
     hashers.set(f.path, createHash('sha256'));
+    counts.set(f.path, { unresolved: 0, builtin: 0 });
     for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
   }
   for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
@@ -543,17 +592,72 @@ export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { has
     const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
     add(i.fromPath, `i\u0000${to}\u0000${i.line}\n`);
   }
-  let unresolved = 0;
-  let builtinSkipped = 0;
   for (const u of resolved.unresolved) {
+    const path = pathOf.get(u.fromId)!;
     if (u.reason === 'builtin') {
-      builtinSkipped++;
+      counts.get(path)!.builtin++;
       continue;
     }
-    unresolved++;
-    add(pathOf.get(u.fromId)!, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
+    counts.get(path)!.unresolved++;
+    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
   }
-  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), unresolved, builtinSkipped };
+  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), counts };
+}
+
+/** Which files' references a run resolves, and what it records about that. */
+export interface ResolutionPlan {
+  /** The key this run resolves against (stored when it finishes). */
+  key: string;
+  /** Only these files' references, or (undefined) every file's. */
+  only?: Set<string>;
+  /** Why every file: set exactly when `only` is not. */
+  all?: ResolveAllReason;
+  /** Interface hashes to record: of re-parsed files, and of reused ones that have none recorded. */
+  interfaces: Map<string, string>;
+}
+
+/**
+ * Decides whether resolving only the changed files gives the same edges as resolving all of them:
+ * the last finished run resolved the same set of files with the same settings and resolver code
+ * (`storedKey`), every reused file's interface was recorded, and no re-parsed file's interface
+ * changed. Then every other file's resolution reads exactly what it read last time, so its edges,
+ * edge hash and counts in the graph stand. Re-resolved: the re-parsed files, and reused files whose
+ * edges were not fully written.
+ */
+export function resolutionPlan(input: {
+  contextKey: string;
+  storedKey: string | null;
+  files: { path: string }[];
+  parsed: ParsedFile[];
+  reusedPaths: ReadonlySet<string>;
+  stored: ReadonlyMap<string, StoredFile>;
+  recordsAddUp: boolean;
+  precise: boolean;
+}): ResolutionPlan {
+  const { files, parsed, reusedPaths, stored } = input;
+  const key = createHash('sha256').update(input.contextKey).update(JSON.stringify(files.map((f) => f.path))).digest('hex');
+  const interfaces = new Map<string, string>();
+  for (const f of parsed) {
+    if (!reusedPaths.has(f.path) || !stored.get(f.path)?.interfaceHash) interfaces.set(f.path, interfaceHash(f));
+  }
+  const all = (reason: ResolveAllReason): ResolutionPlan => ({ key, all: reason, interfaces });
+  if (input.storedKey === null) return all('no-previous-run');
+  if (input.storedKey !== key) return all('context');
+  if (!input.recordsAddUp) return all('records');
+  const only = new Set<string>();
+  for (const f of parsed) {
+    const s = stored.get(f.path);
+    if (reusedPaths.has(f.path)) {
+      if (!s?.interfaceHash || s.unresolvedRefs === null || s.builtinRefs === null) return all('records');
+      if (!s.edgeHash) only.add(f.path);
+      continue;
+    }
+    // TypeScript's checker infers types from bodies: any TS/JS edit may change other files' edges.
+    if (input.precise && isJsFamily(f)) return all('ts-checker');
+    if (!s?.interfaceHash || s.interfaceHash !== interfaces.get(f.path)) return all('interface');
+    only.add(f.path);
+  }
+  return { key, only, interfaces };
 }
 
 /**
