@@ -256,7 +256,8 @@ const CORPORA: Corpus[] = [
 ];
 
 describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)', () => {
-  const h = new IngestHarness(runId('partial'));
+  const prefix = runId('partial');
+  const h = new IngestHarness(prefix);
   const repos: string[] = [];
 
   beforeAll(() => h.init());
@@ -356,13 +357,19 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
   });
 
   describe('what forces a full resolve', () => {
-    it('with the precise TS resolver: a Python edit is partial, a TS edit is not', async () => {
-      const repo = runId('prp');
-      const fresh = runId('prpf');
+    /** A copy of the polyglot fixture indexed once, and the name of the repository to compare it with. */
+    async function indexedFixture(tsResolver: 'fast' | 'precise') {
+      const repo = runId('prx');
+      const fresh = runId('prxf');
       repos.push(repo, fresh);
-      const { ingest: service } = await h.serviceWith({ tsResolver: 'precise' });
+      const { ingest: service } = await h.serviceWith({ tsResolver });
       const tree = new Tree(h, h.copyOf(FIXTURE), repo);
       await service.index({ path: tree.dir, name: repo, embed: false });
+      return { service, tree, repo, fresh };
+    }
+
+    it('with the precise TS resolver: a Python edit is partial, a TS edit is not', async () => {
+      const { service, tree, repo, fresh } = await indexedFixture('precise');
       tree.comment('py/billing/tax.py');
       await tree.moveCall((p) => langOf(p) !== 'ts' && p !== 'py/billing/tax.py');
       const partial = await reindexAndCompare(service, tree.dir, repo, fresh);
@@ -372,12 +379,19 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
       expect(await reindexAndCompare(service, tree.dir, repo, fresh)).toMatchObject({ resolver: { all: 'ts-checker' } });
     });
 
+    it('an interface change once the cached references are gone: the unchanged files are parsed again', async () => {
+      const { service, tree, repo, fresh } = await indexedFixture('fast');
+      // The views the run reads first stay; the references resolving every file needs are gone.
+      await h.deleteKeys(`${prefix}:parse:*:refs`);
+      await tree.renameCalled();
+      const r = await reindexAndCompare(service, tree.dir, repo, fresh);
+      expect(r.resolver).toMatchObject({ all: 'interface' });
+      expect(r.timingsMs.readReferences).toBeDefined();
+    });
+
     it('a run that did not finish: the next one resolves everything', async () => {
-      const repo = runId('pri');
-      repos.push(repo);
-      const dir = h.copyOf(FIXTURE);
-      const { ingest: service } = await h.serviceWith({ tsResolver: 'fast' });
-      await service.index({ path: dir, name: repo, embed: false });
+      const { service, tree, repo } = await indexedFixture('fast');
+      const dir = tree.dir;
       const finish = h.repo.finishRepository;
       h.repo.finishRepository = () => Promise.reject(new Error('killed before the end'));
       try {
@@ -390,11 +404,8 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
     });
 
     it('other resolver settings: everything is resolved', async () => {
-      const repo = runId('prs');
-      repos.push(repo);
-      const dir = h.copyOf(FIXTURE);
-      await (await h.serviceWith({ tsResolver: 'fast' })).ingest.index({ path: dir, name: repo, embed: false });
-      const precise = await (await h.serviceWith({ tsResolver: 'precise' })).ingest.index({ path: dir, name: repo, embed: false });
+      const { tree, repo } = await indexedFixture('fast');
+      const precise = await (await h.serviceWith({ tsResolver: 'precise' })).ingest.index({ path: tree.dir, name: repo, embed: false });
       expect(precise.resolver).toMatchObject({ all: 'context' });
     });
   });

@@ -23,6 +23,9 @@ export interface StoredFile {
   builtinRefs: number | null;
 }
 
+/** One file of stored-files.cypher: a list, which the driver decodes about twice as fast as a map (every run reads all files). */
+type StoredFileRow = [string, number | null, string | null, string | null, string | null, number | null, number | null];
+
 export interface StoredEdge {
   from: string;
   type: string;
@@ -193,8 +196,10 @@ export class IngestRepository {
    * then records every file's count again).
    */
   async storedFiles(repoId: string): Promise<{ files: StoredFile[]; recordsAddUp: boolean }> {
-    const [row] = await this.neo4j.read<{ files: StoredFile[]; scopes: number }>('ingest/stored-files', { repoId });
-    const files = row?.files ?? [];
+    const [row] = await this.neo4j.read<{ files: StoredFileRow[]; scopes: number }>('ingest/stored-files', { repoId });
+    const files = (row?.files ?? []).map(([path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs]): StoredFile => ({
+      path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs,
+    }));
     const recorded = files.reduce((n, f) => (f.scopes === null ? NaN : n + f.scopes), 0);
     if (recorded === (row?.scopes ?? 0)) return { files, recordsAddUp: true };
     return { files: await this.neo4j.read<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };

@@ -75,8 +75,14 @@ export class ReferenceResolver implements OnModuleDestroy {
   async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>): Promise<ResolveRun> {
     const modules = { ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options), ...(only ? { only } : {}) };
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
-    const opened = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
-    opened.catch(() => undefined);
+    const open = () => {
+      const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
+      opening.catch(() => undefined);
+      return opening;
+    };
+    // Resolving only some files, the checker is opened only if asked something (answers depend on
+    // the reference and the program alone, so when it is opened makes no difference to them).
+    let opened = only ? undefined : open();
     const answers = new Map<string, PreciseOutcome | undefined>();
     for (let passes = 1; ; passes++) {
       const asked = new Map<string, CheckerQuery>();
@@ -90,7 +96,8 @@ export class ReferenceResolver implements OnModuleDestroy {
       };
       // The first pass runs while the checker builds its program.
       const result = resolveRepository(files, { ...modules, precise: oracle });
-      const stats = await opened;
+      if (!opened && asked.size === 0) return { result, tsResolver: 'precise' };
+      const stats = await (opened ??= open());
       if (passes === 1 && stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${stats.skipped}); fast resolver only`);
       if (asked.size === 0 || stats.skipped) return { result, tsResolver: 'precise', precise: { ...stats, passes } };
       const queries = [...asked.values()];
