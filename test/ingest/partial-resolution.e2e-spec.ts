@@ -403,6 +403,19 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
       expect(await service.index({ path: dir, name: repo, embed: false })).toMatchObject({ resolver: { files: 0 } });
     });
 
+    it('interface hashes recorded by other code are recorded again when everything is resolved', async () => {
+      const { service, tree, repo } = await indexedFixture('fast');
+      const file = 'py/billing/tax.py';
+      await h.neo4j.runStatement("MATCH (f:File {repoId: $repo, path: $file}) SET f.interfaceHash = 'from-other-code'", { repo, file });
+      // Other code means another resolution key: here the key is cleared, as an unfinished run leaves it.
+      await h.repo.upsertRepository(repo, repo, tree.dir);
+      expect(await service.index({ path: tree.dir, name: repo, embed: false })).toMatchObject({ resolver: { all: 'no-previous-run' } });
+      tree.comment(file);
+      const r = await service.index({ path: tree.dir, name: repo, embed: false });
+      expect(r.resolver).toEqual(expect.objectContaining({ files: 1 }));
+      expect(r.resolver.all).toBeUndefined();
+    });
+
     it('other resolver settings: everything is resolved', async () => {
       const { tree, repo } = await indexedFixture('fast');
       const precise = await (await h.serviceWith({ tsResolver: 'precise' })).ingest.index({ path: tree.dir, name: repo, embed: false });

@@ -677,7 +677,10 @@ export interface ResolutionPlan {
   only?: Set<string>;
   /** Why every file: set exactly when `only` is not. */
   all?: ResolveAllReason;
-  /** Interface hashes to record: of re-parsed files, and of reused ones that have none recorded. */
+  /**
+   * Interface hashes to record: of re-parsed files, and when every file is resolved, of every file
+   * whose recorded one differs (none yet, or recorded by other code: this run's key covers the code).
+   */
   interfaces: Map<string, string>;
 }
 
@@ -700,10 +703,15 @@ export function resolutionPlan(input: {
 }): ResolutionPlan {
   const { key, parsed, reusedPaths, stored } = input;
   const interfaces = new Map<string, string>();
-  for (const f of parsed) {
-    if (!reusedPaths.has(f.path) || !stored.get(f.path)?.interfaceHash) interfaces.set(f.path, interfaceHash(f));
-  }
-  const all = (reason: ResolveAllReason): ResolutionPlan => ({ key, all: reason, interfaces });
+  for (const f of parsed) if (!reusedPaths.has(f.path)) interfaces.set(f.path, interfaceHash(f));
+  const all = (reason: ResolveAllReason): ResolutionPlan => {
+    for (const f of parsed) {
+      if (!reusedPaths.has(f.path)) continue;
+      const hash = interfaceHash(f);
+      if (stored.get(f.path)?.interfaceHash !== hash) interfaces.set(f.path, hash);
+    }
+    return { key, all: reason, interfaces };
+  };
   if (input.storedKey === null) return all('no-previous-run');
   if (input.storedKey !== key) return all('context');
   if (!input.recordsAddUp) return all('records');
