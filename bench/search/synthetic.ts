@@ -323,7 +323,7 @@ export async function ensureSynthetic(repo: IngestRepository, embedder: Embeddin
   }
   await repo.mergeEdges(repoId, edges);
   edges = [];
-  const counts = await repo.finishRepository(repoId, null);
+  const counts = await repo.finishRepository(repoId, null, null);
   const seconds = (performance.now() - started) / 1000;
   log(`${repoId}: ${counts.scopes} scopes, ${counts.embedded} embedded, ${counts.edges} reference edges in ${seconds.toFixed(1)} s`);
   return { repoId, seconds, reused: false };

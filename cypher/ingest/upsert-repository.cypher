@@ -1,8 +1,12 @@
 // The repository node. Walk filters (include/exclude globs) are kept with it: given ones replace the
 // stored ones, absent ones ($include/$exclude null) leave them as they are; the ones in force return.
+// The resolution key of the last finished run comes back and is cleared: a run that does not finish
+// leaves none, so the next run resolves every file's references again.
 MERGE (r:Repository {id: $repoId})
 ON CREATE SET r.createdAt = datetime()
+WITH r, r.resolutionKey AS resolutionKey
 SET r.name = $name, r.rootPath = $rootPath,
     r.include = coalesce($include, r.include, []),
-    r.exclude = coalesce($exclude, r.exclude, [])
-RETURN r.id AS id, r.include AS include, r.exclude AS exclude
+    r.exclude = coalesce($exclude, r.exclude, []),
+    r.resolutionKey = null
+RETURN r.id AS id, r.include AS include, r.exclude AS exclude, resolutionKey

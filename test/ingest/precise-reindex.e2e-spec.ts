@@ -47,14 +47,32 @@ describe('re-indexing with the precise TS resolver (real Neo4j, Redis, tree-sitt
 
   it('a new process (no compiler state) re-indexing an unchanged tree gets the same precise edges from cached parses', async () => {
     const before = await h.snapshot(repo);
-    // What a restarted worker has: the parse cache in Redis, but no compiler state in memory.
+    // What a restarted worker has: the parse cache in Redis, but no compiler state in memory. The
+    // last run counts as unfinished (its resolution key cleared), so every file is resolved again.
+    await h.repo.upsertRepository(repo, repo, dir);
     const fresh = new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(h.config), new EmbeddingCache(h.queues), h.embedder, h.config);
     const again = await fresh.index({ path: dir, name: repo, embed: false });
     await fresh.onModuleDestroy();
     expect(again.files).toMatchObject({ parsed: 0, reused: again.files.indexed });
+    expect(again.resolver).toMatchObject({ all: 'no-previous-run', files: again.files.indexed });
     expect(again.resolver.precise!.rechecked).toBe(again.resolver.precise!.files);
     expect(again.edges).toMatchObject({ added: 0, updated: 0, removed: 0 });
     expect(await callsFromRun()).toEqual(['Eager.track precise']);
     expect(await h.snapshot(repo)).toEqual(before);
+  });
+
+  it('a new process, after a TS edit: unchanged files read without references are completed for the checker', async () => {
+    const before = await h.snapshot(repo);
+    const file = path.join(dir, 'ts/src/utils/format.ts');
+    fs.appendFileSync(file, '\n// a comment at the end: no edge moves\n');
+    const fresh = new IngestService(h.repo, h.parser, new ParseCache(h.queues), new ReferenceResolver(h.config), new EmbeddingCache(h.queues), h.embedder, h.config);
+    const again = await fresh.index({ path: dir, name: repo, embed: false });
+    await fresh.onModuleDestroy();
+    expect(again.files.parsed).toBe(1);
+    expect(again.resolver).toMatchObject({ all: 'ts-checker', files: again.files.indexed });
+    expect(again.timingsMs.readReferences).toBeDefined();
+    expect(again.edges).toMatchObject({ added: 0, updated: 0, removed: 0 });
+    expect(await callsFromRun()).toEqual(['Eager.track precise']);
+    expect((await h.snapshot(repo)).edges).toEqual(before.edges);
   });
 });

@@ -15,8 +15,16 @@ export interface StoredFile {
   /** Null only in a file's own record written before counts were kept. */
   scopes: number | null;
   fileHash: string | null;
+  /** See interfaceHash (resolve/interface-hash.ts); null until a run records it. */
+  interfaceHash: string | null;
   edgeHash: string | null;
+  /** Its references left unresolved (edges to Unresolved nodes) and skipped as built-ins, when its edge hash was recorded. */
+  unresolvedRefs: number | null;
+  builtinRefs: number | null;
 }
+
+/** One file of stored-files.cypher: a list, which the driver decodes about twice as fast as a map (every run reads all files). */
+type StoredFileRow = [string, number | null, string | null, string | null, string | null, number | null, number | null];
 
 export interface StoredEdge {
   from: string;
@@ -104,12 +112,18 @@ export interface EdgeChanges {
   commits: FileCommit[];
 }
 
-/** Content hash and scope count (null: keep the stored ones) and edge hash of a file: the run's commit marker. */
+/**
+ * Content and interface hashes and scope count (null: keep the stored ones), edge hash and reference
+ * counts of a file: the run's commit marker.
+ */
 export interface FileCommit {
   id: string;
   fileHash: string | null;
+  interfaceHash: string | null;
   scopeCount: number | null;
   edgeHash: string;
+  unresolvedRefs: number;
+  builtinRefs: number;
 }
 
 /**
@@ -156,16 +170,24 @@ export class IngestRepository {
 
   constructor(private readonly neo4j: Neo4jService) {}
 
-  /** Creates or renames the repository; stores the walk filters when given and returns those in force. */
-  async upsertRepository(repoId: string, name: string, rootPath: string, filters: { include?: string[]; exclude?: string[] } = {}): Promise<{ include: string[]; exclude: string[] }> {
-    const [row] = await this.neo4j.write<{ include: string[]; exclude: string[] }>('ingest/upsert-repository', {
+  /**
+   * Creates or renames the repository; stores the walk filters when given and returns those in
+   * force, and the resolution key of the last finished run (cleared until this run finishes).
+   */
+  async upsertRepository(
+    repoId: string,
+    name: string,
+    rootPath: string,
+    filters: { include?: string[]; exclude?: string[] } = {},
+  ): Promise<{ include: string[]; exclude: string[]; resolutionKey: string | null }> {
+    const [row] = await this.neo4j.write<{ include: string[]; exclude: string[]; resolutionKey: string | null }>('ingest/upsert-repository', {
       repoId,
       name,
       rootPath,
       include: filters.include ?? null,
       exclude: filters.exclude ?? null,
     });
-    return { include: row?.include ?? [], exclude: row?.exclude ?? [] };
+    return { include: row?.include ?? [], exclude: row?.exclude ?? [], resolutionKey: row?.resolutionKey ?? null };
   }
 
   /**
@@ -174,8 +196,10 @@ export class IngestRepository {
    * then records every file's count again).
    */
   async storedFiles(repoId: string): Promise<{ files: StoredFile[]; recordsAddUp: boolean }> {
-    const [row] = await this.neo4j.read<{ files: StoredFile[]; scopes: number }>('ingest/stored-files', { repoId });
-    const files = row?.files ?? [];
+    const [row] = await this.neo4j.read<{ files: StoredFileRow[]; scopes: number }>('ingest/stored-files', { repoId });
+    const files = (row?.files ?? []).map(([path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs]): StoredFile => ({
+      path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs,
+    }));
     const recorded = files.reduce((n, f) => (f.scopes === null ? NaN : n + f.scopes), 0);
     if (recorded === (row?.scopes ?? 0)) return { files, recordsAddUp: true };
     return { files: await this.neo4j.read<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };
@@ -303,8 +327,9 @@ export class IngestRepository {
     await this.neo4j.write('ingest/set-embeddings', { rows, model });
   }
 
-  async finishRepository(repoId: string, jobId: string | null): Promise<{ files: number; scopes: number; edges: number; embedded: number }> {
-    const [row] = await this.neo4j.write<{ files: number; scopes: number; edges: number; embedded: number }>('ingest/finish-repository', { repoId, jobId });
+  /** Records the counts, and the key of what this run resolved against (see ReferenceResolver.contextKey). */
+  async finishRepository(repoId: string, jobId: string | null, resolutionKey: string | null): Promise<{ files: number; scopes: number; edges: number; embedded: number }> {
+    const [row] = await this.neo4j.write<{ files: number; scopes: number; edges: number; embedded: number }>('ingest/finish-repository', { repoId, jobId, resolutionKey });
     return row;
   }
 

@@ -32,6 +32,11 @@ export class ParsePool {
     return Math.max(8, this.size * 8);
   }
 
+  /** Starts the threads (each loads its grammars first), so a run's first files need not wait for that. */
+  warm(): void {
+    if (this.threaded) this.pick();
+  }
+
   run(task: ParseTask): Promise<ParseOutcome> {
     if (!this.threaded) return this.inProcess.init().then(() => runParseTask(this.inProcess, task));
     return this.pick().request<ParseOutcome>({ task });

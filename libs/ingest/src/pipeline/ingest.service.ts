@@ -4,17 +4,19 @@ import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 import { createHash, Hash } from 'node:crypto';
-import { IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
+import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
+import { interfaceHash } from '../resolve/interface-hash';
+import { isJsFamily } from '../resolve/precise/ts-oracle';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
 import type { ParseOutcome } from '../parse/parse-task';
 import { EmbedPhase } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
-import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
+import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult, ResolveAllReason } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
 import { fileScopeId, ScopeSync } from './scope-sync';
 
@@ -135,6 +137,8 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
+    // Parse threads load their grammars while the graph and the file tree are read.
+    this.parsePool().warm();
     const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }));
 
     // 1. Walk: list candidate files (contents are read a few at a time while parsing), and read what
@@ -147,36 +151,85 @@ export class IngestService {
       time('readFingerprints', () => this.cache.fingerprints(repoId)),
     ]);
     const stored = new Map(storedFiles.files.map((f) => [f.path, f]));
-    // TypeScript's checker (on its own thread) builds the program from disk while files are parsed.
-    this.resolver.prepare(repoId, rootPath, walk.candidates);
     progress.filesTotal = walk.candidates.length;
     progress.phase = 'parsing';
     await report(true);
 
     // 2. Read and parse what changed (reusing cached parses of files whose bytes did not) and write
     //    changed scopes while parsing goes on; delete the scopes of files that are gone.
+    //    When the last run resolved against the same files and settings, only the changed files'
+    //    references will likely be resolved (candidates not in the graph are new files, which change
+    //    the set, or files skipped last time, likely skipped again). Then unchanged files' cached
+    //    parses are read without their references (the bulk of them; read later if needed after
+    //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
+    //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
+    const contextKey = this.resolver.contextKey(rootPath);
+    const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
+    let prepared = false;
+    const prepareChecker = () => {
+      if (!prepared) this.resolver.prepare(repoId, rootPath, walk.candidates);
+      prepared = true;
+    };
+    if (!partialLikely) prepareChecker();
     const sync = new ScopeSync(repoId, this.repo, new Set(stored.keys()), { excludeDocComments: request.excludeDocComments === true });
-    const { parsed, files, reusedPaths, unread } = await time('parse', () => this.parseChanged(repoId, rootPath, walk, filters, stored, fingerprints, sync, progress, addError, report));
+    const { parsed, files, reusedPaths, unread } = await time('parse', () =>
+      this.parseChanged(repoId, rootPath, walk, filters, stored, fingerprints, sync, progress, addError, report, {
+        withReferences: !partialLikely,
+        onParsed: (file) => isJsFamily(file) && prepareChecker(),
+      }),
+    );
     walk.errors.forEach(addError);
     progress.filesTotal = files.length;
     const indexed = new Set(files.map((f) => f.path));
     const gone = [...stored.keys()].filter((p) => !indexed.has(p));
     sync.deletePaths(gone);
-    // 3. Resolve references across all files (in memory, while the last scope batches are written).
+    // 3. Resolve references (in memory, while the last scope batches are written): of every file, or
+    //    only of the changed ones when nothing other files' resolution reads of them changed.
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed));
+    const plan = resolutionPlan({
+      key: resolutionKey(contextKey, files.map((f) => f.path)),
+      storedKey: filters.resolutionKey,
+      parsed,
+      reusedPaths,
+      stored,
+      recordsAddUp: storedFiles.recordsAddUp,
+      precise: this.config.ingest.tsResolver === 'precise',
+    });
+    if (!plan.only) prepareChecker();
+    if (partialLikely) {
+      const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
+      if (lacking.length) await time('readReferences', () => this.completeReferences(repoId, rootPath, filters, parsed, lacking));
+    }
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
-    //    (computed while the last scope batches are written).
+    //    (computed while the last scope batches are written). Files not resolved this run keep their
+    //    edges and records.
     progress.phase = 'writing';
     await report(true);
-    const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved));
+    const edgeState = await time('edgeHashes', async () => edgeHashes(parsed, resolved, plan.only));
     const hashes = edgeState.hashes;
-    const edgeChanged = files.filter((f) => !reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)).map((f) => f.path);
+    const resolvedHere = (path: string) => !plan.only || plan.only.has(path);
+    const edgeChanged = files
+      .filter((f) => resolvedHere(f.path) && (!reusedPaths.has(f.path) || stored.get(f.path)?.edgeHash !== hashes.get(f.path)))
+      .map((f) => f.path);
+    // A file's reference counts are kept with its edge hash; they are also recorded when only they
+    // changed (a built-in name now declared in the repository may leave the edges as they were).
+    const countsChanged = (path: string) => {
+      const s = stored.get(path);
+      const c = edgeState.counts.get(path);
+      return !!c && (s?.unresolvedRefs !== c.unresolved || s?.builtinRefs !== c.builtin);
+    };
+    const refTotals = { unresolved: 0, builtin: 0 };
+    for (const f of files) {
+      const c = edgeState.counts.get(f.path) ?? { unresolved: stored.get(f.path)?.unresolvedRefs ?? 0, builtin: stored.get(f.path)?.builtinRefs ?? 0 };
+      refTotals.unresolved += c.unresolved;
+      refTotals.builtin += c.builtin;
+    }
     const changedSet = new Set(edgeChanged);
     const desired = await time('edgeDiff', async () => this.desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
@@ -223,10 +276,19 @@ export class IngestService {
         cleanOrphans: edgeDeletes.length > 0 || scopeStats.deleted > 0,
         dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
         commits: files
-          .filter((f) => changedSet.has(f.path) || !storedFiles.recordsAddUp)
-          .map((f) => {
+          .filter((f) => changedSet.has(f.path) || plan.interfaces.has(f.path) || countsChanged(f.path) || !storedFiles.recordsAddUp)
+          .map((f): FileCommit => {
             const reused = reusedPaths.has(f.path);
-            return { id: graphId(repoId, fileScopeId(f.path)), fileHash: reused ? null : f.contentHash, scopeCount: f.scopes, edgeHash: hashes.get(f.path)! };
+            const counts = edgeState.counts.get(f.path)!;
+            return {
+              id: graphId(repoId, fileScopeId(f.path)),
+              fileHash: reused ? null : f.contentHash,
+              interfaceHash: plan.interfaces.get(f.path) ?? null,
+              scopeCount: f.scopes,
+              edgeHash: hashes.get(f.path)!,
+              unresolvedRefs: counts.unresolved,
+              builtinRefs: counts.builtin,
+            };
           }),
       }),
     );
@@ -262,7 +324,7 @@ export class IngestService {
     }
 
     const embeddedThisRun = progress.embedded;
-    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null));
+    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null, plan.key));
     progress.phase = 'done';
     progress.etaSeconds = 0;
     progress.scopes = totals.scopes;
@@ -288,8 +350,13 @@ export class IngestService {
         exclude: filters.exclude,
       },
       scopes: { ...scopeStats, total: totals.scopes },
-      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: edgeState.unresolved, builtinSkipped: edgeState.builtinSkipped },
-      resolver: { ts: resolveRun.tsResolver, ...(resolveRun.precise ? { precise: resolveRun.precise } : {}) },
+      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: refTotals.unresolved, builtinSkipped: refTotals.builtin },
+      resolver: {
+        ts: resolveRun.tsResolver,
+        files: plan.only ? plan.only.size : files.length,
+        ...(plan.all ? { all: plan.all } : {}),
+        ...(resolveRun.precise ? { precise: resolveRun.precise } : {}),
+      },
       embedded: totals.embedded,
       embeddedThisRun,
       embeddingError,
@@ -316,6 +383,7 @@ export class IngestService {
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
+    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void },
   ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
     const rulesKey = contentRulesKey(filters);
     /** A fingerprint counts only for the bytes the graph holds, classified under today's rules. */
@@ -325,9 +393,7 @@ export class IngestService {
       return { hash, fingerprint: f && f.contentHash === hash && f.rulesKey === rulesKey ? f : null };
     };
     const pool = this.parsePool();
-    const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
-    const settledBefore = this.clock() - RACY_FINGERPRINT_MS;
-    const task = (path: string, knownHash: string | null) => pool.run({ root: rootPath, path, limits, filters, knownHash, settledBefore });
+    const task = (path: string, knownHash: string | null) => this.readAndParse(rootPath, filters, path, knownHash);
     // Cached parses of files likely unchanged are fetched a chunk at a time (one MGET), ahead of use.
     const chunks = new Map<number, Promise<Map<string, ParsedFile | undefined>>>();
     const cachedParse = (index: number, path: string): Promise<ParsedFile | undefined> => {
@@ -338,25 +404,25 @@ export class IngestService {
           const hash = known(p).hash;
           return hash ? [{ path: p, fileHash: hash }] : [];
         });
-        chunks.set(c, handled(this.cache.getMany(repoId, wanted).then((values) => new Map(wanted.map((w, k) => [w.path, values[k]])))));
+        chunks.set(c, handled(this.cache.getMany(repoId, wanted, opts.withReferences).then((values) => new Map(wanted.map((w, k) => [w.path, values[k]])))));
       }
       return chunks.get(chunk)!.then((m) => m.get(path));
     };
     type Done = { outcome: ParseOutcome; cached?: ParsedFile };
-    const start = (index: number): Promise<Done> => {
+    /** `task`: the file went to a parse thread (to be read, and parsed unless its bytes are unchanged). */
+    const start = (index: number): { done: Promise<Done>; task: boolean } => {
       const path = walk.candidates[index];
       const k = known(path);
       // Unchanged by its fingerprint: not even sent to a parse thread (a stat here costs less than the trip).
       if (k.fingerprint && currentFingerprint(rootPath, path) === k.fingerprint.fingerprint) {
         const { fingerprint, contentHash, nonUtf8 } = k.fingerprint;
         const outcome: ParseOutcome = { path, contentHash, nonUtf8, unchanged: true, fingerprint, read: false };
-        return handled(cachedParse(index, path).then((cached) => ({ outcome, cached })));
+        return { done: handled(cachedParse(index, path).then((cached) => ({ outcome, cached }))), task: false };
       }
-      return handled(
-        task(path, k.hash).then(async (outcome) =>
-          'unchanged' in outcome && outcome.unchanged ? { outcome, cached: await cachedParse(index, path) } : { outcome },
-        ),
+      const done = task(path, k.hash).then(async (outcome) =>
+        'unchanged' in outcome && outcome.unchanged ? { outcome, cached: await cachedParse(index, path) } : { outcome },
       );
+      return { done: handled(done), task: true };
     };
 
     const started = performance.now();
@@ -366,15 +432,25 @@ export class IngestService {
     let unread = 0;
     let fresh: { fileHash: string; parsed: ParsedFile }[] = [];
     const cacheWrites: Promise<void>[] = [];
-    const inFlight: Promise<Done>[] = [];
+    // The window bounds the files sent to parse threads ahead of the cursor, not the ones found
+    // unchanged by their fingerprint (their cached parses are kept for resolution anyway): the
+    // threads parse the next changed files while the unchanged ones before them are taken.
+    const inFlight: { done: Promise<Done>; task: boolean }[] = [];
+    let tasksAhead = 0;
     let next = 0;
     let taken = 0;
     const fill = () => {
-      while (inFlight.length < pool.window && next < walk.candidates.length) inFlight.push(start(next++));
+      while (tasksAhead < pool.window && next < walk.candidates.length) {
+        const entry = start(next++);
+        inFlight.push(entry);
+        if (entry.task) tasksAhead++;
+      }
     };
     fill();
     while (inFlight.length > 0) {
-      const { outcome, cached } = await inFlight.shift()!;
+      const entry = inFlight.shift()!;
+      if (entry.task) tasksAhead--;
+      const { outcome, cached } = await entry.done;
       // Chunks behind the cursor are no longer needed.
       if (++taken % CACHE_PREFETCH === 0) chunks.delete(taken / CACHE_PREFETCH - 1);
       fill();
@@ -413,6 +489,7 @@ export class IngestService {
       meta.scopes = result.scopes.length;
       for (const message of result.errors) addError({ path: outcome.path, message });
       if (meta.nonUtf8) addError({ path: outcome.path, message: 'not valid UTF-8; read as Latin-1' });
+      opts.onParsed(result);
       sync.add(result, meta.nonUtf8);
       await sync.room();
       fresh.push({ fileHash: meta.contentHash, parsed: result });
@@ -432,6 +509,32 @@ export class IngestService {
     cacheWrites.push(this.cache.setMany(repoId, fresh));
     await Promise.all(cacheWrites);
     return { parsed, files, reusedPaths, unread };
+  }
+
+  private readAndParse(rootPath: string, filters: WalkFilters, path: string, knownHash: string | null): Promise<ParseOutcome> {
+    const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
+    return this.parsePool().run({ root: rootPath, path, limits, filters, knownHash, settledBefore: this.clock() - RACY_FINGERPRINT_MS });
+  }
+
+  /**
+   * Gives unchanged files read without their references (see ParseCache.getMany) those
+   * references: from the cache, or by parsing the file again when they are gone from it.
+   */
+  private async completeReferences(repoId: string, rootPath: string, filters: WalkFilters, parsed: ParsedFile[], files: FileMeta[]): Promise<void> {
+    const index = new Map(parsed.map((f, i) => [f.path, i]));
+    const found = await this.cache.references(repoId, files.map((f) => ({ path: f.path, fileHash: f.contentHash })));
+    for (const [k, meta] of files.entries()) {
+      const file = parsed[index.get(meta.path)!];
+      const references = found[k];
+      if (references) {
+        file.references = file.references.concat(references);
+        continue;
+      }
+      const again = await this.readAndParse(rootPath, filters, meta.path, null);
+      // Its scopes are in the graph as they were: a file that changed meanwhile cannot be completed.
+      if ('skip' in again || again.unchanged || again.contentHash !== meta.contentHash) throw new Error(`${meta.path} changed while being indexed`);
+      parsed[index.get(meta.path)!] = slim(again.parsed);
+    }
   }
 
   /** Keeps each indexed file's fingerprint with the content hash read under it; forgets gone files. */
@@ -457,7 +560,7 @@ export class IngestService {
     const byPath = new Map<string, GraphEdge[]>();
     const seen = new Set<string>();
     const g = (id: string) => graphId(repoId, id);
-    const { pathOf, kindById, fileIds } = scopeIndex(parsed);
+    const { pathOf, kindById, fileIds } = scopeIndex(parsed, wanted);
     const push = (path: string, e: GraphEdge) => {
       const key = edgeKey(e);
       if (seen.has(key)) return;
@@ -474,8 +577,8 @@ export class IngestService {
       }
     }
     for (const e of resolved.edges) {
-      const path = pathOf.get(e.fromId)!;
-      if (wanted(path)) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
+      const path = pathOf.get(e.fromId);
+      if (path) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
     }
     for (const imp of resolved.fileImports) {
       const from = fileIds.get(imp.fromPath);
@@ -490,8 +593,8 @@ export class IngestService {
     }
     for (const u of resolved.unresolved) {
       // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
-      const path = pathOf.get(u.fromId)!;
-      if (u.reason === 'builtin' || !wanted(path)) continue;
+      const path = pathOf.get(u.fromId);
+      if (u.reason === 'builtin' || !path) continue;
       push(path, {
         from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
         reason: u.reason, resolver: u.resolver,
@@ -502,13 +605,14 @@ export class IngestService {
 
 }
 
-/** Per scope id (local) its file's path and kind; per path its file scope's id. */
-function scopeIndex(parsed: ParsedFile[]) {
+/** Per scope id (local) of the files `of` accepts its file's path and kind; per path (all) its file scope's id. */
+function scopeIndex(parsed: ParsedFile[], of: (path: string) => boolean = () => true) {
   const pathOf = new Map<string, string>();
   const kindById = new Map<string, string>();
   const fileIds = new Map<string, string>();
   for (const f of parsed) {
     fileIds.set(f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path));
+    if (!of(f.path)) continue;
     for (const s of f.scopes) {
       pathOf.set(s.id, f.path);
       kindById.set(s.id, s.kind);
@@ -523,18 +627,23 @@ function scopeIndex(parsed: ParsedFile[]) {
  * graph already holds exactly the edges this run would write, so a re-index neither reads nor
  * diffs them. Computed from the resolver's output directly (no edge objects for unchanged files),
  * in the order it comes, which depends only on the parse and the resolution. Ids carry no
- * repository prefix, like scope content hashes. Also counts what the edges will hold.
+ * repository prefix, like scope content hashes. Also counts per file its references left
+ * unresolved and skipped as built-ins. With `only`, for those files alone (the resolution covered
+ * no others).
  */
-export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { hashes: Map<string, string>; unresolved: number; builtinSkipped: number } {
-  const { pathOf, fileIds } = scopeIndex(parsed);
+export function edgeHashes(
+  parsed: ParsedFile[],
+  resolved: ResolveResult,
+  only?: ReadonlySet<string>,
+): { hashes: Map<string, string>; counts: Map<string, { unresolved: number; builtin: number }> } {
+  const { pathOf, fileIds } = scopeIndex(parsed, (path) => !only || only.has(path));
   const hashers = new Map<string, Hash>();
-  const add = (path: string, item: string) => {
-    let h = hashers.get(path);
-    if (!h) hashers.set(path, (h = createHash('sha256')));
-    h.update(item);
-  };
+  const counts = new Map<string, { unresolved: number; builtin: number }>();
+  const add = (path: string, item: string) => hashers.get(path)!.update(item);
   for (const f of parsed) {
+    if (only && !only.has(f.path)) continue;
     hashers.set(f.path, createHash('sha256'));
+    counts.set(f.path, { unresolved: 0, builtin: 0 });
     for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
   }
   for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
@@ -543,17 +652,83 @@ export function edgeHashes(parsed: ParsedFile[], resolved: ResolveResult): { has
     const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
     add(i.fromPath, `i\u0000${to}\u0000${i.line}\n`);
   }
-  let unresolved = 0;
-  let builtinSkipped = 0;
   for (const u of resolved.unresolved) {
+    const path = pathOf.get(u.fromId)!;
     if (u.reason === 'builtin') {
-      builtinSkipped++;
+      counts.get(path)!.builtin++;
       continue;
     }
-    unresolved++;
-    add(pathOf.get(u.fromId)!, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
+    counts.get(path)!.unresolved++;
+    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
   }
-  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), unresolved, builtinSkipped };
+  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), counts };
+}
+
+/** What a run resolves references against besides the parses (stored with the repository when it finishes). */
+export function resolutionKey(contextKey: string, paths: string[]): string {
+  return createHash('sha256').update(contextKey).update(JSON.stringify(paths)).digest('hex');
+}
+
+/** Which files' references a run resolves, and what it records about that. */
+export interface ResolutionPlan {
+  /** The key this run resolves against (stored when it finishes). */
+  key: string;
+  /** Only these files' references, or (undefined) every file's. */
+  only?: Set<string>;
+  /** Why every file: set exactly when `only` is not. */
+  all?: ResolveAllReason;
+  /**
+   * Interface hashes to record: of re-parsed files, and when every file is resolved, of every file
+   * whose recorded one differs (none yet, or recorded by other code: this run's key covers the code).
+   */
+  interfaces: Map<string, string>;
+}
+
+/**
+ * Decides whether resolving only the changed files gives the same edges as resolving all of them:
+ * the last finished run resolved the same set of files with the same settings and resolver code
+ * (`storedKey`), every reused file's interface was recorded, and no re-parsed file's interface
+ * changed. Then every other file's resolution reads exactly what it read last time, so its edges,
+ * edge hash and counts in the graph stand. Re-resolved: the re-parsed files, and reused files whose
+ * edges were not fully written.
+ */
+export function resolutionPlan(input: {
+  key: string;
+  storedKey: string | null;
+  parsed: ParsedFile[];
+  reusedPaths: ReadonlySet<string>;
+  stored: ReadonlyMap<string, StoredFile>;
+  recordsAddUp: boolean;
+  precise: boolean;
+}): ResolutionPlan {
+  const { key, parsed, reusedPaths, stored } = input;
+  const interfaces = new Map<string, string>();
+  for (const f of parsed) if (!reusedPaths.has(f.path)) interfaces.set(f.path, interfaceHash(f));
+  const all = (reason: ResolveAllReason): ResolutionPlan => {
+    for (const f of parsed) {
+      if (!reusedPaths.has(f.path)) continue;
+      const hash = interfaceHash(f);
+      if (stored.get(f.path)?.interfaceHash !== hash) interfaces.set(f.path, hash);
+    }
+    return { key, all: reason, interfaces };
+  };
+  if (input.storedKey === null) return all('no-previous-run');
+  if (input.storedKey !== key) return all('context');
+  if (!input.recordsAddUp) return all('records');
+  const only = new Set<string>();
+  for (const f of parsed) {
+    const s = stored.get(f.path);
+    if (reusedPaths.has(f.path)) {
+      if (!s?.interfaceHash || s.unresolvedRefs === null || s.builtinRefs === null) return all('records');
+      if (!s.edgeHash) only.add(f.path);
+      continue;
+    }
+    // TypeScript's checker infers types from bodies: any TS/JS edit may change other files' edges.
+    if (input.precise && isJsFamily(f)) return all('ts-checker');
+    if (!s?.interfaceHash || s.interfaceHash !== interfaces.get(f.path)) return all('interface');
+    only.add(f.path);
+  }
+  return { key, only, interfaces };
 }
 
 /**

@@ -35,9 +35,10 @@ export interface IngestResult {
   /**
    * Which resolver the TS/JS references went through; `precise` adds where the compiler options came
    * from, how many files were (re)checked (changed files and their importers), and in how many passes
-   * the fast resolver collected the questions for the checker.
+   * the fast resolver collected the questions for the checker. `files`: files whose references this
+   * run resolved; `all` says why that was every file rather than only the changed ones.
    */
-  resolver: { ts: 'precise' | 'fast'; precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string } };
+  resolver: { ts: 'precise' | 'fast'; files: number; all?: ResolveAllReason; precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string } };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;
@@ -47,6 +48,17 @@ export interface IngestResult {
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
 }
+
+/**
+ * Why a run resolved every file's references instead of only the changed files':
+ * - `no-previous-run`: no finished run recorded what it resolved against (first index, or the last
+ *   run was interrupted);
+ * - `context`: the set of files, the resolver settings, the tsconfig or the resolver's code changed;
+ * - `records`: the graph's per-file records are incomplete (a file not fully written, no interface hash);
+ * - `interface`: a changed file's interface (what other files' resolution reads of it) changed;
+ * - `ts-checker`: a TS/JS file changed under the precise resolver, whose types come from bodies too.
+ */
+export type ResolveAllReason = 'no-previous-run' | 'context' | 'records' | 'interface' | 'ts-checker';
 
 export interface IngestRequest {
   path: string;

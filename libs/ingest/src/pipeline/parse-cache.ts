@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { QueueService } from '@scopegraph/queue';
-import type { ParsedFile } from '../parse/types';
+import type { ParsedFile, ParsedScope, RawReference } from '../parse/types';
 
 /** What a file's fingerprint stood for when it was last read. */
 export interface KnownFingerprint {
@@ -12,14 +12,31 @@ export interface KnownFingerprint {
   nonUtf8: boolean;
 }
 
-/** Bump when parser output changes shape or content, so stale cache entries are never used. */
-export const PARSER_CACHE_VERSION = 1;
+/** Bump when parser output or the stored shape changes, so stale cache entries are never used. */
+export const PARSER_CACHE_VERSION = 2;
 const TTL_SECONDS = 30 * 24 * 3600;
+/** Keys per MGET: a whole repository's in one reply would hold Redis up for that long. */
+const MGET_BATCH = 256;
+
+/** The two parts of a cached parse: the resolution view, and the references it leaves out. */
+type Part = 'view' | 'refs';
+
+/** A scope as cached: what resolution and TypeScript's checker read of an unchanged file's scope. */
+type CachedScope = Pick<ParsedScope, 'id' | 'name' | 'qualifiedName' | 'kind' | 'startLine' | 'endLine' | 'parentId' | 'exported'>;
+type CachedView = Pick<ParsedFile, 'path' | 'language' | 'contentHash' | 'imports' | 'exports' | 'bindings' | 'references'> & { scopes: CachedScope[] };
+
+const isHeritage = (r: RawReference) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
 
 /**
  * Parse results of unchanged files, kept in Redis by path and content hash so a re-index parses
- * only what changed (and any worker can reuse another's work). Scope sources are left out: an
- * unchanged file's scopes are not rewritten, only needed for resolution. A miss just re-parses.
+ * only what changed (and any worker can reuse another's work). A miss just re-parses.
+ *
+ * Only what an unchanged file's parse is still used for is kept, in two parts: the resolution view
+ * (its scopes' names, kinds, parents and positions, its imports, exports, typed bindings and
+ * EXTENDS/IMPLEMENTS references: what other files' resolution and TypeScript's checker read) and its
+ * other references. A re-index that resolves only the changed files reads the views alone (salt's
+ * 3,900 files: 21 of 45 MB). Scope text, signatures, docs and hashes are not kept: an unchanged
+ * file's scopes are not rewritten.
  *
  * Also each file's fingerprint (size, times, inode) with the content hash read under it, so a
  * re-index need not read and hash files whose fingerprint is unchanged. A fingerprint counts only
@@ -31,16 +48,41 @@ export class ParseCache {
 
   constructor(private readonly queues: QueueService) {}
 
-  private key(repoId: string, path: string, fileHash: string): string {
+  private key(repoId: string, path: string, fileHash: string, part: Part): string {
     const digest = createHash('sha256').update(`${repoId}\u0000${path}\u0000${fileHash}`).digest('hex');
-    return `${this.queues.prefix}:parse:v${PARSER_CACHE_VERSION}:${digest}`;
+    return `${this.queues.prefix}:parse:v${PARSER_CACHE_VERSION}:${digest}:${part}`;
   }
 
-  async getMany(repoId: string, files: { path: string; fileHash: string }[]): Promise<(ParsedFile | undefined)[]> {
+  /**
+   * Cached parses (undefined: a miss). `references: false` reads the resolution views alone: such a
+   * parse has only its EXTENDS/IMPLEMENTS references until completed by `references()`.
+   */
+  async getMany(repoId: string, files: { path: string; fileHash: string }[], references = true): Promise<(ParsedFile | undefined)[]> {
+    if (files.length === 0) return [];
+    const parts: Part[] = references ? ['view', 'refs'] : ['view'];
+    try {
+      const values = await this.queues.redis.mget(...files.flatMap((f) => parts.map((part) => this.key(repoId, f.path, f.fileHash, part))));
+      return files.map((_, i) => {
+        const [view, refs] = [values[i * parts.length], values[i * parts.length + 1]];
+        if (!view || (references && !refs)) return undefined;
+        const file = fromView(JSON.parse(view) as CachedView);
+        if (references) file.references = file.references.concat(JSON.parse(refs!) as RawReference[]);
+        return file;
+      });
+    } catch (error) {
+      this.logger.warn(`parse cache unavailable, re-parsing: ${(error as Error).message}`);
+      return files.map(() => undefined);
+    }
+  }
+
+  /** The references (other than EXTENDS/IMPLEMENTS) of cached parses; undefined: a miss. */
+  async references(repoId: string, files: { path: string; fileHash: string }[]): Promise<(RawReference[] | undefined)[]> {
     if (files.length === 0) return [];
     try {
-      const values = await this.queues.redis.mget(...files.map((f) => this.key(repoId, f.path, f.fileHash)));
-      return values.map((v) => (v ? (JSON.parse(v) as ParsedFile) : undefined));
+      const keys = files.map((f) => this.key(repoId, f.path, f.fileHash, 'refs'));
+      const batches: Promise<(string | null)[]>[] = [];
+      for (let i = 0; i < keys.length; i += MGET_BATCH) batches.push(this.queues.redis.mget(...keys.slice(i, i + MGET_BATCH)));
+      return (await Promise.all(batches)).flat().map((v) => (v ? (JSON.parse(v) as RawReference[]) : undefined));
     } catch (error) {
       this.logger.warn(`parse cache unavailable, re-parsing: ${(error as Error).message}`);
       return files.map(() => undefined);
@@ -86,12 +128,50 @@ export class ParseCache {
     try {
       const pipeline = this.queues.redis.pipeline();
       for (const { fileHash, parsed } of entries) {
-        const slim: ParsedFile = { ...parsed, scopes: parsed.scopes.map((s) => ({ ...s, source: '' })) };
-        pipeline.set(this.key(repoId, parsed.path, fileHash), JSON.stringify(slim), 'EX', TTL_SECONDS);
+        pipeline.set(this.key(repoId, parsed.path, fileHash, 'view'), JSON.stringify(toView(parsed)), 'EX', TTL_SECONDS);
+        pipeline.set(this.key(repoId, parsed.path, fileHash, 'refs'), JSON.stringify(parsed.references.filter((r) => !isHeritage(r))), 'EX', TTL_SECONDS);
       }
       await pipeline.exec();
     } catch (error) {
       this.logger.warn(`parse cache write failed: ${(error as Error).message}`);
     }
   }
+}
+
+function toView(f: ParsedFile): CachedView {
+  return {
+    path: f.path,
+    language: f.language,
+    contentHash: f.contentHash,
+    scopes: f.scopes.map((s) => ({ id: s.id, name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, startLine: s.startLine, endLine: s.endLine, parentId: s.parentId, exported: s.exported })),
+    imports: f.imports,
+    exports: f.exports,
+    bindings: f.bindings,
+    references: f.references.filter(isHeritage),
+  };
+}
+
+/**
+ * A parse from its view: what was not kept is empty. EXTENDS/IMPLEMENTS come first among the
+ * references; the resolver handles those before all others whatever their order.
+ */
+function fromView(v: CachedView): ParsedFile {
+  const scopes: ParsedScope[] = v.scopes.map((s) => ({
+    id: s.id,
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind,
+    language: v.language,
+    path: v.path,
+    startLine: s.startLine,
+    endLine: s.endLine,
+    signature: '',
+    docComment: null,
+    source: '',
+    contentHash: '',
+    nameTokens: '',
+    parentId: s.parentId,
+    ...(s.exported === undefined ? {} : { exported: s.exported }),
+  }));
+  return { path: v.path, language: v.language, contentHash: v.contentHash, scopes, references: v.references, imports: v.imports, exports: v.exports, bindings: v.bindings, errors: [] };
 }

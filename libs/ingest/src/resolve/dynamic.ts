@@ -83,14 +83,19 @@ export class DynamicResolver implements FamilyResolver {
     return null;
   }
 
-  /** The declaration(s) a module exports under `name` (following re-exports and re-imports). */
+  /**
+   * The declaration(s) a module exports under `name` (following re-exports and re-imports). Only a
+   * search's outermost lookup is memoised and reused: inside a cycle of `export *` barrels a module
+   * visited earlier is cut short, so a nested lookup's answer (hit or miss) depends on where the
+   * search started. Reusing it elsewhere would make a reference's target depend on which references
+   * were resolved before it, and resolving only some files (ResolveOptions.only) could then differ
+   * from resolving all of them.
+   */
   private exportLookup(path: string, name: string, seen: Set<string>): Denotation | null {
     const key = `${path}\u0000${name}`;
-    if (this.exportMemo.has(key)) return this.exportMemo.get(key)!;
-    if (seen.has(key)) return null;
-    // A miss is only final when this lookup started the search: inside a cycle of `export *` barrels,
-    // a module visited earlier on the path is cut short, so a miss found here may be a hit elsewhere.
     const outermost = seen.size === 0;
+    if (outermost && this.exportMemo.has(key)) return this.exportMemo.get(key)!;
+    if (seen.has(key)) return null;
     seen.add(key);
     const env = this.c.envs.get(path);
     let result: Denotation | null = null;
@@ -137,7 +142,7 @@ export class DynamicResolver implements FamilyResolver {
         }
       }
     }
-    if (result || outermost) this.exportMemo.set(key, result);
+    if (outermost) this.exportMemo.set(key, result);
     return result;
   }
 

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import type { ParsedFile, RawReference } from '../parse/types';
@@ -55,11 +58,31 @@ export class ReferenceResolver implements OnModuleDestroy {
     if (this.config.ingest.tsResolver === 'precise') this.checker.prepare(repoId, rootPath, paths);
   }
 
-  async resolve(repoId: string, rootPath: string, files: ParsedFile[]): Promise<ResolveRun> {
-    const modules = fastModuleOptions(rootPath, tsProjectOptions(rootPath).options);
+  /**
+   * What a repository's resolution depends on besides its parsed files: the resolver setting, the
+   * compiler options and module roots from its tsconfig/jsconfig (or inferred ones), and the
+   * resolver's own code (a new build resolves every file once).
+   */
+  contextKey(rootPath: string): string {
+    const { options } = tsProjectOptions(rootPath);
+    return createHash('sha256')
+      .update(JSON.stringify([this.config.ingest.tsResolver, options, fastModuleOptions(rootPath, options)]))
+      .update(resolverCodeHash())
+      .digest('hex');
+  }
+
+  /** `only`: resolve just these files' references (see ResolveOptions.only). */
+  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>): Promise<ResolveRun> {
+    const modules = { ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options), ...(only ? { only } : {}) };
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
-    const opened = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
-    opened.catch(() => undefined);
+    const open = () => {
+      const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
+      opening.catch(() => undefined);
+      return opening;
+    };
+    // Resolving only some files, the checker is opened only if asked something (answers depend on
+    // the reference and the program alone, so when it is opened makes no difference to them).
+    let opened = only ? undefined : open();
     const answers = new Map<string, PreciseOutcome | undefined>();
     for (let passes = 1; ; passes++) {
       const asked = new Map<string, CheckerQuery>();
@@ -73,7 +96,8 @@ export class ReferenceResolver implements OnModuleDestroy {
       };
       // The first pass runs while the checker builds its program.
       const result = resolveRepository(files, { ...modules, precise: oracle });
-      const stats = await opened;
+      if (!opened && asked.size === 0) return { result, tsResolver: 'precise' };
+      const stats = await (opened ??= open());
       if (passes === 1 && stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${stats.skipped}); fast resolver only`);
       if (asked.size === 0 || stats.skipped) return { result, tsResolver: 'precise', precise: { ...stats, passes } };
       const queries = [...asked.values()];
@@ -89,6 +113,23 @@ export class ReferenceResolver implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.own?.close();
   }
+}
+
+let codeHash: string | undefined;
+
+/** A hash of this directory's code (compiled or TypeScript sources, whichever runs), computed once. */
+function resolverCodeHash(): string {
+  if (codeHash) return codeHash;
+  const h = createHash('sha256');
+  const add = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const file = path.join(dir, e.name);
+      if (e.isDirectory()) add(file);
+      else if (/\.[jt]s$/.test(e.name) && !/\.spec\.[jt]s$/.test(e.name)) h.update(e.name).update(fs.readFileSync(file));
+    }
+  };
+  add(__dirname);
+  return (codeHash = h.digest('hex'));
 }
 
 /** What the checker's answer about a reference depends on (see TsOracle.resolve). */

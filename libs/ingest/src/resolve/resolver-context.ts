@@ -115,12 +115,22 @@ export class ResolveOutput {
     this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, targetIds: targets.map((t) => t.id) });
   }
 
-  result(): ResolveResult {
+  /** Everything, or what leaves the files `kept` accepts (edges and misses by their source scope's file). */
+  result(kept?: (path: string) => boolean): ResolveResult {
+    if (!kept) {
+      return {
+        edges: [...this.edges.values()],
+        unresolved: this.unresolved,
+        fileImports: this.fileImports,
+        ...(this.outcomes ? { outcomes: this.outcomes } : {}),
+      };
+    }
+    const from = (id: string) => kept(this.t.scopes.get(id)?.path ?? '');
     return {
-      edges: [...this.edges.values()],
-      unresolved: this.unresolved,
-      fileImports: this.fileImports,
-      ...(this.outcomes ? { outcomes: this.outcomes } : {}),
+      edges: [...this.edges.values()].filter((e) => from(e.fromId)),
+      unresolved: this.unresolved.filter((u) => from(u.fromId)),
+      fileImports: this.fileImports.filter((i) => kept(i.fromPath)),
+      ...(this.outcomes ? { outcomes: this.outcomes.filter((o) => kept(o.path)) } : {}),
     };
   }
 }

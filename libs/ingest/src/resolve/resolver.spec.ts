@@ -269,6 +269,18 @@ describe('resolveRepository over test/fixtures/polyglot-repo', () => {
     ]);
   });
 
+  it('resolving only some files gives exactly what resolving all of them gives for those files', () => {
+    const fromPath = (id: string) => id.slice(0, id.indexOf('#'));
+    for (const only of [['py/billing/invoice.py'], ['ts/src/services/invoice-service.ts', 'cs/MyApp/Services/InvoiceService.cs'], files.map((f) => f.path)]) {
+      const set = new Set(only);
+      const part = resolveRepository(files, { only: set });
+      expect(part.edges.length + part.unresolved.length).toBeGreaterThan(0);
+      expect(part.edges).toEqual(result.edges.filter((e) => set.has(fromPath(e.fromId))));
+      expect(part.unresolved).toEqual(result.unresolved.filter((u) => set.has(fromPath(u.fromId))));
+      expect(part.fileImports).toEqual(result.fileImports.filter((i) => set.has(i.fromPath)));
+    }
+  });
+
   it('is deterministic', () => {
     const again = resolveRepository(files);
     expect(again.edges).toEqual(result.edges);
@@ -327,6 +339,24 @@ describe('resolveRepository on small inline repositories', () => {
       'a.sql': 'CREATE TABLE sales.Item (Id INT)\nGO\nCREATE TABLE stock.Item (Id INT)\nGO\nCREATE VIEW dbo.v AS SELECT * FROM Item\nGO',
     }));
     expect(r.unresolved.map((u) => `${u.targetName}:${u.reason}`)).toEqual(['Item:ambiguous']);
+  });
+
+  it("resolves a name through circular `export *` barrels the same whichever files' references are resolved", () => {
+    // x and y re-export each other and each one more module declaring `foo`: from x the search
+    // finds z's first, from y it finds w's first. A file's answer must not depend on whether the
+    // other file's reference was resolved before it (a re-index may resolve only one of them).
+    const repo = parse({
+      'a.ts': "import { foo } from './x';\nexport function useX() { foo(); }",
+      'b.ts': "import { foo } from './y';\nexport function useY() { foo(); }",
+      'w.ts': 'export function foo() {}',
+      'x.ts': "export * from './y';\nexport * from './w';",
+      'y.ts': "export * from './x';\nexport * from './z';",
+      'z.ts': 'export function foo() {}',
+    });
+    const all = edges(resolveRepository(repo), 'CALLS');
+    expect(all).toEqual(['useX|function -> z.ts#foo|function', 'useY|function -> w.ts#foo|function']);
+    expect(edges(resolveRepository(repo, { only: new Set(['b.ts']) }), 'CALLS')).toEqual(['useY|function -> w.ts#foo|function']);
+    expect(edges(resolveRepository(repo, { only: new Set(['a.ts']) }), 'CALLS')).toEqual(['useX|function -> z.ts#foo|function']);
   });
 
   it('follows Python package re-exports, submodule imports and namespace packages', () => {

@@ -59,6 +59,10 @@ class Resolver {
   }
 
   run(): ResolveResult {
+    const only = this.opts.only;
+    const kept = (path: string) => !only || only.has(path);
+    // Every file's imports and heritage, even with `only`: lookups from the kept files go through
+    // other files' imports, re-exports and base classes.
     for (const env of this.c.envs.values()) {
       const fam = this.c.familyOf(env);
       if (fam) for (const imp of env.file.imports) fam.addImport(env, imp);
@@ -66,14 +70,15 @@ class Resolver {
     // Heritage first: member lookups through bases need it.
     const rest: RawReference[] = [];
     for (const f of this.files) {
+      const mine = kept(f.path);
       for (const r of f.references) {
         if (r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS') this.resolveHeritage(r);
-        else rest.push(r);
+        else if (mine) rest.push(r);
       }
     }
-    this.resolveOverrides();
+    this.resolveOverrides(kept);
     for (const r of rest) this.resolveRef(r);
-    return this.out.result();
+    return this.out.result(only ? kept : undefined);
   }
 
   private index(): void {
@@ -148,9 +153,9 @@ class Resolver {
    * then interfaces, breadth first), so "what overrides X" and interface-typed call targets can be
    * followed. Constructors are not overrides.
    */
-  private resolveOverrides(): void {
+  private resolveOverrides(kept: (path: string) => boolean): void {
     for (const cls of this.t.scopes.values()) {
-      if (!CLASS_LIKE.has(cls.kind)) continue;
+      if (!CLASS_LIKE.has(cls.kind) || !kept(cls.path)) continue;
       const bases = [...(this.c.extendsOf.get(cls.id) ?? []), ...(this.c.implementsOf.get(cls.id) ?? [])];
       if (!bases.length) continue;
       const resolver: ResolverName = this.fastHeritage.has(cls.id) ? 'fast' : 'precise';

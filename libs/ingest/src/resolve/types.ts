@@ -72,6 +72,12 @@ export interface ResolveOptions {
   preciseFirst?: boolean;
   /** Also return one {@link RefOutcome} per reference (benchmarks, diagnostics). */
   collectOutcomes?: boolean;
+  /**
+   * Resolve the references of these files only; every file still informs the lookups. The result is
+   * exactly the part of a whole run's result that leaves these files. A re-index uses it when
+   * nothing that other files' resolution reads of the changed files changed (see interfaceHash).
+   */
+  only?: ReadonlySet<string>;
 }
 
 /** How one raw reference ended: its targets, or why it has none, and which resolver decided. */
