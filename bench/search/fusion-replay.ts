@@ -47,6 +47,8 @@ interface QueryLists {
   graph: string[];
   /** The keyword list with prose boosts (doc comments over names). */
   bm25Prose?: Scored[];
+  /** Per candidate of either list, the other candidates it has a code edge with (the second stage's link evidence). */
+  links?: Record<string, string[]>;
 }
 
 type Doc = KeywordDoc & RankedScope;
@@ -93,6 +95,7 @@ const before = (p: ReplayParams) => {
   p.k = 60;
   p.rescore!.stemming = false;
   p.rescore!.containerBonus = 0;
+  p.rescore!.linkBonus = 0;
   p.describeWeights = null;
   p.describeProse = false;
   p.describeRescore = null;
@@ -111,10 +114,13 @@ export const VARIANTS: Variant[] = [
   v('2 + stems in the rescore', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true))),
   v('3 + plain words: weights 2/1', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }))),
   v('4 + plain words: doc-comment boosts', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }), (p.describeProse = true))),
-  v('5 + plain words: rescore keyword 0.3', (p) => (p.rescore!.containerBonus = 0)),
-  v('6 + container in the head 0.15 (default)', () => undefined),
+  v('5 + plain words: rescore keyword 0.3', (p) => ((p.rescore!.containerBonus = 0), (p.rescore!.linkBonus = 0))),
+  v('6 + container in the head 0.15', (p) => (p.rescore!.linkBonus = 0)),
+  v('7 + code edge with another candidate 0.1 (default)', () => undefined),
   v('container bonus 0.08', (p) => (p.rescore!.containerBonus = 0.08)),
   v('container bonus 0.3', (p) => (p.rescore!.containerBonus = 0.3)),
+  v('link bonus 0.05', (p) => (p.rescore!.linkBonus = 0.05)),
+  v('link bonus 0.15', (p) => (p.rescore!.linkBonus = 0.15)),
   v('default, no rescore', (p) => (p.rescore = null)),
   v('default, RRF k 20', (p) => (p.k = 20)),
   v('default, RRF k 60', (p) => (p.k = 60)),
@@ -162,7 +168,7 @@ async function fetchLists(queries: EvalQuery[], refresh: boolean): Promise<Cache
   const read: Cache = !refresh && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { lists: {}, docs: {} };
   // A cache written before the second stage read containers has docs without parentId: fetched again.
   const cache: Cache = Object.values(read.docs).some((d) => d.parentId === undefined) ? { lists: {}, docs: {} } : read;
-  const missing = queries.filter((q) => !cache.lists[`${q.repo}|${q.query}`]?.bm25Prose);
+  const missing = queries.filter((q) => !cache.lists[`${q.repo}|${q.query}`]?.links);
   if (missing.length === 0) return cache;
   const h = new IngestHarness();
   const config = loadConfig();
@@ -187,8 +193,10 @@ async function fetchLists(queries: EvalQuery[], refresh: boolean): Promise<Cache
       lists.bm25Prose = lucene.query
         ? await repo.fullText(fieldBoostedQuery(lucene.query, lucene.phrases, PROSE_FIELD_BOOSTS), { repoIds, kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null }, DEPTH)
         : [];
+      const candidates = [...new Set([...lists.semantic, ...lists.bm25, ...lists.bm25Prose].map((r) => r.id))];
+      lists.links = Object.fromEntries([...(await repo.scopesById(candidates, 0, { links: true }))].flatMap(([id, r]) => (r.linked?.length ? [[id, r.linked]] : [])));
       cache.lists[`${q.repo}|${q.query}`] = lists;
-      const need = [...new Set([...lists.semantic, ...lists.bm25].map((r) => r.id).concat(lists.graph))].filter((id) => !cache.docs[id]);
+      const need = [...new Set([...lists.semantic, ...lists.bm25, ...lists.bm25Prose].map((r) => r.id).concat(lists.graph))].filter((id) => !cache.docs[id]);
       const records = await repo.scopesById(need, DOC_CHARS);
       for (const [id, r] of records) {
         cache.docs[id] = { id, repoId: r.repoId, path: r.path, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, signature: r.signature, docComment: r.docComment, source: r.source, parentId: r.parentId };
@@ -217,7 +225,7 @@ export function replay(q: EvalQuery, lists: QueryLists, docs: Record<string, Doc
   const graph = new Set(lists.graph);
   fused = fused.filter((f) => !graph.has(f.id));
   if (rescoreParams) {
-    const docMap = new Map(fused.slice(0, rescoreParams.depth).filter((f) => docs[f.id]).map((f) => [f.id, docs[f.id]]));
+    const docMap = new Map(fused.slice(0, rescoreParams.depth).filter((f) => docs[f.id]).map((f) => [f.id, { ...docs[f.id], linked: lists.links?.[f.id] ?? [] }]));
     if (plain && p.describeCosine) {
       const cos = new Map(lists.semantic.map((x) => [x.id, x.score]));
       const head = fused.slice(0, rescoreParams.depth);

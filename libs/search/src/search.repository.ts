@@ -233,13 +233,17 @@ export class SearchRepository {
     };
   }
 
-  async scopesById(ids: string[], sourceChars: number | null): Promise<Map<string, ScopeRecord>> {
+  /** The scopes' fields; with `links`, also `linked`: which of the other ids each has a code edge with, either way. */
+  async scopesById(ids: string[], sourceChars: number | null, options: { links?: boolean } = {}): Promise<Map<string, ScopeRecord>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.neo4j.read<Omit<ScopeRecord, 'sourceTruncated'>>(SEARCH_CYPHER.scopesById, {
+    const rows = await this.neo4j.read<Omit<ScopeRecord, 'sourceTruncated' | 'linked'> & { linked: string[] | null }>(SEARCH_CYPHER.scopesById, {
       ids,
       sourceChars: sourceChars === null ? null : cypherInt(sourceChars),
+      links: options.links === true,
     });
-    return new Map(rows.map((r) => [r.id, { ...r, sourceTruncated: (r.source?.length ?? 0) < r.sourceLength }]));
+    return new Map(
+      rows.map(({ linked, ...r }) => [r.id, { ...r, ...(linked ? { linked: [...new Set(linked)] } : {}), sourceTruncated: (r.source?.length ?? 0) < r.sourceLength }]),
+    );
   }
 
   async hitConnections(ids: string[], edgeTypes: GraphEdgeType[]): Promise<Map<string, number>> {

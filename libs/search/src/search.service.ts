@@ -293,7 +293,7 @@ export class SearchService {
       const plan = p.rescore;
       const head = fused.slice(0, plan.depth).filter((f) => !via.has(f.id));
       for (const f of fused.slice(0, Math.max(plan.depth, pageSize))) requested.add(f.id);
-      fetched = await time('fetch', () => this.repo.scopesById([...requested], widerSourceChars(p.sourceChars, KEYWORD_SOURCE_CHARS)));
+      fetched = await time('fetch', () => this.repo.scopesById([...requested], widerSourceChars(p.sourceChars, KEYWORD_SOURCE_CHARS), { links: plan.linkBonus > 0 }));
       const docs = new Map(head.filter((h) => fetched.has(h.id)).map((h) => [h.id, withSourceChars(fetched.get(h.id)!, KEYWORD_SOURCE_CHARS)]));
       const t1 = performance.now();
       const byId = new Map(fused.map((f) => [f.id, f]));
@@ -312,8 +312,11 @@ export class SearchService {
     const more = unfetched.length > 0 ? await time('fetch', () => this.repo.scopesById(unfetched, p.sourceChars)) : new Map<string, ScopeRecord>();
     const records = new Map<string, ScopeRecord>();
     for (const { id } of top) {
-      const scope = more.get(id) ?? fetched.get(id);
-      if (scope) records.set(id, more.has(id) ? scope : withSourceChars(scope, p.sourceChars));
+      const found = more.get(id) ?? fetched.get(id);
+      if (!found) continue;
+      // What the second stage read of the candidates' neighbours is not part of a result.
+      const { linked: _linked, ...scope } = found;
+      records.set(id, more.has(id) ? scope : withSourceChars(scope, p.sourceChars));
     }
     const results: SearchHit[] = [];
     // Hits shown so far by duplicateHead; their duplicateKey (a whitespace-normalised copy of the

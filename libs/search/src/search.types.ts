@@ -68,7 +68,7 @@ export const SEARCH_DEFAULTS = {
    * nDCG@10 over the union, a gain in every question type and on both halves; 0.08-0.3 all gain, the
    * curve is flat from 0.15 (bench/search/README.md, "Container evidence").
    */
-  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, containerBonus: 0.15, stemming: true },
+  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, containerBonus: 0.15, linkBonus: 0.1, stemming: true },
   /**
    * Hybrid, for a question in plain words (fusion/query-shape.ts: a sentence with no identifier and
    * nothing quoted). Its words rarely name the code that answers it, so the vector list leads the
@@ -123,6 +123,8 @@ export interface RescorePlan {
   nameBonus: number;
   /** Added when the candidate's container (class, enclosing function, file) is among the re-ordered candidates too. */
   containerBonus: number;
+  /** Added when the candidate calls, references, extends, implements or overrides another re-ordered candidate, or is called... by one. */
+  linkBonus: number;
   /** Compare words by their English stem. */
   stemming: boolean;
 }
@@ -181,6 +183,8 @@ export interface ScopeRecord {
   path: string;
   /** The enclosing scope (class, function, file); null for a file. */
   parentId: string | null;
+  /** Only when asked (scopesById's `links`): the other requested scopes this one calls, references, extends, implements or overrides, or is called... by. */
+  linked?: string[];
   startLine: number | null;
   endLine: number | null;
   signature: string | null;
@@ -207,8 +211,8 @@ export interface ScoreBreakdown {
   keyword?: ListScore & { raw: number };
   /** Graph signal: how many other candidates this scope is directly connected to. */
   graph?: ListScore & { connections: number };
-  /** Second stage: what each piece of evidence added (fused share, pool keyword share, phrase, name and container bonuses). */
-  rescore?: { fused: number; keyword: number; phrase: number; name: number; container: number };
+  /** Second stage: what each piece of evidence added (fused share, pool keyword share, phrase, name, container and link bonuses). */
+  rescore?: { fused: number; keyword: number; phrase: number; name: number; container: number; link: number };
   fusion: 'none' | 'rrf' | 'blend' | 'graph';
   filtersApplied: string[];
 }

@@ -241,6 +241,7 @@ export class RescoreScore {
   @Field(() => Float, { description: 'Bonus for a phrase of the query found word for word' }) phrase: number;
   @Field(() => Float, { description: 'Bonus for a name the query mentions' }) name: number;
   @Field(() => Float, { description: 'Bonus because the enclosing class, function or file is a candidate too' }) container: number;
+  @Field(() => Float, { description: 'Bonus for a code edge (calls, references, extends, implements, overrides) with another candidate' }) link: number;
 }
 
 @ObjectType()

@@ -23,7 +23,7 @@ export const SEARCH = `query ConsoleSearch($input: SearchInput!) {
       scoreBreakdown {
         fusion filtersApplied
         semantic { ${LIST} } bm25 { ${LIST} } keyword { ${LIST} raw } graph { ${LIST} connections }
-        rescore { fused keyword phrase name container }
+        rescore { fused keyword phrase name container link }
       }
       via { relation anchorId anchorName depth path { ${PATH} } }
     }

@@ -33,7 +33,7 @@ export interface ScoreBreakdown {
   bm25: ListScore | null;
   keyword: (ListScore & { raw: number }) | null;
   graph: (ListScore & { connections: number }) | null;
-  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number } | null;
+  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number; link: number } | null;
 }
 
 export interface GraphPath {

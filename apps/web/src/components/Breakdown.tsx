@@ -43,7 +43,7 @@ export function BreakdownTable({ breakdown, score }: { breakdown: ScoreBreakdown
       <tfoot>
         <tr>
           <td>{`fusion ${breakdown.fusion}`}</td>
-          <td colSpan={2}>{r ? `rescore: fused ${num(r.fused, 3)}, keyword ${num(r.keyword, 3)}, phrase ${num(r.phrase, 3)}, name ${num(r.name, 3)}, container ${num(r.container, 3)}` : ''}</td>
+          <td colSpan={2}>{r ? `rescore: fused ${num(r.fused, 3)}, keyword ${num(r.keyword, 3)}, phrase ${num(r.phrase, 3)}, name ${num(r.name, 3)}, container ${num(r.container, 3)}, link ${num(r.link, 3)}` : ''}</td>
           <td>
             <strong>{score.toFixed(4)}</strong>
           </td>

@@ -11,13 +11,13 @@ describe('score breakdown', () => {
       bm25: { rank: 10, score: 14.145896911621094, contribution: 0.04285714285714286 },
       keyword: null,
       graph: null,
-      rescore: { fused: 0.5, keyword: 0.4902012663999542, phrase: 0, name: 0, container: 0.15 },
+      rescore: { fused: 0.5, keyword: 0.4902012663999542, phrase: 0, name: 0, container: 0.15, link: 0.1 },
     });
     expect(parts.map((p) => p.label)).toEqual([
       'semantic #1 · 0.7959 · +0.03279',
       'bm25 #10 · 14.15 · +0.04286',
       'fusion rrf',
-      'rescore fused 0.5 · keyword 0.49 · phrase 0 · name 0 · container 0.15',
+      'rescore fused 0.5 · keyword 0.49 · phrase 0 · name 0 · container 0.15 · link 0.1',
     ]);
   });
 

@@ -46,8 +46,8 @@ export function breakdownParts(b: ScoreBreakdown): BreakdownPart[] {
     const r = b.rescore;
     parts.push({
       list: 'rescore',
-      label: `rescore fused ${num(r.fused, 3)} · keyword ${num(r.keyword, 3)} · phrase ${num(r.phrase, 3)} · name ${num(r.name, 3)} · container ${num(r.container, 3)}`,
-      title: 'second stage over the fused head: share of the fused score, keyword score over the pool, bonus for a phrase of the query, bonus for a name it mentions, bonus because its class, enclosing function or file is a candidate too',
+      label: `rescore fused ${num(r.fused, 3)} · keyword ${num(r.keyword, 3)} · phrase ${num(r.phrase, 3)} · name ${num(r.name, 3)} · container ${num(r.container, 3)} · link ${num(r.link, 3)}`,
+      title: 'second stage over the fused head: share of the fused score, keyword score over the pool, bonus for a phrase of the query, bonus for a name it mentions, bonus because its class, enclosing function or file is a candidate too, bonus for a code edge with another candidate',
     });
   }
   return parts;

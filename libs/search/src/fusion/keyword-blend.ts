@@ -15,6 +15,8 @@ export interface KeywordDoc {
   source: string | null;
   /** The enclosing scope's id (null for a file); read by the second stage's container evidence. */
   parentId?: string | null;
+  /** Other candidates it has a code edge with (calls, references, extends, implements, overrides), either way; read by the second stage's link evidence. */
+  linked?: string[];
 }
 
 /** A name hit counts double: naming what you look for is the strongest keyword evidence in code. */

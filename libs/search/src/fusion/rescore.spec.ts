@@ -97,3 +97,25 @@ describe('rescore: container evidence', () => {
     expect(shallow.find((o) => o.id === 'm')!.rescore.container).toBe(0);
   });
 });
+
+describe('rescore: link evidence', () => {
+  const scope = (id: string, linked: string[]): KeywordDoc => ({ ...doc(id, id, 'return x;'), linked });
+  // `helper` calls `caller` (both candidates); `far` calls something outside the head.
+  const docs = new Map([scope('lone', []), scope('far', ['not-a-candidate']), scope('helper', ['caller']), scope('caller', ['helper'])].map((d) => [d.id, d]));
+  const fused = [
+    { id: 'lone', score: 0.06 },
+    { id: 'far', score: 0.059 },
+    { id: 'helper', score: 0.058 },
+    { id: 'caller', score: 0.057 },
+  ];
+
+  it('lifts candidates with a code edge between them, and not one linked only outside the head', () => {
+    const out = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0, linkBonus: 0.1 });
+    expect(out.map((o) => o.id)).toEqual(['helper', 'caller', 'lone', 'far']);
+    expect(out.filter((o) => o.rescore.link > 0).map((o) => o.id)).toEqual(['helper', 'caller']);
+  });
+
+  it('is off without the setting', () => {
+    expect(rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0 }).map((o) => o.id)).toEqual(['lone', 'far', 'helper', 'caller']);
+  });
+});

@@ -15,9 +15,13 @@ import { stem } from '../query/stem';
  *   - container: the candidate's container (its class, enclosing function or file) is a candidate
  *     too. Two scopes of the same region found on their own, say a class by its doc comment and a
  *     method by its body, are better evidence for the region than either alone, and the member is
- *     the more specific answer of the two.
+ *     the more specific answer of the two;
+ *   - link: the candidate calls, references, extends, implements or overrides another candidate,
+ *     or is called... by one. Code that does what a question describes is usually a few scopes
+ *     working together; two of them found independently agree, where a lone match of the words
+ *     has nothing around it.
  * final = (1 - w) · fused / max(fused) + w · keyword / max(keyword) + phrase bonus + name bonus
- *         + container bonus.
+ *         + container bonus + link bonus.
  * Hand-written because it runs on a few dozen fetched candidates per query; a search library would
  * need an index of its own for them.
  */
@@ -33,6 +37,8 @@ export interface RescoreParams {
   nameBonus: number;
   /** Added when the candidate's container (parent scope) is among the re-ordered candidates too (0 or absent: off). */
   containerBonus?: number;
+  /** Added when the candidate has a code edge with another re-ordered candidate (0 or absent: off; the docs must carry `linked`). */
+  linkBonus?: number;
   /** Compare words by their English stem (converted = convert, listeners = listener). */
   stemming?: boolean;
   /** Field weights of the pool BM25 (default: names 3, signature and doc comment 1.5, source 1). */
@@ -47,7 +53,7 @@ export interface RescoreInput {
 export interface RescoredItem {
   id: string;
   score: number;
-  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number };
+  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number; link: number };
 }
 
 /** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
@@ -153,6 +159,7 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const maxKeyword = Math.max(0, ...keywordRaw);
   const maxFused = Math.max(0, ...head.map((h) => h.score));
   const containerBonus = params.containerBonus ?? 0;
+  const linkBonus = params.linkBonus ?? 0;
 
   const rescored = head.map((h, i) => {
     const d = docs.get(h.id)!;
@@ -161,15 +168,16 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
     const container = containerBonus > 0 && d.parentId && d.parentId !== d.id && headIds.has(d.parentId) ? containerBonus : 0;
+    const link = linkBonus > 0 && d.linked?.some((id) => id !== d.id && headIds.has(id)) ? linkBonus : 0;
     const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
     const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
-    return { id: h.id, score: fusedPart + keywordPart + phrase + name + container, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, container }, order: i };
+    return { id: h.id, score: fusedPart + keywordPart + phrase + name + container + link, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, container, link }, order: i };
   });
   rescored.sort((a, b) => b.score - a.score || a.order - b.order);
   // The tail keeps its order below every rescored candidate.
   const floor = Math.min(0, ...rescored.map((r) => r.score));
   return [
     ...rescored.map(({ order: _order, ...r }) => r),
-    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0, container: 0 } })),
+    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0, container: 0, link: 0 } })),
   ];
 }
