@@ -153,9 +153,9 @@ describe('search over an indexed repository (real Neo4j)', () => {
       const repository = new SearchRepository(neo4j);
       const fetches: (number | null)[] = [];
       const counting = Object.assign(Object.create(repository) as SearchRepository, {
-        scopesById: (ids: string[], chars: number | null) => {
+        scopesById: (ids: string[], chars: number | null, options?: { links?: boolean }) => {
           fetches.push(chars);
-          return repository.scopesById(ids, chars);
+          return repository.scopesById(ids, chars, options);
         },
       });
       const counted = new SearchService(counting, embedder);
@@ -168,6 +168,31 @@ describe('search over an indexed repository (real Neo4j)', () => {
         const own = await repository.scopesById(results.map((r) => r.scope.id), sourceChars);
         expect(results.map((r) => r.scope)).toEqual(results.map((r) => own.get(r.scope.id)));
       }
+    });
+
+    it('reads, when asked, which of the requested scopes each one has a code edge with, either way', async () => {
+      const [edge] = await neo4j.runStatement<{ from: string; to: string }>(
+        'MATCH (a:Scope {repoId: $repoId})-[:CALLS]->(b:Scope {repoId: $repoId}) WHERE a <> b RETURN a.id AS from, b.id AS to LIMIT 1',
+        { repoId },
+      );
+      expect(edge).toBeDefined();
+      const [unrelated] = await neo4j.runStatement<{ id: string }>(
+        'MATCH (c:Scope {repoId: $repoId}) WHERE NOT (c)-[:CALLS|REFERENCES|EXTENDS|IMPLEMENTS|OVERRIDES]-(:Scope {id: $from}) AND NOT (c)-[:CALLS|REFERENCES|EXTENDS|IMPLEMENTS|OVERRIDES]-(:Scope {id: $to}) AND c.id <> $from AND c.id <> $to RETURN c.id AS id LIMIT 1',
+        { repoId, from: edge.from, to: edge.to },
+      );
+      const repository = new SearchRepository(neo4j);
+      const ids = [edge.from, edge.to, unrelated.id];
+      const linked = await repository.scopesById(ids, 0, { links: true });
+      expect(linked.get(edge.from)!.linked).toContain(edge.to);
+      expect(linked.get(edge.to)!.linked).toContain(edge.from);
+      expect(linked.get(unrelated.id)!.linked).not.toContain(edge.from);
+      expect(linked.get(unrelated.id)!.linked).not.toContain(edge.to);
+      // Only neighbours among the requested ids, and nothing when not asked.
+      expect([...linked.values()].every((s) => s.linked!.every((id) => ids.includes(id)))).toBe(true);
+      expect([...(await repository.scopesById(ids, 0)).values()].every((s) => s.linked === undefined)).toBe(true);
+      // A hybrid hit shows what its links added, and no `linked` list.
+      const { results } = await service.execute({ ...defaultPlan('hybrid', 'create an invoice'), filters: { repository: repoId } });
+      expect(results.map((r) => [typeof r.scoreBreakdown.rescore?.link, 'linked' in r.scope])).toEqual(results.map(() => ['number', false]));
     });
 
     it("cuts a longer fetched source as Cypher's left() does (code points, not UTF-16 units)", async () => {

@@ -66,7 +66,9 @@ export const SEARCH_DEFAULTS = {
    * nDCG@10, so it is 0; comparing words by their stem gains on descriptions and costs nothing elsewhere.
    * A candidate whose container (class, enclosing function, file) is a candidate too gets 0.15: +0.024
    * nDCG@10 over the union, a gain in every question type and on both halves; 0.08-0.3 all gain, the
-   * curve is flat from 0.15 (bench/search/README.md, "Container evidence").
+   * curve is flat from 0.15. A code edge with another candidate gets 0.1: +0.010 on the union,
+   * +0.023 on behaviour questions, every group gains (0.15 costs exact strings). bench/search/README.md,
+   * "Fourth measurement".
    */
   rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, containerBonus: 0.15, linkBonus: 0.1, stemming: true },
   /**
