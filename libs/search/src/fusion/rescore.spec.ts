@@ -70,17 +70,14 @@ describe('rescore with stems', () => {
   });
 });
 
+/** Candidates in fused order, each scored a little below the one before (close enough for a bonus to reorder them). */
+function head(...candidates: KeywordDoc[]) {
+  return { docs: new Map(candidates.map((d) => [d.id, d])), fused: candidates.map((d, i) => ({ id: d.id, score: 0.06 - i * 0.001 })) };
+}
+
 describe('rescore: container evidence', () => {
   const member = (id: string, name: string, parentId: string | null): KeywordDoc => ({ ...doc(id, name, 'return x;'), parentId });
-  const docs = new Map(
-    [member('cls', 'BoolParamType', 'file'), member('loose', 'confirm', 'other-file'), member('m', 'BoolParamType.str_to_bool', 'cls'), member('orphan', 'Other.method', 'not-a-candidate')].map((d) => [d.id, d]),
-  );
-  const fused = [
-    { id: 'loose', score: 0.06 },
-    { id: 'orphan', score: 0.058 },
-    { id: 'cls', score: 0.057 },
-    { id: 'm', score: 0.056 },
-  ];
+  const { docs, fused } = head(member('loose', 'confirm', 'other-file'), member('orphan', 'Other.method', 'not-a-candidate'), member('cls', 'BoolParamType', 'file'), member('m', 'BoolParamType.str_to_bool', 'cls'));
 
   it('lifts a candidate whose class is a candidate too, and only that one', () => {
     const out = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0, containerBonus: 0.15 });
@@ -101,13 +98,7 @@ describe('rescore: container evidence', () => {
 describe('rescore: link evidence', () => {
   const scope = (id: string, linked: string[]): KeywordDoc => ({ ...doc(id, id, 'return x;'), linked });
   // `helper` calls `caller` (both candidates); `far` calls something outside the head.
-  const docs = new Map([scope('lone', []), scope('far', ['not-a-candidate']), scope('helper', ['caller']), scope('caller', ['helper'])].map((d) => [d.id, d]));
-  const fused = [
-    { id: 'lone', score: 0.06 },
-    { id: 'far', score: 0.059 },
-    { id: 'helper', score: 0.058 },
-    { id: 'caller', score: 0.057 },
-  ];
+  const { docs, fused } = head(scope('lone', []), scope('far', ['not-a-candidate']), scope('helper', ['caller']), scope('caller', ['helper']));
 
   it('lifts candidates with a code edge between them, and not one linked only outside the head', () => {
     const out = rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0, linkBonus: 0.1 });

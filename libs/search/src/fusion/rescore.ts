@@ -167,8 +167,8 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
-    const container = containerBonus > 0 && d.parentId && d.parentId !== d.id && headIds.has(d.parentId) ? containerBonus : 0;
-    const link = linkBonus > 0 && d.linked?.some((id) => id !== d.id && headIds.has(id)) ? linkBonus : 0;
+    const container = containerBonus > 0 && d.parentId && headIds.has(d.parentId) ? containerBonus : 0;
+    const link = linkBonus > 0 && d.linked?.some((id) => headIds.has(id)) ? linkBonus : 0;
     const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
     const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
     return { id: h.id, score: fusedPart + keywordPart + phrase + name + container + link, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, container, link }, order: i };
