@@ -15,10 +15,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
-import { arg, median, neo4jCpuMs, npmPackageSources, ownCpuMs, printTable } from '../support/bench-util';
+import { arg, median, neo4jCpuMs, npmPackageSources, ownCpuMs, printTable, settleNeo4j } from '../support/bench-util';
 
 type Mode = 'fast' | 'precise';
-const SETTLE_MS = 1_000;
 
 async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('runs', '3')));
@@ -77,7 +76,7 @@ async function main(): Promise<void> {
       await h.repo.deleteRepository(repo);
       await h.deleteKeys(`${prefix}:*`);
       // Let Neo4j finish what the deletion left it (index clean-up) before measuring its CPU.
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      await settleNeo4j();
       queries = {};
       const cpu0 = ownCpuMs();
       const neo0 = neo4jCpuMs();

@@ -3,7 +3,7 @@
  *
  *   npm run bench:ingest -- [--runs 5] [--embed-sample 400] [--embed-pairs 5] [--skip-embed]
  *
- * Parse + write: fresh indexes (repository deleted first, embeddings off) with each TS resolver
+ * Parse + write: fresh indexes (repository deleted first and Neo4j left to go idle, embeddings off) with each TS resolver
  * setting, `fast` and `precise` alternated; every run gets a new service whose repository has no
  * compiler state (a first index), on the parse threads and the checker thread of a long-lived
  * worker (INGEST_PARSE_THREADS). A first round per setting warms up (threads, the compiler's lib
@@ -26,7 +26,7 @@ import { identifierSubTokens } from '@scopegraph/code-model';
 import { EMBED_SOURCE_CHARS, embeddingText, walkRepository } from '@scopegraph/ingest';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
-import { arg, median, neo4jCpuMs, npmPackageSources, ownCpuMs, printTable } from '../support/bench-util';
+import { arg, median, neo4jCpuMs, npmPackageSources, ownCpuMs, printTable, settleNeo4j } from '../support/bench-util';
 
 const TARGET = { scopesPerSec: 3000, embedRatio: 0.9, preciseOverFast: 2 };
 const PAGE = 5_000;
@@ -51,6 +51,8 @@ async function main(): Promise<void> {
         await h.deleteKeys(`${prefix}:*`);
         h.checker.forget(repo);
         const { ingest } = await h.serviceWith({ tsResolver: mode });
+        // A first index meets a quiet database: what the deletion left Neo4j to do is not this run's.
+        await settleNeo4j();
         const [cpu, neo] = [ownCpuMs(), neo4jCpuMs()];
         const started = performance.now();
         const r = await ingest.index({ path: root, name: repo, embed: false });

@@ -119,9 +119,6 @@ export function stopApp(child: ChildProcess | undefined): Promise<void> {
   });
 }
 
-/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS = 100;
-
 /** The pid of the Neo4j that scripts/services.sh started for this checkout, or null. */
 export function neo4jPid(): number | null {
   try {
@@ -134,13 +131,20 @@ export function neo4jPid(): number | null {
 /** CPU time (user + system, ms) Neo4j has used so far, from /proc; 0 when its pid is unknown. */
 export function neo4jCpuMs(): number {
   const pid = neo4jPid();
-  if (!pid) return 0;
-  try {
-    // Fields after the command name: state is field 3, utime and stime are fields 14 and 15.
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
+  return (pid && processCpuMs(pid)) || 0;
+}
+
+/**
+ * Waits until Neo4j is idle: less than one /proc tick (10 ms) of CPU over `windowMs`, or `maxMs` in
+ * all. A deletion leaves Neo4j work after its commit (index clean-up, Lucene merges); a run started
+ * meanwhile would be charged for it and compete with it for the cores. Returns the ms waited.
+ */
+export async function settleNeo4j(maxMs = 5_000, windowMs = 300): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = neo4jCpuMs();
+    await new Promise((r) => setTimeout(r, windowMs));
+    if (neo4jCpuMs() - before < 10 || performance.now() - started >= maxMs) return Math.round(performance.now() - started);
   }
 }
 
