@@ -56,6 +56,9 @@ export const envSchema = z.object({
   // this budget: 500 ms means one retry about a second later, so a request during an outage answers
   // SERVICE_UNAVAILABLE in ~1 s instead of holding the caller for the 7-8 s a 5 s budget takes.
   NEO4J_MAX_RETRY_MS: z.coerce.number().int().min(0).max(600_000).default(500),
+  // Bytes the driver gathers before a socket write (1,400 is the driver's own, fixed buffer; see
+  // libs/graph/src/bolt-writes.ts). At most a Bolt chunk's 65,535 with its 2-byte header.
+  NEO4J_BOLT_WRITE_BUFFER: z.coerce.number().int().min(1_400).max(65_534).default(65_534),
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/, 'may hold letters, digits, _ and - only').default('scopegraph'),
   GEMINI_API_KEY: optionalSecret,
   GEMINI_BASE_URL: z.string().url().optional(),
@@ -171,7 +174,7 @@ export const envRules = envSchema.superRefine((env, ctx) => {
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
-  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; maxRetryMs: number };
+  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; maxRetryMs: number; boltWriteBuffer: number };
   redis: { url: string; commandTimeoutMs: number };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
@@ -254,7 +257,7 @@ export function toAppConfig(env: Env): AppConfig {
   const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
     paths: { root },
-    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS },
+    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS, boltWriteBuffer: env.NEO4J_BOLT_WRITE_BUFFER },
     redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}`, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS },
     queue: { prefix: env.QUEUE_PREFIX },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },

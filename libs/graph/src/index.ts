@@ -1,3 +1,4 @@
+export * from './bolt-writes';
 export * from './cypher-files';
 export * from './neo4j.service';
 export * from './migration.service';

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import neo4j, { Driver, isRetryableError, ManagedTransaction, RecordShape, Session } from 'neo4j-driver';
 import { APP_CONFIG, AppConfig, redactUrl } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { widenBoltWrites } from './bolt-writes';
 import { CypherFiles } from './cypher-files';
 
 export type Params = Record<string, unknown>;
@@ -37,6 +38,7 @@ export class Neo4jService implements OnModuleDestroy {
     this.uri = config.neo4j.uri;
     this.readTimeoutMs = config.neo4j.txTimeoutMs;
     this.maxRetryMs = config.neo4j.maxRetryMs;
+    if (!widenBoltWrites(config.neo4j.boltWriteBuffer)) this.logger.warn('neo4j-driver internals changed: Bolt writes stay at 1,400 bytes a socket write');
     this.driver = neo4j.driver(config.neo4j.uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password), {
       disableLosslessIntegers: true,
       maxConnectionPoolSize: 50,
