@@ -3,12 +3,12 @@
  *
  *   npm run bench:ingest -- [--runs 5] [--embed-sample 400] [--embed-pairs 5] [--skip-embed]
  *
- * Parse + write: fresh indexes (repository deleted first and Neo4j left to go idle, embeddings off) with each TS resolver
- * setting, `fast` and `precise` alternated; every run gets a new service whose repository has no
- * compiler state (a first index), on the parse threads and the checker thread of a long-lived
- * worker (INGEST_PARSE_THREADS). A first round per setting warms up (threads, the compiler's lib
- * files, query plans) and is not counted. Reported per setting: wall time, scopes/s, phases, CPU
- * time of this process (all threads) and of Neo4j; and precise / fast.
+ * Parse + write: fresh indexes (repository deleted first and Neo4j left to go idle, embeddings
+ * off) with each TS resolver setting, `fast` and `precise` alternated; every run gets a new service
+ * whose repository has no compiler state (a first index), on the parse threads and the checker
+ * thread of a long-lived worker (INGEST_PARSE_THREADS). A first round per setting warms up
+ * (threads, the compiler's lib files, query plans) and is not counted. Reported per setting: wall
+ * time, scopes/s, phases, CPU time of this process (all threads) and of Neo4j; and precise / fast.
  *
  * Embedding: a subset of rxjs's files holding about --embed-sample scopes. --embed-pairs times, the
  * subset is indexed fresh without embeddings and then, back to back in alternating order, (a) the
