@@ -109,4 +109,15 @@ describe('Neo4j schema and indexes (real server)', () => {
       await short.onModuleDestroy();
     }
   });
+
+  it('carries parameters and results larger than one socket write intact (64 KB Bolt writes)', async () => {
+    // Multi-byte characters and a size that is no multiple of the buffer: chunks split mid-character.
+    const text = Array.from({ length: 60_000 }, (_, i) => `${i % 10}é→${i % 7 === 0 ? '\n' : ''}`).join('');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 * 65_534);
+    const id = `${repoId}:big`;
+    await neo4j.runStatement('CREATE (s:Scope {id: $id, repoId: $repoId, name: "big", source: $text})', { id, repoId, text });
+    const [row] = await neo4j.runStatement<{ source: string; length: number }>('MATCH (s:Scope {id: $id}) RETURN s.source AS source, size(s.source) AS length', { id });
+    expect(row.length).toBe(text.length);
+    expect(row.source === text).toBe(true);
+  });
 });
