@@ -1,9 +1,14 @@
 import { cleanBlockComment, cleanXmlDoc } from './doc-comments';
-import { endLine, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
 import type { FileBuilder, ScopeDraft } from './file-builder';
 import { sqlRefsInString } from './sql-lexer';
 import type { Language, RawImport, ScopeKind } from './types';
 
+/** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
+const FIELDS = fieldTable([
+  'accessors', 'arguments', 'body', 'condition', 'expression', 'function', 'left', 'name', 'operator',
+  'returns', 'right', 'type', 'type_parameters',
+] as const);
 const TYPE_DECLS: Record<string, ScopeKind> = {
   class_declaration: 'class',
   interface_declaration: 'interface',
@@ -48,14 +53,17 @@ export class CSharpExtractor implements LanguageExtractor {
 
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
-    new CsWalker(builder).run(tree.rootNode);
+    new CsWalker(builder, FIELDS(tree.language)).run(tree.rootNode);
   }
 }
 
 class CsWalker {
   private readonly content: string;
 
-  constructor(private readonly b: FileBuilder) {
+  constructor(
+    private readonly b: FileBuilder,
+    private readonly f: ReturnType<typeof FIELDS>,
+  ) {
     this.content = b.content;
   }
 
@@ -63,7 +71,7 @@ class CsWalker {
     let scope = this.b.file;
     for (const c of root.namedChildren) {
       if (c.type === 'file_scoped_namespace_declaration') {
-        const name = c.childForFieldName('name')?.text.replace(/\s+/g, '') ?? 'namespace';
+        const name = fieldChild(c, this.f.name)?.text.replace(/\s+/g, '') ?? 'namespace';
         scope = this.b.addScope({
           name, qualifiedName: name, kind: 'namespace', parent: this.b.file,
           startIndex: c.startIndex, endIndex: this.content.length,
@@ -96,7 +104,7 @@ class CsWalker {
       return;
     }
     if (TYPE_FIELD_NODES.has(t)) {
-      const type = node.childForFieldName('type');
+      const type = fieldChild(node, this.f.type);
       if (type) this.typeRefs(type, scope);
       for (const c of node.namedChildren) if (c.id !== type?.id) this.walk(c, scope);
       return;
@@ -116,8 +124,8 @@ class CsWalker {
         this.usingDirective(node);
         return;
       case 'namespace_declaration': {
-        const nameText = node.childForFieldName('name')?.text.replace(/\s+/g, '') ?? 'namespace';
-        const body = node.childForFieldName('body');
+        const nameText = fieldChild(node, this.f.name)?.text.replace(/\s+/g, '') ?? 'namespace';
+        const body = fieldChild(node, this.f.body);
         const s = this.b.addScope({
           name: nameText, kind: 'namespace', parent: scope,
           ...range(node, node),
@@ -156,8 +164,8 @@ class CsWalker {
         this.variableDeclaration(node, scope, false);
         return;
       case 'parameter': {
-        const type = node.childForFieldName('type');
-        const name = node.childForFieldName('name');
+        const type = fieldChild(node, this.f.type);
+        const name = fieldChild(node, this.f.name);
         if (type) {
           this.typeRefs(type, scope);
           const tn = this.typeName(type);
@@ -167,16 +175,16 @@ class CsWalker {
         return;
       }
       case 'invocation_expression': {
-        const fn = node.childForFieldName('function');
+        const fn = fieldChild(node, this.f.function);
         const name = fn ? this.chain(fn) : null;
         if (name) this.b.ref(scope, 'CALLS', name, startLine(node));
         if (fn) this.walkCallee(fn, scope, !!name);
-        const args = node.childForFieldName('arguments');
+        const args = fieldChild(node, this.f.arguments);
         if (args) this.walk(args, scope);
         return;
       }
       case 'object_creation_expression': {
-        const type = node.childForFieldName('type');
+        const type = fieldChild(node, this.f.type);
         const tn = type ? this.typeName(type) : null;
         if (tn) this.b.ref(scope, 'CALLS', tn, startLine(node));
         if (type) this.typeArgs(type, scope);
@@ -194,9 +202,9 @@ class CsWalker {
         this.typeArgs(node, scope);
         return;
       case 'as_expression': {
-        const right = node.childForFieldName('right');
+        const right = fieldChild(node, this.f.right);
         if (right) this.typeRefs(right, scope);
-        const left = node.childForFieldName('left');
+        const left = fieldChild(node, this.f.left);
         if (left) this.walk(left, scope);
         return;
       }
@@ -219,9 +227,9 @@ class CsWalker {
   // ---------------------------------------------------------------- declarations
 
   private typeDecl(node: SyntaxNode, parent: ScopeDraft, kind: ScopeKind): void {
-    const nameNode = node.childForFieldName('name');
+    const nameNode = fieldChild(node, this.f.name);
     const name = nameNode?.text ?? 'type';
-    const body = node.childForFieldName('body');
+    const body = fieldChild(node, this.f.body);
     const s = this.b.addScope({
       name, kind, parent,
       ...range(node, node),
@@ -229,8 +237,8 @@ class CsWalker {
       docComment: this.doc(node),
       exported: this.isPublic(node),
     });
-    const tps = node.childForFieldName('type_parameters');
-    if (tps) for (const p of tps.namedChildren) { const n = p.childForFieldName('name') ?? p.namedChild(0); if (n) (s.typeParams ??= new Set()).add(n.text); }
+    const tps = fieldChild(node, this.f.type_parameters);
+    if (tps) for (const p of tps.namedChildren) { const n = fieldChild(p, this.f.name) ?? p.namedChild(0); if (n) (s.typeParams ??= new Set()).add(n.text); }
     let first = true;
     for (const c of node.namedChildren) {
       if (c.type === 'attribute_list') this.walk(c, s);
@@ -241,7 +249,7 @@ class CsWalker {
             this.walk(base, s);
             continue;
           }
-          const typeNode = base.type === 'primary_constructor_base_type' ? base.childForFieldName('type') ?? base.namedChild(0) : base;
+          const typeNode = base.type === 'primary_constructor_base_type' ? fieldChild(base, this.f.type) ?? base.namedChild(0) : base;
           const tn = typeNode ? this.typeName(typeNode) : null;
           if (!tn) {
             this.walk(base, s);
@@ -269,8 +277,8 @@ class CsWalker {
   }
 
   private method(node: SyntaxNode, parent: ScopeDraft, kind: ScopeKind): void {
-    const nameNode = node.childForFieldName('name');
-    const body = node.childForFieldName('body');
+    const nameNode = fieldChild(node, this.f.name);
+    const body = fieldChild(node, this.f.body);
     const s = this.b.addScope({
       name: nameNode?.text ?? 'method', kind, parent,
       ...range(node, node),
@@ -278,9 +286,9 @@ class CsWalker {
       docComment: this.doc(node),
       exported: kind === 'function' ? undefined : this.isPublic(node) || parent.kind === 'interface',
     });
-    const tps = node.childForFieldName('type_parameters');
-    if (tps) for (const p of tps.namedChildren) { const n = p.childForFieldName('name') ?? p.namedChild(0); if (n) (s.typeParams ??= new Set()).add(n.text); }
-    const returns = node.childForFieldName('returns') ?? node.childForFieldName('type');
+    const tps = fieldChild(node, this.f.type_parameters);
+    if (tps) for (const p of tps.namedChildren) { const n = fieldChild(p, this.f.name) ?? p.namedChild(0); if (n) (s.typeParams ??= new Set()).add(n.text); }
+    const returns = fieldChild(node, this.f.returns) ?? fieldChild(node, this.f.type);
     if (returns) this.typeRefs(returns, s);
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.id === returns?.id || c.type === 'type_parameter_list') continue;
@@ -289,9 +297,9 @@ class CsWalker {
   }
 
   private property(node: SyntaxNode, parent: ScopeDraft): void {
-    const nameNode = node.childForFieldName('name');
-    const type = node.childForFieldName('type');
-    const accessors = node.childForFieldName('accessors');
+    const nameNode = fieldChild(node, this.f.name);
+    const type = fieldChild(node, this.f.type);
+    const accessors = fieldChild(node, this.f.accessors);
     let sig = this.content.slice(this.sigStart(node), nameNode ? nameNode.endIndex : node.endIndex);
     if (accessors) {
       const kinds = accessors.namedChildren
@@ -318,18 +326,18 @@ class CsWalker {
   }
 
   private variableDeclaration(decl: SyntaxNode, scope: ScopeDraft, member: boolean): void {
-    const type = decl.childForFieldName('type');
+    const type = fieldChild(decl, this.f.type);
     const explicit = type && type.type !== 'implicit_type' ? this.typeName(type) : null;
     if (type && type.type !== 'implicit_type') this.typeRefs(type, scope);
     for (const d of decl.namedChildren) {
       if (d.type !== 'variable_declarator') continue;
-      const nameNode = d.childForFieldName('name') ?? d.namedChild(0);
+      const nameNode = fieldChild(d, this.f.name) ?? d.namedChild(0);
       let tn = explicit;
       for (const c of d.namedChildren) {
         if (c.id === nameNode?.id) continue;
         const v = c.type === 'equals_value_clause' ? c.namedChild(0) : c;
         if (!tn && v?.type === 'object_creation_expression') {
-          const vt = v.childForFieldName('type');
+          const vt = fieldChild(v, this.f.type);
           tn = vt ? this.typeName(vt) : null;
         }
         this.walk(c, scope);
@@ -341,7 +349,7 @@ class CsWalker {
   private usingDirective(node: SyntaxNode): void {
     const text = node.text;
     const isStatic = /^\s*(?:global\s+)?using\s+static\b/.test(text);
-    const alias = node.childForFieldName('name');
+    const alias = fieldChild(node, this.f.name);
     let target: SyntaxNode | null = null;
     for (const c of node.namedChildren) {
       if (c.id === alias?.id) continue;
@@ -365,15 +373,15 @@ class CsWalker {
   private walkCallee(fn: SyntaxNode, scope: ScopeDraft, named: boolean): void {
     // Record generic arguments and anything computed (`GetRepo().Save()` -> GetRepo).
     if (fn.type === 'member_access_expression') {
-      const expr = fn.childForFieldName('expression');
-      const name = fn.childForFieldName('name');
+      const expr = fieldChild(fn, this.f.expression);
+      const name = fieldChild(fn, this.f.name);
       if (expr && (!named || expr.type === 'invocation_expression' || expr.type === 'object_creation_expression')) this.walk(expr, scope);
       else if (expr?.type === 'generic_name') this.typeArgs(expr, scope);
       if (name) this.typeArgs(name, scope);
     } else if (fn.type === 'generic_name') {
       this.typeArgs(fn, scope);
     } else if (fn.type === 'conditional_access_expression') {
-      const cond = fn.childForFieldName('condition');
+      const cond = fieldChild(fn, this.f.condition);
       if (cond && !named) this.walk(cond, scope);
     } else if (!named) {
       this.walk(fn, scope);
@@ -400,17 +408,17 @@ class CsWalker {
       case 'alias_qualified_name':
         return node.text.replace(/\s+/g, '').replace(/^global::/, '').replace(/<[^>]*>/g, '');
       case 'member_access_expression': {
-        const name = node.childForFieldName('name');
-        const expr = node.childForFieldName('expression') ?? node.child(0);
+        const name = fieldChild(node, this.f.name);
+        const expr = fieldChild(node, this.f.expression) ?? node.child(0);
         if (!name || !expr) return null;
         const o = this.chain(expr, depth + 1);
         const n = name.type === 'generic_name' ? name.namedChild(0)?.text : name.text;
         return o && n ? `${o}.${n}` : null;
       }
       case 'conditional_access_expression': {
-        const cond = node.childForFieldName('condition');
+        const cond = fieldChild(node, this.f.condition);
         const binding = node.namedChildren.find((c) => c.type === 'member_binding_expression');
-        const name = binding?.childForFieldName('name');
+        const name = binding ? fieldChild(binding, this.f.name) : null;
         if (!cond || !name) return null;
         const o = this.chain(cond, depth + 1);
         const n = name.type === 'generic_name' ? name.namedChild(0)?.text : name.text;
@@ -524,26 +532,26 @@ class CsWalker {
     for (let depth = 0; n && depth < 4; depth++, n = n.parent) {
       switch (n.type) {
         case 'object_creation_expression': {
-          const type = n.childForFieldName('type');
+          const type = fieldChild(n, this.f.type);
           const tn = type ? this.typeName(type) : null;
           return !!tn && /(?:Command|DataAdapter)$/.test(tn);
         }
         case 'invocation_expression': {
-          const fn = n.childForFieldName('function');
+          const fn = fieldChild(n, this.f.function);
           const name = fn ? this.chain(fn) : null;
           return !!name && SQL_CALL.test(name.slice(name.lastIndexOf('.') + 1));
         }
         case 'assignment_expression': {
-          const left = n.childForFieldName('left');
+          const left = fieldChild(n, this.f.left);
           const name = left ? this.chain(left) : null;
           return !!name && /(?:CommandText|Sql|Query|ProcedureName|ProcName)$/i.test(name);
         }
         case 'attribute': {
-          const name = n.childForFieldName('name')?.text ?? '';
+          const name = fieldChild(n, this.f.name)?.text ?? '';
           return /(?:^|\.)(?:Table|TableAttribute|StoredProcedure|Procedure)$/.test(name);
         }
         case 'variable_declarator': {
-          const name = (n.childForFieldName('name') ?? n.namedChild(0))?.text ?? '';
+          const name = (fieldChild(n, this.f.name) ?? n.namedChild(0))?.text ?? '';
           return /(?:sql|query|proc|procedure|command)(?:name|text)?$/i.test(name);
         }
         case 'block':
@@ -558,12 +566,12 @@ class CsWalker {
 
   /** `"SELECT * " + "FROM dbo.Invoice"`: analyse the concatenated literal parts as one string. */
   private concatenation(node: SyntaxNode, scope: ScopeDraft): boolean {
-    if (node.childForFieldName('operator')?.type !== '+' && node.child(1)?.type !== '+') return false;
+    if (fieldChild(node, this.f.operator)?.type !== '+' && node.child(1)?.type !== '+') return false;
     const parts: SyntaxNode[] = [];
     const flatten = (n: SyntaxNode): void => {
-      if (n.type === 'binary_expression' && (n.childForFieldName('operator')?.type === '+' || n.child(1)?.type === '+')) {
-        const l = n.childForFieldName('left');
-        const r = n.childForFieldName('right');
+      if (n.type === 'binary_expression' && (fieldChild(n, this.f.operator)?.type === '+' || n.child(1)?.type === '+')) {
+        const l = fieldChild(n, this.f.left);
+        const r = fieldChild(n, this.f.right);
         if (l) flatten(l);
         if (r) flatten(r);
       } else parts.push(n);

@@ -1,4 +1,4 @@
-import type { Node as SyntaxNode, Tree } from 'web-tree-sitter';
+import type { Language as Grammar, Node as SyntaxNode, Tree } from 'web-tree-sitter';
 import type { FileBuilder } from './file-builder';
 import type { Language } from './types';
 
@@ -13,6 +13,30 @@ export interface LanguageExtractor {
   readonly languages: readonly Language[];
   readonly usesTreeSitter: boolean;
   extract(builder: FileBuilder, tree: Tree | null): void;
+}
+
+/**
+ * Field ids by name, resolved once per grammar. `childForFieldName` looks the name up in the grammar's
+ * field list (a linear `indexOf`) on every call; the walkers call it tens of thousands of times per
+ * repository, so they resolve their field names once and use {@link fieldChild} instead.
+ * A name the grammar lacks (JavaScript has no `type_parameters` field...) maps to -1.
+ */
+export function fieldTable<K extends string>(names: readonly K[]): (language: Grammar) => Readonly<Record<K, number>> {
+  const cache = new WeakMap<Grammar, Readonly<Record<K, number>>>();
+  return (language) => {
+    let t = cache.get(language);
+    if (!t) {
+      const ids = {} as Record<K, number>;
+      for (const n of names) ids[n] = language.fields.indexOf(n);
+      cache.set(language, (t = ids));
+    }
+    return t;
+  };
+}
+
+/** `node.childForFieldName(name)` for a field id from {@link fieldTable} (null when the grammar lacks the field). */
+export function fieldChild(node: SyntaxNode, id: number): SyntaxNode | null {
+  return id === -1 ? null : node.childForFieldId(id);
 }
 
 /** 1-based first line of a node. */

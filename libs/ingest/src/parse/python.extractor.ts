@@ -1,8 +1,13 @@
 import { cleanLineComments, cleanPythonDocstring } from './doc-comments';
-import { endLine, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
 import type { FileBuilder, ScopeDraft } from './file-builder';
 import type { Language, RawImport, ScopeKind } from './types';
 
+/** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
+const FIELDS = fieldTable([
+  'alias', 'attribute', 'body', 'definition', 'function', 'left', 'module_name', 'name', 'object',
+  'parameters', 'return_type', 'right', 'superclasses', 'type', 'type_parameters', 'value',
+] as const);
 const MAX_CHAIN = 6;
 
 /** Node types that may contain statements (and so definitions); everything else is scanned flat. */
@@ -29,7 +34,7 @@ export class PythonExtractor implements LanguageExtractor {
 
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
-    new PyWalker(builder).run(tree.rootNode);
+    new PyWalker(builder, FIELDS(tree.language)).run(tree.rootNode);
   }
 }
 
@@ -38,7 +43,10 @@ class PyWalker {
   /** Typed parameters per function scope, to type `self.x = param`. */
   private readonly paramTypes = new Map<ScopeDraft, Map<string, string>>();
 
-  constructor(private readonly b: FileBuilder) {
+  constructor(
+    private readonly b: FileBuilder,
+    private readonly f: ReturnType<typeof FIELDS>,
+  ) {
     this.content = b.content;
   }
 
@@ -74,7 +82,7 @@ class PyWalker {
       case 'future_import_statement':
         return;
       case 'decorated_definition': {
-        const def = node.childForFieldName('definition');
+        const def = fieldChild(node, this.f.definition);
         const decorators = node.namedChildren.filter((c) => c.type === 'decorator');
         if (def?.type === 'function_definition') this.functionDef(def, node, scope, decorators);
         else if (def?.type === 'class_definition') this.classDef(def, node, scope, decorators);
@@ -94,7 +102,7 @@ class PyWalker {
         return;
       }
       case 'call': {
-        const fn = node.childForFieldName('function');
+        const fn = fieldChild(node, this.f.function);
         const name = fn ? this.chain(fn) : null;
         if (name) this.b.ref(scope, 'CALLS', name, startLine(node));
         else if (fn) this.walk(fn, scope);
@@ -105,7 +113,7 @@ class PyWalker {
         this.typeRefs(node, scope);
         return;
       case 'keyword_argument': {
-        const v = node.childForFieldName('value');
+        const v = fieldChild(node, this.f.value);
         if (v) this.walk(v, scope);
         return;
       }
@@ -123,7 +131,7 @@ class PyWalker {
     let typeEnd = -1;
     for (const d of node.descendantsOfType(FLAT_TYPES)) {
       if (d.type === 'call') {
-        const fn = d.childForFieldName('function');
+        const fn = fieldChild(d, this.f.function);
         const name = fn ? this.chain(fn) : null;
         // `super().m()` is recorded as `super.m` by the outer call
         if (name && !(name === 'super' && d.parent?.type === 'attribute')) this.b.ref(scope, 'CALLS', name, startLine(d));
@@ -137,8 +145,8 @@ class PyWalker {
   // ---------------------------------------------------------------- declarations
 
   private functionDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
-    const name = node.childForFieldName('name')?.text ?? 'lambda';
-    const body = node.childForFieldName('body');
+    const name = fieldChild(node, this.f.name)?.text ?? 'lambda';
+    const body = fieldChild(node, this.f.body);
     const inClass = parent.kind === 'class';
     const kind: ScopeKind = inClass ? (name === '__init__' ? 'constructor' : 'method') : 'function';
     const s = this.b.addScope({
@@ -149,19 +157,19 @@ class PyWalker {
       exported: parent === this.b.file ? !name.startsWith('_') : undefined,
     });
     for (const d of decorators) this.decorator(d, s);
-    const params = node.childForFieldName('parameters');
+    const params = fieldChild(node, this.f.parameters);
     if (params) this.parameters(params, s);
-    const ret = node.childForFieldName('return_type');
+    const ret = fieldChild(node, this.f.return_type);
     if (ret) this.typeRefs(ret, s);
-    const tp = node.childForFieldName('type_parameters');
+    const tp = fieldChild(node, this.f.type_parameters);
     if (tp) this.walk(tp, s);
     if (body) this.walkBody(body, s);
     return s;
   }
 
   private classDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
-    const name = node.childForFieldName('name')?.text ?? 'class';
-    const body = node.childForFieldName('body');
+    const name = fieldChild(node, this.f.name)?.text ?? 'class';
+    const body = fieldChild(node, this.f.body);
     const s = this.b.addScope({
       name, kind: 'class', parent,
       ...range(outer),
@@ -170,10 +178,10 @@ class PyWalker {
       exported: parent === this.b.file ? !name.startsWith('_') : undefined,
     });
     for (const d of decorators) this.decorator(d, s);
-    const supers = node.childForFieldName('superclasses');
+    const supers = fieldChild(node, this.f.superclasses);
     if (supers) {
       for (const c of supers.namedChildren) {
-        const base = c.type === 'subscript' ? c.childForFieldName('value') : c;
+        const base = c.type === 'subscript' ? fieldChild(c, this.f.value) : c;
         const n = base ? this.chain(base) : null;
         if (n && c.type !== 'keyword_argument') {
           this.b.ref(s, 'EXTENDS', n, startLine(c));
@@ -209,8 +217,8 @@ class PyWalker {
   private parameters(params: SyntaxNode, s: ScopeDraft): void {
     for (const p of params.namedChildren) {
       if (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') {
-        const nameNode = p.type === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : p.childForFieldName('name');
-        const type = p.childForFieldName('type');
+        const nameNode = p.type === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : fieldChild(p, this.f.name);
+        const type = fieldChild(p, this.f.type);
         if (type) {
           this.typeRefs(type, s);
           const t = this.typeName(type);
@@ -221,10 +229,10 @@ class PyWalker {
             m.set(nameNode.text, t);
           }
         }
-        const v = p.childForFieldName('value');
+        const v = fieldChild(p, this.f.value);
         if (v) this.walk(v, s);
       } else if (p.type === 'default_parameter') {
-        const v = p.childForFieldName('value');
+        const v = fieldChild(p, this.f.value);
         if (v) this.walk(v, s);
       }
     }
@@ -232,9 +240,9 @@ class PyWalker {
 
   /** Module-level lambdas/dicts become scopes; `x = Foo()` / `self.x = Foo()` / `x: Foo` become bindings. */
   private assignment(a: SyntaxNode, stmt: SyntaxNode, scope: ScopeDraft): boolean {
-    const left = a.childForFieldName('left');
-    const right = a.childForFieldName('right');
-    const type = a.childForFieldName('type');
+    const left = fieldChild(a, this.f.left);
+    const right = fieldChild(a, this.f.right);
+    const type = fieldChild(a, this.f.type);
     if (!left) return false;
     const moduleLevel = scope === this.b.file;
     if (left.type === 'identifier' && right && moduleLevel && (right.type === 'lambda' || right.type === 'dictionary')) {
@@ -244,7 +252,7 @@ class PyWalker {
         name, kind, parent: scope,
         ...range(stmt),
         signature: kind === 'function'
-          ? `${name} = ${this.content.slice(right.startIndex, (right.childForFieldName('body') ?? right).startIndex)}`.replace(/:\s*$/, '')
+          ? `${name} = ${this.content.slice(right.startIndex, (fieldChild(right, this.f.body) ?? right).startIndex)}`.replace(/:\s*$/, '')
           : (type ? `${name}: ${type.text}` : name),
         docComment: this.hashDoc(stmt),
         exported: !name.startsWith('_'),
@@ -256,7 +264,7 @@ class PyWalker {
     // Bindings.
     let typeName = type ? this.typeName(type) : null;
     if (!typeName && right?.type === 'call') {
-      const fn = right.childForFieldName('function');
+      const fn = fieldChild(right, this.f.function);
       const n = fn ? this.chain(fn) : null;
       if (n && /^[A-Z]/.test(n.slice(n.lastIndexOf('.') + 1))) typeName = n;
     }
@@ -265,8 +273,8 @@ class PyWalker {
       if (left.type === 'identifier') {
         this.b.binding(scope, left.text, typeName, scope.kind === 'class');
       } else if (left.type === 'attribute') {
-        const obj = left.childForFieldName('object');
-        const attr = left.childForFieldName('attribute');
+        const obj = fieldChild(left, this.f.object);
+        const attr = fieldChild(left, this.f.attribute);
         const cls = scope.parent;
         if (obj?.text === 'self' && attr && cls?.kind === 'class' && (scope.kind === 'method' || scope.kind === 'constructor')) {
           this.b.binding(cls, attr.text, typeName, true);
@@ -286,8 +294,8 @@ class PyWalker {
         spec = c.text;
         local = c.text;
       } else if (c.type === 'aliased_import') {
-        spec = c.childForFieldName('name')?.text ?? null;
-        local = c.childForFieldName('alias')?.text ?? spec;
+        spec = fieldChild(c, this.f.name)?.text ?? null;
+        local = fieldChild(c, this.f.alias)?.text ?? spec;
       }
       if (spec && local) {
         this.b.imports.push({
@@ -298,7 +306,7 @@ class PyWalker {
   }
 
   private importFrom(node: SyntaxNode): void {
-    const mod = node.childForFieldName('module_name');
+    const mod = fieldChild(node, this.f.module_name);
     if (!mod) return;
     const imp: RawImport = { fromPath: this.b.path, specifier: mod.text.replace(/\s+/g, ''), names: [], line: startLine(node) };
     for (const c of node.namedChildren) {
@@ -306,8 +314,8 @@ class PyWalker {
       if (c.type === 'wildcard_import') imp.names.push({ imported: '*', local: '*' });
       else if (c.type === 'dotted_name') imp.names.push({ imported: c.text, local: c.text });
       else if (c.type === 'aliased_import') {
-        const n = c.childForFieldName('name')?.text;
-        const alias = c.childForFieldName('alias')?.text;
+        const n = fieldChild(c, this.f.name)?.text;
+        const alias = fieldChild(c, this.f.alias)?.text;
         if (n) imp.names.push({ imported: n, local: alias ?? n });
       }
     }
@@ -366,11 +374,11 @@ class PyWalker {
     if (depth > MAX_CHAIN) return null;
     if (node.type === 'identifier') return node.text;
     if (node.type === 'attribute') {
-      const obj = node.childForFieldName('object');
-      const attr = node.childForFieldName('attribute');
+      const obj = fieldChild(node, this.f.object);
+      const attr = fieldChild(node, this.f.attribute);
       if (!obj || !attr) return null;
       let o: string | null;
-      if (obj.type === 'call' && obj.childForFieldName('function')?.text === 'super') o = 'super';
+      if (obj.type === 'call' && fieldChild(obj, this.f.function)?.text === 'super') o = 'super';
       else o = this.chain(obj, depth + 1);
       return o ? `${o}.${attr.text}` : null;
     }

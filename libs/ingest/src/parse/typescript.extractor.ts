@@ -1,8 +1,14 @@
 import { cleanBlockComment, cleanLineComments } from './doc-comments';
-import { endLine, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
 import type { FileBuilder, ScopeDraft } from './file-builder';
 import type { Language, RawImport, ScopeKind } from './types';
 
+/** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
+const FIELDS = fieldTable([
+  'alias', 'arguments', 'body', 'constructor', 'declaration', 'function', 'key', 'left', 'name', 'object',
+  'parameters', 'pattern', 'property', 'right', 'source', 'type', 'type_arguments', 'type_parameters',
+  'value',
+] as const);
 const FUNCTION_VALUES = new Set(['arrow_function', 'function_expression', 'function', 'generator_function']);
 const CLASS_VALUES = new Set(['class', 'class_expression']);
 const DECORATOR = new Set(['decorator']);
@@ -31,7 +37,7 @@ export class TypeScriptExtractor implements LanguageExtractor {
 
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
-    new TsWalker(builder).run(tree.rootNode);
+    new TsWalker(builder, FIELDS(tree.language)).run(tree.rootNode);
   }
 }
 
@@ -40,7 +46,10 @@ class TsWalker {
   private readonly topLevel = new Map<string, ScopeDraft>();
   private readonly implemented = new Map<number, Set<string>>();
 
-  constructor(private readonly b: FileBuilder) {
+  constructor(
+    private readonly b: FileBuilder,
+    private readonly f: ReturnType<typeof FIELDS>,
+  ) {
     this.content = b.content;
   }
 
@@ -118,7 +127,7 @@ class TsWalker {
         this.call(node, scope);
         return;
       case 'new_expression': {
-        const ctor = node.childForFieldName('constructor');
+        const ctor = fieldChild(node, this.f.constructor);
         const name = ctor ? this.chain(ctor) : null;
         if (name) this.b.ref(scope, 'CALLS', name, startLine(node));
         else if (ctor) this.walk(ctor, scope);
@@ -135,11 +144,11 @@ class TsWalker {
         return;
       case 'type_parameter':
         // `T extends Foo = Bar`: the name is not a reference, the constraint and default are.
-        for (const c of node.namedChildren) if (c.type !== 'type_identifier' || c.id !== node.childForFieldName('name')?.id) this.walk(c, scope);
+        for (const c of node.namedChildren) if (c.type !== 'type_identifier' || c.id !== fieldChild(node, this.f.name)?.id) this.walk(c, scope);
         return;
       case 'jsx_opening_element':
       case 'jsx_self_closing_element': {
-        const n = node.childForFieldName('name');
+        const n = fieldChild(node, this.f.name);
         const name = n ? this.chain(n) ?? n.text : null;
         if (name && /^[A-Z]/.test(name)) this.b.ref(scope, 'CALLS', name, startLine(node));
         for (const c of node.namedChildren) if (c.id !== n?.id) this.walk(c, scope);
@@ -157,9 +166,9 @@ class TsWalker {
     switch (node.type) {
       case 'function_declaration':
       case 'generator_function_declaration':
-        return this.functionLike(node, outer, scope, node.childForFieldName('name')?.text ?? 'default', 'function', exported, decorators);
+        return this.functionLike(node, outer, scope, fieldChild(node, this.f.name)?.text ?? 'default', 'function', exported, decorators);
       case 'function_signature': {
-        const name = node.childForFieldName('name')?.text ?? 'default';
+        const name = fieldChild(node, this.f.name)?.text ?? 'default';
         if (this.implementedIn(outer.parent, name)) {
           this.walkTypesOnly(node, scope);
           return null;
@@ -173,15 +182,15 @@ class TsWalker {
       case 'interface_declaration':
         return this.interfaceDecl(node, outer, scope, exported);
       case 'enum_declaration': {
-        const name = node.childForFieldName('name')?.text ?? 'enum';
-        const body = node.childForFieldName('body');
+        const name = fieldChild(node, this.f.name)?.text ?? 'enum';
+        const body = fieldChild(node, this.f.body);
         const s = this.addScope(name, 'enum', outer, outer, scope, this.sig(node, body), exported);
         if (body) this.walkChildren(body, s);
         return s;
       }
       case 'type_alias_declaration': {
-        const nameNode = node.childForFieldName('name');
-        const value = node.childForFieldName('value');
+        const nameNode = fieldChild(node, this.f.name);
+        const value = fieldChild(node, this.f.value);
         const s = this.addScope(nameNode?.text ?? 'type', 'type_alias', outer, outer, scope, this.sig(node, value, true), exported);
         this.typeParams(node, s);
         for (const c of node.namedChildren) if (c.id !== nameNode?.id) this.walk(c, s);
@@ -189,8 +198,8 @@ class TsWalker {
       }
       case 'internal_module':
       case 'module': {
-        const nameNode = node.childForFieldName('name');
-        const body = node.childForFieldName('body');
+        const nameNode = fieldChild(node, this.f.name);
+        const body = fieldChild(node, this.f.body);
         let name = nameNode?.text ?? 'module';
         if (nameNode?.type === 'string') name = unquote(name);
         const s = this.addScope(name, 'namespace', outer, outer, scope, this.sig(node, body), exported);
@@ -222,13 +231,13 @@ class TsWalker {
     node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, name: string, kind: ScopeKind,
     exported: boolean | undefined, decorators: SyntaxNode[], signature?: string,
   ): ScopeDraft {
-    const body = node.childForFieldName('body');
+    const body = fieldChild(node, this.f.body);
     const startNode = decorators[0] && decorators[0].startIndex < outer.startIndex ? decorators[0] : outer;
     const s = this.addScope(name, kind, startNode, outer, parent, signature ?? this.sig(node, body), exported);
     this.typeParams(node, s);
     for (const d of decorators) this.walk(d, s);
     this.parameterBindings(node, s, kind === 'constructor' ? parent : null);
-    const nameNode = node.childForFieldName('name');
+    const nameNode = fieldChild(node, this.f.name);
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.type === 'decorator') continue;
       this.walk(c, s);
@@ -240,9 +249,9 @@ class TsWalker {
     node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, exported: boolean | undefined,
     nameOverride: string | undefined, decorators: SyntaxNode[],
   ): ScopeDraft {
-    const nameNode = node.childForFieldName('name');
+    const nameNode = fieldChild(node, this.f.name);
     const name = nameNode?.text ?? nameOverride ?? 'default';
-    const body = node.childForFieldName('body');
+    const body = fieldChild(node, this.f.body);
     const start = decorators[0] && decorators[0].startIndex < outer.startIndex ? decorators[0] : outer;
     const s = this.addScope(name, 'class', start, outer, parent, this.sig(node, body), exported);
     if (parent === this.b.file) this.topLevel.set(name, s);
@@ -292,7 +301,7 @@ class TsWalker {
       const start = decs[0] ?? m;
       switch (m.type) {
         case 'method_definition': {
-          const nameNode = m.childForFieldName('name');
+          const nameNode = fieldChild(m, this.f.name);
           const name = propertyName(nameNode);
           const kind: ScopeKind = name === 'constructor' ? 'constructor' : 'method';
           this.functionLike(m, m, cls, name, kind, undefined, decs);
@@ -300,7 +309,7 @@ class TsWalker {
         }
         case 'method_signature':
         case 'abstract_method_signature': {
-          const name = propertyName(m.childForFieldName('name'));
+          const name = propertyName(fieldChild(m, this.f.name));
           if (m.type === 'method_signature' && this.implementedIn(body, name)) {
             this.walkTypesOnly(m, cls);
             break;
@@ -310,22 +319,22 @@ class TsWalker {
         }
         case 'public_field_definition':
         case 'field_definition': {
-          const nameNode = m.childForFieldName('name') ?? m.childForFieldName('property');
-          const value = m.childForFieldName('value');
+          const nameNode = fieldChild(m, this.f.name) ?? fieldChild(m, this.f.property);
+          const value = fieldChild(m, this.f.value);
           const v = value ? unwrap(value) : null;
           const name = propertyName(nameNode);
           if (v && FUNCTION_VALUES.has(v.type)) {
-            const s = this.addScope(name, 'method', start, m, cls, this.sig(m, v.childForFieldName('body')), undefined);
+            const s = this.addScope(name, 'method', start, m, cls, this.sig(m, fieldChild(v, this.f.body)), undefined);
             this.typeParams(v, s);
             this.parameterBindings(v, s, null);
             for (const d of decs) this.walk(d, s);
             for (const c of m.namedChildren) if (c.id !== nameNode?.id) this.walk(c, s);
             break;
           }
-          const t = this.annotatedTypeName(m.childForFieldName('type'));
+          const t = this.annotatedTypeName(fieldChild(m, this.f.type));
           if (t) this.b.binding(cls, name, t, true);
           else if (v?.type === 'new_expression') {
-            const ctor = v.childForFieldName('constructor');
+            const ctor = fieldChild(v, this.f.constructor);
             const n = ctor ? this.chain(ctor) : null;
             if (n) this.b.binding(cls, name, n, true);
           }
@@ -341,8 +350,8 @@ class TsWalker {
   }
 
   private interfaceDecl(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, exported: boolean | undefined): ScopeDraft {
-    const nameNode = node.childForFieldName('name');
-    const body = node.childForFieldName('body');
+    const nameNode = fieldChild(node, this.f.name);
+    const body = fieldChild(node, this.f.body);
     const s = this.addScope(nameNode?.text ?? 'interface', 'interface', outer, outer, parent, this.sig(node, body), exported);
     this.typeParams(node, s);
     for (const c of node.namedChildren) {
@@ -355,7 +364,7 @@ class TsWalker {
     if (body) {
       for (const m of body.namedChildren) {
         if (m.type === 'method_signature') {
-          this.functionLike(m, m, s, propertyName(m.childForFieldName('name')), 'method', undefined, []);
+          this.functionLike(m, m, s, propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
         } else {
           this.walk(m, s);
         }
@@ -369,15 +378,15 @@ class TsWalker {
     const keyword = node.child(0)?.type === 'declare' ? node.child(1)?.text ?? '' : node.child(0)?.text ?? '';
     const moduleLevel = this.isModuleLevel(scope);
     for (const d of decls) {
-      const nameNode = d.childForFieldName('name');
-      const value = d.childForFieldName('value');
-      const typeNode = d.childForFieldName('type');
+      const nameNode = fieldChild(d, this.f.name);
+      const value = fieldChild(d, this.f.value);
+      const typeNode = fieldChild(d, this.f.type);
       const rangeNode = decls.length === 1 ? outer : d;
       const v = value ? unwrap(value) : null;
       if (nameNode?.type === 'identifier' && v) {
         const name = nameNode.text;
         if (FUNCTION_VALUES.has(v.type)) {
-          const body = v.childForFieldName('body');
+          const body = fieldChild(v, this.f.body);
           const sig = `${keyword} ${this.content.slice(d.startIndex, body ? body.startIndex : d.endIndex)}`;
           const kind: ScopeKind = 'function';
           const s = this.addScope(name, kind, rangeNode, rangeNode, scope, sig, exported);
@@ -412,7 +421,7 @@ class TsWalker {
           continue;
         }
         if (v.type === 'new_expression') {
-          const ctor = v.childForFieldName('constructor');
+          const ctor = fieldChild(v, this.f.constructor);
           const n = ctor ? this.chain(ctor) : null;
           if (n) this.b.binding(scope, name, n, false);
         }
@@ -432,13 +441,13 @@ class TsWalker {
   private objectMembers(obj: SyntaxNode, owner: ScopeDraft): void {
     for (const m of obj.namedChildren) {
       if (m.type === 'method_definition') {
-        this.functionLike(m, m, owner, propertyName(m.childForFieldName('name')), 'method', undefined, []);
+        this.functionLike(m, m, owner, propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
       } else if (m.type === 'pair') {
-        const key = m.childForFieldName('key');
-        const value = m.childForFieldName('value');
+        const key = fieldChild(m, this.f.key);
+        const value = fieldChild(m, this.f.value);
         const v = value ? unwrap(value) : null;
         if (v && FUNCTION_VALUES.has(v.type)) {
-          const body = v.childForFieldName('body');
+          const body = fieldChild(v, this.f.body);
           const s = this.addScope(propertyName(key), 'method', m, m, owner, this.sig(m, body), undefined);
           this.typeParams(v, s);
           this.parameterBindings(v, s, null);
@@ -456,8 +465,8 @@ class TsWalker {
   private cjsAssignment(stmt: SyntaxNode, scope: ScopeDraft): boolean {
     const a = stmt.namedChild(0);
     if (!a || a.type !== 'assignment_expression') return false;
-    const left = a.childForFieldName('left');
-    const right = a.childForFieldName('right');
+    const left = fieldChild(a, this.f.left);
+    const right = fieldChild(a, this.f.right);
     if (!left || !right || left.type !== 'member_expression') return false;
     const target = this.chain(left);
     if (!target) return false;
@@ -484,7 +493,7 @@ class TsWalker {
       parent = this.topLevel.get(parts[0]) ?? scope;
     }
     if (!name || !FUNCTION_VALUES.has(r.type)) return false;
-    const body = r.childForFieldName('body');
+    const body = fieldChild(r, this.f.body);
     const qualifiedName = kind === 'method' ? `${parts[0]}.${name}` : this.b.qualify(scope, name);
     const s = this.b.addScope({
       name, qualifiedName, kind, parent,
@@ -502,7 +511,7 @@ class TsWalker {
   // ---------------------------------------------------------------- imports / exports
 
   private importStatement(node: SyntaxNode): void {
-    const source = node.childForFieldName('source');
+    const source = fieldChild(node, this.f.source);
     const imp: RawImport = { fromPath: this.b.path, specifier: source ? unquote(source.text) : '', names: [], line: startLine(node) };
     for (const c of node.namedChildren) {
       if (c.type === 'import_clause') {
@@ -515,8 +524,8 @@ class TsWalker {
           } else if (k.type === 'named_imports') {
             for (const sp of k.namedChildren) {
               if (sp.type !== 'import_specifier') continue;
-              const n = sp.childForFieldName('name');
-              const alias = sp.childForFieldName('alias');
+              const n = fieldChild(sp, this.f.name);
+              const alias = fieldChild(sp, this.f.alias);
               if (n) imp.names.push({ imported: unquote(n.text), local: (alias ?? n).text });
             }
           }
@@ -524,7 +533,7 @@ class TsWalker {
       } else if (c.type === 'import_require_clause') {
         // import x = require('y')
         const id = c.namedChildren.find((x) => x.type === 'identifier');
-        const src = c.childForFieldName('source');
+        const src = fieldChild(c, this.f.source);
         if (src) imp.specifier = unquote(src.text);
         if (id) imp.names.push({ imported: '*', local: id.text });
         imp.isNamespace = true;
@@ -534,9 +543,9 @@ class TsWalker {
   }
 
   private exportStatement(node: SyntaxNode, scope: ScopeDraft): void {
-    const decl = node.childForFieldName('declaration');
-    const source = node.childForFieldName('source');
-    const value = node.childForFieldName('value');
+    const decl = fieldChild(node, this.f.declaration);
+    const source = fieldChild(node, this.f.source);
+    const value = fieldChild(node, this.f.value);
     const line = startLine(node);
     const isDefault = node.children.some((c) => c.type === 'default');
     const decorators = node.namedChildren.filter((c) => c.type === 'decorator');
@@ -552,8 +561,8 @@ class TsWalker {
       if (clause) {
         for (const sp of clause.namedChildren) {
           if (sp.type !== 'export_specifier') continue;
-          const n = sp.childForFieldName('name');
-          const alias = sp.childForFieldName('alias');
+          const n = fieldChild(sp, this.f.name);
+          const alias = fieldChild(sp, this.f.alias);
           if (n) imp.names.push({ imported: unquote(n.text), local: unquote((alias ?? n).text) });
         }
       } else if (nsExport) {
@@ -570,8 +579,8 @@ class TsWalker {
     if (clause) {
       for (const sp of clause.namedChildren) {
         if (sp.type !== 'export_specifier') continue;
-        const n = sp.childForFieldName('name');
-        const alias = sp.childForFieldName('alias');
+        const n = fieldChild(sp, this.f.name);
+        const alias = fieldChild(sp, this.f.alias);
         if (n) this.b.exports.push({ local: n.text, exported: unquote((alias ?? n).text), line });
       }
       return;
@@ -581,7 +590,7 @@ class TsWalker {
       if (v.type === 'identifier') {
         this.b.exports.push({ local: v.text, exported: 'default', line });
       } else if (FUNCTION_VALUES.has(v.type)) {
-        const name = v.childForFieldName('name')?.text ?? 'default';
+        const name = fieldChild(v, this.f.name)?.text ?? 'default';
         this.functionLike(v, node, scope, name, 'function', true, decorators);
         if (name !== 'default') this.b.exports.push({ local: name, exported: 'default', line });
       } else if (CLASS_VALUES.has(v.type)) {
@@ -600,9 +609,9 @@ class TsWalker {
     let call = v;
     if (call.type === 'await_expression') call = call.namedChild(0) ?? call;
     if (call.type !== 'call_expression') return false;
-    const fn = call.childForFieldName('function');
+    const fn = fieldChild(call, this.f.function);
     if (!fn || !(fn.type === 'import' || (fn.type === 'identifier' && fn.text === 'require'))) return false;
-    const arg = call.childForFieldName('arguments')?.namedChild(0);
+    const arg = fieldChild(call, this.f.arguments)?.namedChild(0);
     if (!arg || arg.type !== 'string') return false;
     const imp: RawImport = { fromPath: this.b.path, specifier: unquote(arg.text), names: [], line: startLine(decl) };
     if (nameNode.type === 'identifier') {
@@ -612,8 +621,8 @@ class TsWalker {
       for (const p of nameNode.namedChildren) {
         if (p.type === 'shorthand_property_identifier_pattern') imp.names.push({ imported: p.text, local: p.text });
         else if (p.type === 'pair_pattern') {
-          const k = p.childForFieldName('key');
-          const val = p.childForFieldName('value');
+          const k = fieldChild(p, this.f.key);
+          const val = fieldChild(p, this.f.value);
           if (k && val?.type === 'identifier') imp.names.push({ imported: unquote(k.text), local: val.text });
         }
       }
@@ -625,8 +634,8 @@ class TsWalker {
   // ---------------------------------------------------------------- references
 
   private call(node: SyntaxNode, scope: ScopeDraft): void {
-    const fn = node.childForFieldName('function');
-    const args = node.childForFieldName('arguments');
+    const fn = fieldChild(node, this.f.function);
+    const args = fieldChild(node, this.f.arguments);
     if (fn && (fn.type === 'import' || (fn.type === 'identifier' && fn.text === 'require'))) {
       const arg = args?.namedChild(0);
       if (arg && arg.type === 'string') {
@@ -643,9 +652,9 @@ class TsWalker {
   /** REFERENCES/EXTENDS/IMPLEMENTS for a type node in a heritage clause. */
   private typeRef(t: SyntaxNode, s: ScopeDraft, kind: 'EXTENDS' | 'IMPLEMENTS'): void {
     if (t.type === 'generic_type') {
-      const n = t.childForFieldName('name');
+      const n = fieldChild(t, this.f.name);
       if (n) this.b.ref(s, kind, n.text.replace(/\s+/g, ''), startLine(t));
-      const args = t.childForFieldName('type_arguments');
+      const args = fieldChild(t, this.f.type_arguments);
       if (args) this.walk(args, s);
     } else if (t.type === 'type_identifier' || t.type === 'nested_type_identifier' || t.type === 'identifier') {
       this.b.ref(s, kind, t.text.replace(/\s+/g, ''), startLine(t));
@@ -669,8 +678,8 @@ class TsWalker {
       case 'super':
         return 'super';
       case 'member_expression': {
-        const obj = node.childForFieldName('object');
-        const prop = node.childForFieldName('property');
+        const obj = fieldChild(node, this.f.object);
+        const prop = fieldChild(node, this.f.property);
         if (!obj || !prop) return null;
         const o = this.chain(obj, depth + 1);
         return o ? `${o}.${prop.text}` : null;
@@ -756,23 +765,23 @@ class TsWalker {
   }
 
   private typeParams(node: SyntaxNode, s: ScopeDraft): void {
-    const tp = node.childForFieldName('type_parameters');
+    const tp = fieldChild(node, this.f.type_parameters);
     if (!tp) return;
     for (const p of tp.namedChildren) {
-      const n = p.type === 'type_parameter' ? p.childForFieldName('name') : null;
+      const n = p.type === 'type_parameter' ? fieldChild(p, this.f.name) : null;
       if (n) (s.typeParams ??= new Set()).add(n.text);
     }
   }
 
   /** Typed parameters become local bindings; constructor parameter properties also class members. */
   private parameterBindings(fn: SyntaxNode, s: ScopeDraft, cls: ScopeDraft | null): void {
-    const params = fn.childForFieldName('parameters');
+    const params = fieldChild(fn, this.f.parameters);
     if (!params) return;
     for (const p of params.namedChildren) {
       if (p.type !== 'required_parameter' && p.type !== 'optional_parameter') continue;
-      const pattern = p.childForFieldName('pattern');
+      const pattern = fieldChild(p, this.f.pattern);
       if (pattern?.type !== 'identifier') continue;
-      const t = this.annotatedTypeName(p.childForFieldName('type'));
+      const t = this.annotatedTypeName(fieldChild(p, this.f.type));
       if (!t || this.b.isTypeParam(s, t)) continue;
       this.b.binding(s, pattern.text, t, false);
       if (cls && p.namedChildren.some((c) => c.type === 'accessibility_modifier' || c.type === 'override_modifier')) {
@@ -789,7 +798,7 @@ class TsWalker {
     const t = typeAnnotation.type === 'type_annotation' ? typeAnnotation.namedChild(0) : typeAnnotation;
     if (!t) return null;
     if (t.type === 'type_identifier' || t.type === 'nested_type_identifier') return t.text.replace(/\s+/g, '');
-    if (t.type === 'generic_type') return t.childForFieldName('name')?.text.replace(/\s+/g, '') ?? null;
+    if (t.type === 'generic_type') return fieldChild(t, this.f.name)?.text.replace(/\s+/g, '') ?? null;
     if (t.type === 'predefined_type') return t.text;
     if (t.type === 'array_type') return 'Array';
     return null;
@@ -802,10 +811,10 @@ class TsWalker {
     if (!set) {
       set = new Set();
       for (const c of container.namedChildren) {
-        const d = c.type === 'export_statement' ? c.childForFieldName('declaration') : c;
+        const d = c.type === 'export_statement' ? fieldChild(c, this.f.declaration) : c;
         if (!d) continue;
         if (d.type === 'function_declaration' || d.type === 'generator_function_declaration' || d.type === 'method_definition') {
-          const n = d.childForFieldName('name');
+          const n = fieldChild(d, this.f.name);
           if (n) set.add(d.type === 'method_definition' ? propertyName(n) : n.text);
         }
       }
@@ -816,10 +825,10 @@ class TsWalker {
 
   /** Overload signatures: keep their type references on the enclosing scope, no scope of their own. */
   private walkTypesOnly(node: SyntaxNode, scope: ScopeDraft): void {
-    const nameNode = node.childForFieldName('name');
-    const tmp = node.childForFieldName('type_parameters');
+    const nameNode = fieldChild(node, this.f.name);
+    const tmp = fieldChild(node, this.f.type_parameters);
     const names = new Set<string>();
-    if (tmp) for (const p of tmp.namedChildren) { const n = p.childForFieldName('name'); if (n) names.add(n.text); }
+    if (tmp) for (const p of tmp.namedChildren) { const n = fieldChild(p, this.f.name); if (n) names.add(n.text); }
     if (names.size) {
       // Type parameters of the overload must not leak as references.
       const prev = scope.typeParams;
