@@ -67,8 +67,12 @@ class TsWalker {
     for (const c of node.namedChildren) this.walk(c, scope);
   }
 
-  private walk(node: SyntaxNode, scope: ScopeDraft): void {
-    switch (node.type) {
+  /**
+   * `type` is `node.type` when the caller has already read it: every `type` read is a call into the
+   * wasm module, so callers that inspected a child's type hand it over instead of reading it again.
+   */
+  private walk(node: SyntaxNode, scope: ScopeDraft, type: string = node.type): void {
+    switch (type) {
       case 'comment':
       case 'string':
       case 'number':
@@ -114,15 +118,19 @@ class TsWalker {
       case 'lexical_declaration':
       case 'variable_declaration':
       case 'ambient_declaration':
-        this.declaration(node, node, scope, this.isModuleLevel(scope) ? false : undefined, []);
+        this.declaration(node, node, scope, this.isModuleLevel(scope) ? false : undefined, [], type);
         return;
       case 'class':
         this.classDecl(node, node, scope, undefined, 'anonymous', []);
         return;
-      case 'expression_statement':
-        if (this.isModuleLevel(scope) && this.cjsAssignment(node, scope)) return;
-        this.walkChildren(node, scope);
+      case 'expression_statement': {
+        // The named-children list is fetched once and serves both the CommonJS check and the walk.
+        const kids = node.namedChildren;
+        const firstType = kids.length ? kids[0].type : '';
+        if (firstType === 'assignment_expression' && this.isModuleLevel(scope) && this.cjsAssignment(node, kids[0], scope)) return;
+        for (let i = 0; i < kids.length; i++) this.walk(kids[i], scope, i === 0 ? firstType : undefined);
         return;
+      }
       case 'call_expression':
         this.call(node, scope);
         return;
@@ -135,21 +143,26 @@ class TsWalker {
         return;
       }
       case 'type_identifier': {
-        const name = node.text;
+        const name = this.text(node);
         if (!this.b.isTypeParam(scope, name)) this.b.ref(scope, 'REFERENCES', name, startLine(node));
         return;
       }
       case 'nested_type_identifier':
-        this.b.ref(scope, 'REFERENCES', node.text.replace(/\s+/g, ''), startLine(node));
+        this.b.ref(scope, 'REFERENCES', this.text(node).replace(/\s+/g, ''), startLine(node));
         return;
-      case 'type_parameter':
+      case 'type_parameter': {
         // `T extends Foo = Bar`: the name is not a reference, the constraint and default are.
-        for (const c of node.namedChildren) if (c.type !== 'type_identifier' || c.id !== fieldChild(node, this.f.name)?.id) this.walk(c, scope);
+        const nameId = fieldChild(node, this.f.name)?.id;
+        for (const c of node.namedChildren) {
+          const t = c.type;
+          if (t !== 'type_identifier' || c.id !== nameId) this.walk(c, scope, t);
+        }
         return;
+      }
       case 'jsx_opening_element':
       case 'jsx_self_closing_element': {
         const n = fieldChild(node, this.f.name);
-        const name = n ? this.chain(n) ?? n.text : null;
+        const name = n ? this.chain(n) ?? this.text(n) : null;
         if (name && /^[A-Z]/.test(name)) this.b.ref(scope, 'CALLS', name, startLine(node));
         for (const c of node.namedChildren) if (c.id !== n?.id) this.walk(c, scope);
         return;
@@ -162,13 +175,14 @@ class TsWalker {
   /** A declaration node (possibly wrapped in `export`), `outer` spans export/decorators/doc. */
   private declaration(
     node: SyntaxNode, outer: SyntaxNode, scope: ScopeDraft, exported: boolean | undefined, decorators: SyntaxNode[],
+    type: string = node.type,
   ): ScopeDraft | null {
-    switch (node.type) {
+    switch (type) {
       case 'function_declaration':
       case 'generator_function_declaration':
-        return this.functionLike(node, outer, scope, fieldChild(node, this.f.name)?.text ?? 'default', 'function', exported, decorators);
+        return this.functionLike(node, outer, scope, this.textOr(fieldChild(node, this.f.name), 'default'), 'function', exported, decorators);
       case 'function_signature': {
-        const name = fieldChild(node, this.f.name)?.text ?? 'default';
+        const name = this.textOr(fieldChild(node, this.f.name), 'default');
         if (this.implementedIn(outer.parent, name)) {
           this.walkTypesOnly(node, scope);
           return null;
@@ -182,7 +196,7 @@ class TsWalker {
       case 'interface_declaration':
         return this.interfaceDecl(node, outer, scope, exported);
       case 'enum_declaration': {
-        const name = fieldChild(node, this.f.name)?.text ?? 'enum';
+        const name = this.textOr(fieldChild(node, this.f.name), 'enum');
         const body = fieldChild(node, this.f.body);
         const s = this.addScope(name, 'enum', outer, outer, scope, this.sig(node, body), exported);
         if (body) this.walkChildren(body, s);
@@ -191,7 +205,7 @@ class TsWalker {
       case 'type_alias_declaration': {
         const nameNode = fieldChild(node, this.f.name);
         const value = fieldChild(node, this.f.value);
-        const s = this.addScope(nameNode?.text ?? 'type', 'type_alias', outer, outer, scope, this.sig(node, value, true), exported);
+        const s = this.addScope(this.textOr(nameNode, 'type'), 'type_alias', outer, outer, scope, this.sig(node, value, true), exported);
         this.typeParams(node, s);
         for (const c of node.namedChildren) if (c.id !== nameNode?.id) this.walk(c, s);
         return s;
@@ -200,7 +214,7 @@ class TsWalker {
       case 'module': {
         const nameNode = fieldChild(node, this.f.name);
         const body = fieldChild(node, this.f.body);
-        let name = nameNode?.text ?? 'module';
+        let name = this.textOr(nameNode, 'module');
         if (nameNode?.type === 'string') name = unquote(name);
         const s = this.addScope(name, 'namespace', outer, outer, scope, this.sig(node, body), exported);
         if (body) this.walkChildren(body, s);
@@ -210,8 +224,9 @@ class TsWalker {
         // `declare function f(): void;`, `declare module 'x' {}`, `declare global {}`
         let last: ScopeDraft | null = null;
         for (const c of node.namedChildren) {
-          if (c.type === 'statement_block') this.walkChildren(c, scope); // declare global { ... }
-          else last = this.declaration(c, outer, scope, exported, decorators) ?? last;
+          const t = c.type;
+          if (t === 'statement_block') this.walkChildren(c, scope); // declare global { ... }
+          else last = this.declaration(c, outer, scope, exported, decorators, t) ?? last;
         }
         return last;
       }
@@ -220,7 +235,7 @@ class TsWalker {
         this.variableDecl(node, outer, scope, exported);
         return null;
       default:
-        this.walk(node, scope);
+        this.walk(node, scope, type);
         return null;
     }
   }
@@ -235,12 +250,13 @@ class TsWalker {
     const startNode = decorators[0] && decorators[0].startIndex < outer.startIndex ? decorators[0] : outer;
     const s = this.addScope(name, kind, startNode, outer, parent, signature ?? this.sig(node, body), exported);
     this.typeParams(node, s);
-    for (const d of decorators) this.walk(d, s);
+    for (const d of decorators) this.walk(d, s, 'decorator');
     this.parameterBindings(node, s, kind === 'constructor' ? parent : null);
     const nameNode = fieldChild(node, this.f.name);
     for (const c of node.namedChildren) {
-      if (c.id === nameNode?.id || c.type === 'decorator') continue;
-      this.walk(c, s);
+      if (c.id === nameNode?.id) continue;
+      const t = c.type;
+      if (t !== 'decorator') this.walk(c, s, t);
     }
     return s;
   }
@@ -250,16 +266,17 @@ class TsWalker {
     nameOverride: string | undefined, decorators: SyntaxNode[],
   ): ScopeDraft {
     const nameNode = fieldChild(node, this.f.name);
-    const name = nameNode?.text ?? nameOverride ?? 'default';
+    const name = nameNode ? this.text(nameNode) : nameOverride ?? 'default';
     const body = fieldChild(node, this.f.body);
     const start = decorators[0] && decorators[0].startIndex < outer.startIndex ? decorators[0] : outer;
     const s = this.addScope(name, 'class', start, outer, parent, this.sig(node, body), exported);
     if (parent === this.b.file) this.topLevel.set(name, s);
     this.typeParams(node, s);
-    for (const d of decorators) this.walk(d, s);
+    for (const d of decorators) this.walk(d, s, 'decorator');
     for (const c of node.namedChildren) {
-      if (c.type === 'decorator') this.walk(c, s);
-      else if (c.type === 'class_heritage') this.heritage(c, s);
+      const t = c.type;
+      if (t === 'decorator') this.walk(c, s, t);
+      else if (t === 'class_heritage') this.heritage(c, s);
     }
     if (body) this.classBody(body, s);
     return s;
@@ -267,23 +284,25 @@ class TsWalker {
 
   private heritage(h: SyntaxNode, s: ScopeDraft): void {
     for (const c of h.namedChildren) {
-      if (c.type === 'extends_clause') {
+      const ct = c.type;
+      if (ct === 'extends_clause') {
         for (const v of c.namedChildren) {
-          if (v.type === 'type_arguments') {
-            this.walk(v, s);
+          const vt = v.type;
+          if (vt === 'type_arguments') {
+            this.walk(v, s, vt);
             continue;
           }
-          const n = this.chain(v);
+          const n = this.chain(v, 0, vt);
           if (n) this.b.ref(s, 'EXTENDS', n, startLine(v));
-          else this.walk(v, s);
+          else this.walk(v, s, vt);
         }
-      } else if (c.type === 'implements_clause') {
+      } else if (ct === 'implements_clause') {
         for (const t of c.namedChildren) this.typeRef(t, s, 'IMPLEMENTS');
-      } else if (c.type !== 'comment') {
+      } else if (ct !== 'comment') {
         // JavaScript grammar: `class A extends <expression>`
-        const n = this.chain(c);
+        const n = this.chain(c, 0, ct);
         if (n) this.b.ref(s, 'EXTENDS', n, startLine(c));
-        else this.walk(c, s);
+        else this.walk(c, s, ct);
       }
     }
   }
@@ -291,26 +310,27 @@ class TsWalker {
   private classBody(body: SyntaxNode, cls: ScopeDraft): void {
     let decorators: SyntaxNode[] = [];
     for (const m of body.namedChildren) {
-      if (m.type === 'decorator') {
+      const mt = m.type;
+      if (mt === 'decorator') {
         decorators.push(m);
         continue;
       }
-      if (m.type === 'comment') continue;
+      if (mt === 'comment') continue;
       const decs = decorators;
       decorators = [];
       const start = decs[0] ?? m;
-      switch (m.type) {
+      switch (mt) {
         case 'method_definition': {
           const nameNode = fieldChild(m, this.f.name);
-          const name = propertyName(nameNode);
+          const name = this.propertyName(nameNode);
           const kind: ScopeKind = name === 'constructor' ? 'constructor' : 'method';
           this.functionLike(m, m, cls, name, kind, undefined, decs);
           break;
         }
         case 'method_signature':
         case 'abstract_method_signature': {
-          const name = propertyName(fieldChild(m, this.f.name));
-          if (m.type === 'method_signature' && this.implementedIn(body, name)) {
+          const name = this.propertyName(fieldChild(m, this.f.name));
+          if (mt === 'method_signature' && this.implementedIn(body, name)) {
             this.walkTypesOnly(m, cls);
             break;
           }
@@ -322,29 +342,30 @@ class TsWalker {
           const nameNode = fieldChild(m, this.f.name) ?? fieldChild(m, this.f.property);
           const value = fieldChild(m, this.f.value);
           const v = value ? unwrap(value) : null;
-          const name = propertyName(nameNode);
-          if (v && FUNCTION_VALUES.has(v.type)) {
+          const vt = v ? v.type : '';
+          const name = this.propertyName(nameNode);
+          if (v && FUNCTION_VALUES.has(vt)) {
             const s = this.addScope(name, 'method', start, m, cls, this.sig(m, fieldChild(v, this.f.body)), undefined);
             this.typeParams(v, s);
             this.parameterBindings(v, s, null);
-            for (const d of decs) this.walk(d, s);
+            for (const d of decs) this.walk(d, s, 'decorator');
             for (const c of m.namedChildren) if (c.id !== nameNode?.id) this.walk(c, s);
             break;
           }
           const t = this.annotatedTypeName(fieldChild(m, this.f.type));
           if (t) this.b.binding(cls, name, t, true);
-          else if (v?.type === 'new_expression') {
+          else if (v && vt === 'new_expression') {
             const ctor = fieldChild(v, this.f.constructor);
             const n = ctor ? this.chain(ctor) : null;
             if (n) this.b.binding(cls, name, n, true);
           }
-          for (const d of decs) this.walk(d, cls);
+          for (const d of decs) this.walk(d, cls, 'decorator');
           for (const c of m.namedChildren) if (c.id !== nameNode?.id) this.walk(c, cls);
           break;
         }
         default:
-          for (const d of decs) this.walk(d, cls);
-          this.walk(m, cls);
+          for (const d of decs) this.walk(d, cls, 'decorator');
+          this.walk(m, cls, mt);
       }
     }
   }
@@ -352,21 +373,23 @@ class TsWalker {
   private interfaceDecl(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, exported: boolean | undefined): ScopeDraft {
     const nameNode = fieldChild(node, this.f.name);
     const body = fieldChild(node, this.f.body);
-    const s = this.addScope(nameNode?.text ?? 'interface', 'interface', outer, outer, parent, this.sig(node, body), exported);
+    const s = this.addScope(this.textOr(nameNode, 'interface'), 'interface', outer, outer, parent, this.sig(node, body), exported);
     this.typeParams(node, s);
     for (const c of node.namedChildren) {
-      if (c.type === 'extends_type_clause') {
-        for (const t of c.namedChildren) this.typeRef(t, s, 'EXTENDS');
-      } else if (c.type === 'type_parameters') {
-        this.walk(c, s);
+      const t = c.type;
+      if (t === 'extends_type_clause') {
+        for (const e of c.namedChildren) this.typeRef(e, s, 'EXTENDS');
+      } else if (t === 'type_parameters') {
+        this.walk(c, s, t);
       }
     }
     if (body) {
       for (const m of body.namedChildren) {
-        if (m.type === 'method_signature') {
-          this.functionLike(m, m, s, propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
+        const t = m.type;
+        if (t === 'method_signature') {
+          this.functionLike(m, m, s, this.propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
         } else {
-          this.walk(m, s);
+          this.walk(m, s, t);
         }
       }
     }
@@ -375,7 +398,9 @@ class TsWalker {
 
   private variableDecl(node: SyntaxNode, outer: SyntaxNode, scope: ScopeDraft, exported: boolean | undefined): void {
     const decls = node.namedChildren.filter((c) => c.type === 'variable_declarator');
-    const keyword = node.child(0)?.type === 'declare' ? node.child(1)?.text ?? '' : node.child(0)?.text ?? '';
+    const first = node.child(0);
+    const keywordNode = first?.type === 'declare' ? node.child(1) : first;
+    const keyword = keywordNode ? this.text(keywordNode) : '';
     const moduleLevel = this.isModuleLevel(scope);
     for (const d of decls) {
       const nameNode = fieldChild(d, this.f.name);
@@ -383,9 +408,11 @@ class TsWalker {
       const typeNode = fieldChild(d, this.f.type);
       const rangeNode = decls.length === 1 ? outer : d;
       const v = value ? unwrap(value) : null;
-      if (nameNode?.type === 'identifier' && v) {
-        const name = nameNode.text;
-        if (FUNCTION_VALUES.has(v.type)) {
+      const vt = v ? v.type : '';
+      const nameType = nameNode ? nameNode.type : '';
+      if (nameNode && nameType === 'identifier' && v) {
+        const name = this.text(nameNode);
+        if (FUNCTION_VALUES.has(vt)) {
           const body = fieldChild(v, this.f.body);
           const sig = `${keyword} ${this.content.slice(d.startIndex, body ? body.startIndex : d.endIndex)}`;
           const kind: ScopeKind = 'function';
@@ -397,11 +424,11 @@ class TsWalker {
           for (const c of v.namedChildren) this.walk(c, s);
           continue;
         }
-        if (CLASS_VALUES.has(v.type)) {
+        if (CLASS_VALUES.has(vt)) {
           this.classDecl(v, rangeNode, scope, exported, name, []);
           continue;
         }
-        if (v.type === 'object' && moduleLevel) {
+        if (vt === 'object' && moduleLevel) {
           const sig = `${keyword} ${this.content.slice(d.startIndex, v.startIndex)}`.replace(/=\s*$/, '');
           const s = this.addScope(name, 'variable', rangeNode, rangeNode, scope, sig, exported);
           if (scope === this.b.file) this.topLevel.set(name, s);
@@ -409,82 +436,83 @@ class TsWalker {
           this.objectMembers(v, s);
           continue;
         }
-        if (this.requireCall(v, nameNode, d)) continue;
+        if (this.requireCall(v, vt, nameNode, nameType, d)) continue;
         // `export const isX = createPredicate(...)`: a module-level const made by a call often holds a
         // function; as a scope of its own, calls to it have a target (and its initialiser a caller).
-        if (v.type === 'call_expression' && moduleLevel && HOLDER_KEYWORDS.has(keyword)) {
+        if (vt === 'call_expression' && moduleLevel && HOLDER_KEYWORDS.has(keyword)) {
           const sig = `${keyword} ${this.content.slice(d.startIndex, v.startIndex)}`.replace(/=\s*$/, '').trim();
           const s = this.addScope(name, 'variable', rangeNode, rangeNode, scope, sig, exported);
           if (scope === this.b.file) this.topLevel.set(name, s);
           if (typeNode) this.walk(typeNode, s);
-          this.walk(v, s);
+          this.walk(v, s, vt);
           continue;
         }
-        if (v.type === 'new_expression') {
+        if (vt === 'new_expression') {
           const ctor = fieldChild(v, this.f.constructor);
           const n = ctor ? this.chain(ctor) : null;
           if (n) this.b.binding(scope, name, n, false);
         }
-      } else if (nameNode && v && this.requireCall(v, nameNode, d)) {
+      } else if (nameNode && v && this.requireCall(v, vt, nameNode, nameType, d)) {
         continue;
       }
-      if (nameNode?.type === 'identifier') {
+      if (nameNode && nameType === 'identifier') {
         const t = this.annotatedTypeName(typeNode);
-        if (t) this.b.binding(scope, nameNode.text, t, false);
+        if (t) this.b.binding(scope, this.text(nameNode), t, false);
       }
       if (typeNode) this.walk(typeNode, scope);
-      if (value) this.walk(value, scope);
-      if (nameNode && nameNode.type !== 'identifier') this.walk(nameNode, scope); // destructuring defaults
+      if (value) this.walk(value, scope, value === v ? vt : undefined);
+      if (nameNode && nameType !== 'identifier') this.walk(nameNode, scope, nameType); // destructuring defaults
     }
   }
 
   private objectMembers(obj: SyntaxNode, owner: ScopeDraft): void {
     for (const m of obj.namedChildren) {
-      if (m.type === 'method_definition') {
-        this.functionLike(m, m, owner, propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
-      } else if (m.type === 'pair') {
+      const mt = m.type;
+      if (mt === 'method_definition') {
+        this.functionLike(m, m, owner, this.propertyName(fieldChild(m, this.f.name)), 'method', undefined, []);
+      } else if (mt === 'pair') {
         const key = fieldChild(m, this.f.key);
         const value = fieldChild(m, this.f.value);
         const v = value ? unwrap(value) : null;
-        if (v && FUNCTION_VALUES.has(v.type)) {
+        const vt = v ? v.type : '';
+        if (v && FUNCTION_VALUES.has(vt)) {
           const body = fieldChild(v, this.f.body);
-          const s = this.addScope(propertyName(key), 'method', m, m, owner, this.sig(m, body), undefined);
+          const s = this.addScope(this.propertyName(key), 'method', m, m, owner, this.sig(m, body), undefined);
           this.typeParams(v, s);
           this.parameterBindings(v, s, null);
           for (const c of v.namedChildren) this.walk(c, s);
         } else if (value) {
-          this.walk(value, owner);
+          this.walk(value, owner, value === v ? vt : undefined);
         }
       } else {
-        this.walk(m, owner);
+        this.walk(m, owner, mt);
       }
     }
   }
 
   /** CommonJS `exports.f = function`, `module.exports.f = ...`, `A.prototype.m = function`, `module.exports = x`. */
-  private cjsAssignment(stmt: SyntaxNode, scope: ScopeDraft): boolean {
-    const a = stmt.namedChild(0);
-    if (!a || a.type !== 'assignment_expression') return false;
+  private cjsAssignment(stmt: SyntaxNode, a: SyntaxNode, scope: ScopeDraft): boolean {
     const left = fieldChild(a, this.f.left);
     const right = fieldChild(a, this.f.right);
     if (!left || !right || left.type !== 'member_expression') return false;
     const target = this.chain(left);
     if (!target) return false;
     const r = unwrap(right);
+    const rType = r.type;
     const parts = target.split('.');
     let name: string | null = null;
     let parent: ScopeDraft = scope;
     let kind: ScopeKind = 'function';
     let exported: boolean | undefined;
     if (target === 'module.exports') {
-      if (r.type === 'identifier') this.b.exports.push({ local: r.text, exported: 'default', line: startLine(stmt) });
+      if (rType === 'identifier') this.b.exports.push({ local: this.text(r), exported: 'default', line: startLine(stmt) });
       return false;
     }
     if ((parts.length === 2 && parts[0] === 'exports') || (parts.length === 3 && parts[0] === 'module' && parts[1] === 'exports')) {
       name = parts[parts.length - 1];
       exported = true;
-      if (r.type === 'identifier') {
-        this.b.exports.push({ local: r.text, exported: name, line: startLine(stmt) });
+      if (rType === 'identifier') {
+        this.b.exports.push({ local: this.text(r), exported: name, line: startLine(stmt) });
         return false;
       }
     } else if (parts.length === 3 && parts[1] === 'prototype') {
@@ -492,7 +520,7 @@ class TsWalker {
       kind = 'method';
       parent = this.topLevel.get(parts[0]) ?? scope;
     }
-    if (!name || !FUNCTION_VALUES.has(r.type)) return false;
+    if (!name || !FUNCTION_VALUES.has(rType)) return false;
     const body = fieldChild(r, this.f.body);
     const qualifiedName = kind === 'method' ? `${parts[0]}.${name}` : this.b.qualify(scope, name);
     const s = this.b.addScope({
@@ -512,21 +540,21 @@ class TsWalker {
 
   private importStatement(node: SyntaxNode): void {
     const source = fieldChild(node, this.f.source);
-    const imp: RawImport = { fromPath: this.b.path, specifier: source ? unquote(source.text) : '', names: [], line: startLine(node) };
+    const imp: RawImport = { fromPath: this.b.path, specifier: source ? unquote(this.text(source)) : '', names: [], line: startLine(node) };
     for (const c of node.namedChildren) {
       if (c.type === 'import_clause') {
         for (const k of c.namedChildren) {
-          if (k.type === 'identifier') imp.names.push({ imported: 'default', local: k.text });
+          if (k.type === 'identifier') imp.names.push({ imported: 'default', local: this.text(k) });
           else if (k.type === 'namespace_import') {
             const id = k.namedChildren.find((x) => x.type === 'identifier');
-            if (id) imp.names.push({ imported: '*', local: id.text });
+            if (id) imp.names.push({ imported: '*', local: this.text(id) });
             imp.isNamespace = true;
           } else if (k.type === 'named_imports') {
             for (const sp of k.namedChildren) {
               if (sp.type !== 'import_specifier') continue;
               const n = fieldChild(sp, this.f.name);
               const alias = fieldChild(sp, this.f.alias);
-              if (n) imp.names.push({ imported: unquote(n.text), local: (alias ?? n).text });
+              if (n) imp.names.push({ imported: unquote(this.text(n)), local: this.text(alias ?? n) });
             }
           }
         }
@@ -534,8 +562,8 @@ class TsWalker {
         // import x = require('y')
         const id = c.namedChildren.find((x) => x.type === 'identifier');
         const src = fieldChild(c, this.f.source);
-        if (src) imp.specifier = unquote(src.text);
-        if (id) imp.names.push({ imported: '*', local: id.text });
+        if (src) imp.specifier = unquote(this.text(src));
+        if (id) imp.names.push({ imported: '*', local: this.text(id) });
         imp.isNamespace = true;
       }
     }
@@ -543,31 +571,33 @@ class TsWalker {
   }
 
   private exportStatement(node: SyntaxNode, scope: ScopeDraft): void {
-    const decl = fieldChild(node, this.f.declaration);
-    const source = fieldChild(node, this.f.source);
-    const value = fieldChild(node, this.f.value);
     const line = startLine(node);
-    const isDefault = node.children.some((c) => c.type === 'default');
-    const decorators = node.namedChildren.filter((c) => c.type === 'decorator');
+    // One pass over the named children for their types: decorators, and the declaration's type.
+    const named = node.namedChildren;
+    const types = named.map((c) => c.type);
+    const decorators = named.filter((c, i) => types[i] === 'decorator');
+    const decl = fieldChild(node, this.f.declaration);
     if (decl) {
-      const s = this.declaration(decl, node, scope, true, decorators);
-      if (isDefault && s) this.b.exports.push({ local: s.name, exported: 'default', line });
+      const i = named.findIndex((c) => c.id === decl.id);
+      const s = this.declaration(decl, node, scope, true, decorators, i === -1 ? undefined : types[i]);
+      if (s && this.hasDefaultKeyword(node, decl)) this.b.exports.push({ local: s.name, exported: 'default', line });
       return;
     }
+    const source = fieldChild(node, this.f.source);
     if (source) {
-      const imp: RawImport = { fromPath: this.b.path, specifier: unquote(source.text), names: [], line, reexport: true };
-      const clause = node.namedChildren.find((c) => c.type === 'export_clause');
-      const nsExport = node.namedChildren.find((c) => c.type === 'namespace_export');
+      const imp: RawImport = { fromPath: this.b.path, specifier: unquote(this.text(source)), names: [], line, reexport: true };
+      const clause = named.find((c, i) => types[i] === 'export_clause');
+      const nsExport = named.find((c, i) => types[i] === 'namespace_export');
       if (clause) {
         for (const sp of clause.namedChildren) {
           if (sp.type !== 'export_specifier') continue;
           const n = fieldChild(sp, this.f.name);
           const alias = fieldChild(sp, this.f.alias);
-          if (n) imp.names.push({ imported: unquote(n.text), local: unquote((alias ?? n).text) });
+          if (n) imp.names.push({ imported: unquote(this.text(n)), local: unquote(this.text(alias ?? n)) });
         }
       } else if (nsExport) {
         const id = nsExport.namedChildren[0];
-        imp.names.push({ imported: '*', local: id ? unquote(id.text) : '*' });
+        imp.names.push({ imported: '*', local: id ? unquote(this.text(id)) : '*' });
         imp.isNamespace = true;
       } else {
         imp.names.push({ imported: '*', local: '*' });
@@ -575,55 +605,78 @@ class TsWalker {
       this.b.imports.push(imp);
       return;
     }
-    const clause = node.namedChildren.find((c) => c.type === 'export_clause');
+    const clause = named.find((c, i) => types[i] === 'export_clause');
     if (clause) {
       for (const sp of clause.namedChildren) {
         if (sp.type !== 'export_specifier') continue;
         const n = fieldChild(sp, this.f.name);
         const alias = fieldChild(sp, this.f.alias);
-        if (n) this.b.exports.push({ local: n.text, exported: unquote((alias ?? n).text), line });
+        if (n) this.b.exports.push({ local: this.text(n), exported: unquote(this.text(alias ?? n)), line });
       }
       return;
     }
+    const value = fieldChild(node, this.f.value);
     if (value) {
       const v = unwrap(value);
-      if (v.type === 'identifier') {
-        this.b.exports.push({ local: v.text, exported: 'default', line });
-      } else if (FUNCTION_VALUES.has(v.type)) {
-        const name = fieldChild(v, this.f.name)?.text ?? 'default';
+      const vt = v.type;
+      if (vt === 'identifier') {
+        this.b.exports.push({ local: this.text(v), exported: 'default', line });
+      } else if (FUNCTION_VALUES.has(vt)) {
+        const name = this.textOr(fieldChild(v, this.f.name), 'default');
         this.functionLike(v, node, scope, name, 'function', true, decorators);
         if (name !== 'default') this.b.exports.push({ local: name, exported: 'default', line });
-      } else if (CLASS_VALUES.has(v.type)) {
+      } else if (CLASS_VALUES.has(vt)) {
         const s = this.classDecl(v, node, scope, true, 'default', decorators);
         if (s.name !== 'default') this.b.exports.push({ local: s.name, exported: 'default', line });
       } else {
-        this.walk(value, scope);
+        this.walk(value, scope, value === v ? vt : undefined);
       }
       return;
     }
-    this.walkChildren(node, scope);
+    for (let i = 0; i < named.length; i++) this.walk(named[i], scope, types[i]);
+  }
+
+  /**
+   * `export default <declaration>`: is there a `default` keyword among the statement's children?
+   * Listing the children builds a wrapper object per token, so an error-free statement is first
+   * checked by its text: there the grammar puts `default` before the declaration, and a keyword
+   * token's text is the keyword itself. (Missing tokens have no text, but they mark the tree as
+   * having an error, which takes the exact path.)
+   */
+  private hasDefaultKeyword(node: SyntaxNode, decl: SyntaxNode): boolean {
+    if (!node.hasError && !this.content.slice(node.startIndex, decl.startIndex).includes('default')) return false;
+    return node.children.some((c) => c.type === 'default');
   }
 
   /** `const x = require('y')` / `const { a, b: c } = require('y')`: record an import; true when handled. */
-  private requireCall(v: SyntaxNode, nameNode: SyntaxNode, decl: SyntaxNode): boolean {
+  private requireCall(v: SyntaxNode, vType: string, nameNode: SyntaxNode, nameType: string, decl: SyntaxNode): boolean {
     let call = v;
-    if (call.type === 'await_expression') call = call.namedChild(0) ?? call;
-    if (call.type !== 'call_expression') return false;
+    let callType = vType;
+    if (callType === 'await_expression') {
+      const inner = call.namedChild(0);
+      if (inner) {
+        call = inner;
+        callType = inner.type;
+      }
+    }
+    if (callType !== 'call_expression') return false;
     const fn = fieldChild(call, this.f.function);
-    if (!fn || !(fn.type === 'import' || (fn.type === 'identifier' && fn.text === 'require'))) return false;
+    const fnType = fn ? fn.type : '';
+    if (!fn || !(fnType === 'import' || (fnType === 'identifier' && this.text(fn) === 'require'))) return false;
     const arg = fieldChild(call, this.f.arguments)?.namedChild(0);
     if (!arg || arg.type !== 'string') return false;
-    const imp: RawImport = { fromPath: this.b.path, specifier: unquote(arg.text), names: [], line: startLine(decl) };
-    if (nameNode.type === 'identifier') {
-      imp.names.push({ imported: '*', local: nameNode.text });
+    const imp: RawImport = { fromPath: this.b.path, specifier: unquote(this.text(arg)), names: [], line: startLine(decl) };
+    if (nameType === 'identifier') {
+      imp.names.push({ imported: '*', local: this.text(nameNode) });
       imp.isNamespace = true;
-    } else if (nameNode.type === 'object_pattern') {
+    } else if (nameType === 'object_pattern') {
       for (const p of nameNode.namedChildren) {
-        if (p.type === 'shorthand_property_identifier_pattern') imp.names.push({ imported: p.text, local: p.text });
-        else if (p.type === 'pair_pattern') {
+        const pt = p.type;
+        if (pt === 'shorthand_property_identifier_pattern') imp.names.push({ imported: this.text(p), local: this.text(p) });
+        else if (pt === 'pair_pattern') {
           const k = fieldChild(p, this.f.key);
           const val = fieldChild(p, this.f.value);
-          if (k && val?.type === 'identifier') imp.names.push({ imported: unquote(k.text), local: val.text });
+          if (k && val?.type === 'identifier') imp.names.push({ imported: unquote(this.text(k)), local: this.text(val) });
         }
       }
     }
@@ -635,44 +688,45 @@ class TsWalker {
 
   private call(node: SyntaxNode, scope: ScopeDraft): void {
     const fn = fieldChild(node, this.f.function);
-    const args = fieldChild(node, this.f.arguments);
-    if (fn && (fn.type === 'import' || (fn.type === 'identifier' && fn.text === 'require'))) {
-      const arg = args?.namedChild(0);
+    const fnType = fn ? fn.type : '';
+    if (fn && (fnType === 'import' || (fnType === 'identifier' && this.text(fn) === 'require'))) {
+      const arg = fieldChild(node, this.f.arguments)?.namedChild(0);
       if (arg && arg.type === 'string') {
-        this.b.imports.push({ fromPath: this.b.path, specifier: unquote(arg.text), names: [], line: startLine(node) });
+        this.b.imports.push({ fromPath: this.b.path, specifier: unquote(this.text(arg)), names: [], line: startLine(node) });
         return;
       }
     }
-    const name = fn ? this.chain(fn) : null;
+    const name = fn ? this.chain(fn, 0, fnType) : null;
     if (name) this.b.ref(scope, 'CALLS', name, startLine(fn!));
-    else if (fn) this.walk(fn, scope);
+    else if (fn) this.walk(fn, scope, fnType);
     for (const c of node.namedChildren) if (c.id !== fn?.id) this.walk(c, scope);
   }
 
   /** REFERENCES/EXTENDS/IMPLEMENTS for a type node in a heritage clause. */
   private typeRef(t: SyntaxNode, s: ScopeDraft, kind: 'EXTENDS' | 'IMPLEMENTS'): void {
-    if (t.type === 'generic_type') {
+    const type = t.type;
+    if (type === 'generic_type') {
       const n = fieldChild(t, this.f.name);
-      if (n) this.b.ref(s, kind, n.text.replace(/\s+/g, ''), startLine(t));
+      if (n) this.b.ref(s, kind, this.text(n).replace(/\s+/g, ''), startLine(t));
       const args = fieldChild(t, this.f.type_arguments);
       if (args) this.walk(args, s);
-    } else if (t.type === 'type_identifier' || t.type === 'nested_type_identifier' || t.type === 'identifier') {
-      this.b.ref(s, kind, t.text.replace(/\s+/g, ''), startLine(t));
-    } else if (t.type !== 'comment') {
-      this.walk(t, s);
+    } else if (type === 'type_identifier' || type === 'nested_type_identifier' || type === 'identifier') {
+      this.b.ref(s, kind, this.text(t).replace(/\s+/g, ''), startLine(t));
+    } else if (type !== 'comment') {
+      this.walk(t, s, type);
     }
   }
 
   /** `this.a.b`, `utils.parse`, `foo`: a dotted name, or null for computed expressions. */
-  private chain(node: SyntaxNode, depth = 0): string | null {
+  private chain(node: SyntaxNode, depth = 0, type?: string): string | null {
     if (depth > MAX_CHAIN) return null;
-    switch (node.type) {
+    switch (type ?? node.type) {
       case 'identifier':
       case 'property_identifier':
       case 'private_property_identifier':
       case 'type_identifier':
       case 'shorthand_property_identifier':
-        return node.text;
+        return this.text(node);
       case 'this':
         return 'this';
       case 'super':
@@ -682,11 +736,11 @@ class TsWalker {
         const prop = fieldChild(node, this.f.property);
         if (!obj || !prop) return null;
         const o = this.chain(obj, depth + 1);
-        return o ? `${o}.${prop.text}` : null;
+        return o ? `${o}.${this.text(prop)}` : null;
       }
       case 'nested_identifier':
       case 'nested_type_identifier':
-        return node.text.replace(/\s+/g, '');
+        return this.text(node).replace(/\s+/g, '');
       case 'non_null_expression':
       case 'parenthesized_expression': {
         const inner = node.namedChild(0);
@@ -698,6 +752,24 @@ class TsWalker {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /**
+   * `node.text`, sliced from the content directly (tree-sitter offsets are UTF-16 code units here):
+   * the wrapper's getter goes through the tree's text callback for the same result.
+   */
+  private text(node: SyntaxNode): string {
+    return this.content.slice(node.startIndex, node.endIndex);
+  }
+
+  private textOr(node: SyntaxNode | null, fallback: string): string {
+    return node ? this.content.slice(node.startIndex, node.endIndex) : fallback;
+  }
+
+  private propertyName(node: SyntaxNode | null): string {
+    if (!node) return 'anonymous';
+    if (node.type === 'string') return unquote(this.text(node));
+    return this.text(node).replace(/\s+/g, '');
+  }
 
   private isModuleLevel(scope: ScopeDraft): boolean {
     return scope.kind === 'file' || scope.kind === 'namespace';
@@ -728,8 +800,10 @@ class TsWalker {
   /** Header text: from the first non-decorator child to the body (or the whole node). */
   private sig(node: SyntaxNode, body: SyntaxNode | null | undefined, includeBody = false): string {
     let start = node.startIndex;
-    for (const c of node.children) {
-      if (c.type === 'decorator' || c.type === 'comment') continue;
+    // Usually the first child already qualifies: fetch children one by one rather than the whole list.
+    for (let i = 0, c = node.child(0); c; c = node.child(++i)) {
+      const t = c.type;
+      if (t === 'decorator' || t === 'comment') continue;
       start = c.startIndex;
       break;
     }
@@ -744,7 +818,7 @@ class TsWalker {
     const comments = precedingComments(node, false, DECORATOR);
     if (!comments.length) return null;
     const last = comments[comments.length - 1];
-    const text = last.text;
+    const text = this.text(last);
     const gap = node.startPosition.row - last.endPosition.row;
     if (text.startsWith('/**')) {
       if (gap > 2 || NOT_DOC.test(text)) return null;
@@ -755,8 +829,9 @@ class TsWalker {
       let row = node.startPosition.row;
       for (let i = comments.length - 1; i >= 0; i--) {
         const c = comments[i];
-        if (!c.text.startsWith('//') || c.endPosition.row !== row - 1) break;
-        run.unshift(c.text);
+        const t = this.text(c);
+        if (!t.startsWith('//') || c.endPosition.row !== row - 1) break;
+        run.unshift(t);
         row = c.startPosition.row;
       }
       return run.length ? cleanLineComments(run, '//') : null;
@@ -769,7 +844,7 @@ class TsWalker {
     if (!tp) return;
     for (const p of tp.namedChildren) {
       const n = p.type === 'type_parameter' ? fieldChild(p, this.f.name) : null;
-      if (n) (s.typeParams ??= new Set()).add(n.text);
+      if (n) (s.typeParams ??= new Set()).add(this.text(n));
     }
   }
 
@@ -778,16 +853,17 @@ class TsWalker {
     const params = fieldChild(fn, this.f.parameters);
     if (!params) return;
     for (const p of params.namedChildren) {
-      if (p.type !== 'required_parameter' && p.type !== 'optional_parameter') continue;
+      const pt = p.type;
+      if (pt !== 'required_parameter' && pt !== 'optional_parameter') continue;
       const pattern = fieldChild(p, this.f.pattern);
-      if (pattern?.type !== 'identifier') continue;
+      if (!pattern || pattern.type !== 'identifier') continue;
       const t = this.annotatedTypeName(fieldChild(p, this.f.type));
       if (!t || this.b.isTypeParam(s, t)) continue;
-      this.b.binding(s, pattern.text, t, false);
+      this.b.binding(s, this.text(pattern), t, false);
       if (cls && p.namedChildren.some((c) => c.type === 'accessibility_modifier' || c.type === 'override_modifier')) {
-        this.b.binding(cls, pattern.text, t, true);
+        this.b.binding(cls, this.text(pattern), t, true);
       } else if (cls && p.children.some((c) => c.type === 'readonly')) {
-        this.b.binding(cls, pattern.text, t, true);
+        this.b.binding(cls, this.text(pattern), t, true);
       }
     }
   }
@@ -795,12 +871,17 @@ class TsWalker {
   /** `: Repo` / `: Repo<T>` / `: ns.Repo` -> the type's name; null for other types. */
   private annotatedTypeName(typeAnnotation: SyntaxNode | null): string | null {
     if (!typeAnnotation) return null;
-    const t = typeAnnotation.type === 'type_annotation' ? typeAnnotation.namedChild(0) : typeAnnotation;
+    const outerType = typeAnnotation.type;
+    const t = outerType === 'type_annotation' ? typeAnnotation.namedChild(0) : typeAnnotation;
     if (!t) return null;
-    if (t.type === 'type_identifier' || t.type === 'nested_type_identifier') return t.text.replace(/\s+/g, '');
-    if (t.type === 'generic_type') return fieldChild(t, this.f.name)?.text.replace(/\s+/g, '') ?? null;
-    if (t.type === 'predefined_type') return t.text;
-    if (t.type === 'array_type') return 'Array';
+    const type = t === typeAnnotation ? outerType : t.type;
+    if (type === 'type_identifier' || type === 'nested_type_identifier') return this.text(t).replace(/\s+/g, '');
+    if (type === 'generic_type') {
+      const n = fieldChild(t, this.f.name);
+      return n ? this.text(n).replace(/\s+/g, '') : null;
+    }
+    if (type === 'predefined_type') return this.text(t);
+    if (type === 'array_type') return 'Array';
     return null;
   }
 
@@ -811,11 +892,13 @@ class TsWalker {
     if (!set) {
       set = new Set();
       for (const c of container.namedChildren) {
-        const d = c.type === 'export_statement' ? fieldChild(c, this.f.declaration) : c;
+        const ct = c.type;
+        const d = ct === 'export_statement' ? fieldChild(c, this.f.declaration) : c;
         if (!d) continue;
-        if (d.type === 'function_declaration' || d.type === 'generator_function_declaration' || d.type === 'method_definition') {
+        const dt = d === c ? ct : d.type;
+        if (dt === 'function_declaration' || dt === 'generator_function_declaration' || dt === 'method_definition') {
           const n = fieldChild(d, this.f.name);
-          if (n) set.add(d.type === 'method_definition' ? propertyName(n) : n.text);
+          if (n) set.add(dt === 'method_definition' ? this.propertyName(n) : this.text(n));
         }
       }
       this.implemented.set(container.id, set);
@@ -828,7 +911,7 @@ class TsWalker {
     const nameNode = fieldChild(node, this.f.name);
     const tmp = fieldChild(node, this.f.type_parameters);
     const names = new Set<string>();
-    if (tmp) for (const p of tmp.namedChildren) { const n = fieldChild(p, this.f.name); if (n) names.add(n.text); }
+    if (tmp) for (const p of tmp.namedChildren) { const n = fieldChild(p, this.f.name); if (n) names.add(this.text(n)); }
     if (names.size) {
       // Type parameters of the overload must not leak as references.
       const prev = scope.typeParams;
@@ -856,8 +939,3 @@ function unquote(s: string): string {
   return s;
 }
 
-function propertyName(node: SyntaxNode | null): string {
-  if (!node) return 'anonymous';
-  if (node.type === 'string') return unquote(node.text);
-  return node.text.replace(/\s+/g, '');
-}
