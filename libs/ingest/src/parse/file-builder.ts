@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { nameTokens } from '@scopegraph/code-model';
 import type {
   Language, ParsedFile, ParsedScope, RawExport, RawImport, RawReferenceKind, ScopeKind, TypedBinding,
@@ -55,8 +55,12 @@ export function normaliseSignature(text: string): string {
   return s.length > MAX_SIGNATURE ? `${s.slice(0, MAX_SIGNATURE - 1)}…` : s;
 }
 
+// One-shot `crypto.hash` (Node >= 20.12) gives the same digest as a createHash chain without building a
+// Hash object per call; a parse hashes every scope, so that allocation shows. Older Node falls back.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text).digest('hex');
 }
 
 export function countLines(content: string): number {
