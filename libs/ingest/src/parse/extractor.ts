@@ -58,11 +58,12 @@ export function precedingComments(node: SyntaxNode, contiguous: boolean, skipTyp
   const out: SyntaxNode[] = [];
   let nextRow = node.startPosition.row;
   for (let s = node.previousNamedSibling; s; s = s.previousNamedSibling) {
-    if (skipTypes?.has(s.type)) {
+    const type = s.type; // one wasm call per read: read once
+    if (skipTypes?.has(type)) {
       nextRow = s.startPosition.row;
       continue;
     }
-    if (s.type !== 'comment') break;
+    if (type !== 'comment') break;
     if (contiguous && s.endPosition.row < nextRow - 1) break;
     out.unshift(s);
     nextRow = s.startPosition.row;

@@ -40,6 +40,8 @@ export class PythonExtractor implements LanguageExtractor {
 
 class PyWalker {
   private readonly content: string;
+  /** Every call and type node of the file, in document order, when the tree has no error (see flatDescendants). */
+  private flatNodes: SyntaxNode[] | null = null;
   /** Typed parameters per function scope, to type `self.x = param`. */
   private readonly paramTypes = new Map<ScopeDraft, Map<string, string>>();
 
@@ -51,6 +53,7 @@ class PyWalker {
   }
 
   run(root: SyntaxNode): void {
+    if (!root.hasError) this.flatNodes = root.descendantsOfType(FLAT_TYPES);
     this.b.file.docComment = this.docstring(root);
     this.walkChildren(root, this.b.file);
   }
@@ -129,7 +132,7 @@ class PyWalker {
    */
   private flat(node: SyntaxNode, scope: ScopeDraft): void {
     let typeEnd = -1;
-    for (const d of node.descendantsOfType(FLAT_TYPES)) {
+    for (const d of this.flatDescendants(node)) {
       if (d.type === 'call') {
         const fn = fieldChild(d, this.f.function);
         const name = fn ? this.chain(fn) : null;
@@ -140,6 +143,37 @@ class PyWalker {
         typeEnd = d.endIndex;
       }
     }
+  }
+
+  /**
+   * `node.descendantsOfType(FLAT_TYPES)`. Each such call costs a few microseconds of fixed overhead in
+   * the wrapper (it maps type names to symbols over the whole grammar), and a module makes one per
+   * simple statement. For an error-free tree the file's calls and types are listed once in {@link run}
+   * and each node takes its share: the list is in document order (pre-order, non-decreasing starts),
+   * and in an error-free tree calls and types are never empty, so the node's descendants are the
+   * entries starting inside it, minus ancestors that start where it starts (a call whose callee is
+   * being scanned). Trees with errors (where empty nodes can occur) keep the per-node scan.
+   */
+  private flatDescendants(node: SyntaxNode): SyntaxNode[] {
+    const all = this.flatNodes;
+    if (!all) return node.descendantsOfType(FLAT_TYPES);
+    const start = node.startIndex;
+    const end = node.endIndex;
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (all[mid].startIndex < start) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: SyntaxNode[] = [];
+    for (let i = lo; i < all.length; i++) {
+      const d = all[i];
+      if (d.startIndex >= end) break;
+      if (d.startIndex === start && d.endIndex > end) continue;
+      out.push(d);
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- declarations

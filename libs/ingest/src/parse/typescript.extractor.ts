@@ -542,14 +542,16 @@ class TsWalker {
     const source = fieldChild(node, this.f.source);
     const imp: RawImport = { fromPath: this.b.path, specifier: source ? unquote(this.text(source)) : '', names: [], line: startLine(node) };
     for (const c of node.namedChildren) {
-      if (c.type === 'import_clause') {
+      const ct = c.type;
+      if (ct === 'import_clause') {
         for (const k of c.namedChildren) {
-          if (k.type === 'identifier') imp.names.push({ imported: 'default', local: this.text(k) });
-          else if (k.type === 'namespace_import') {
+          const kt = k.type;
+          if (kt === 'identifier') imp.names.push({ imported: 'default', local: this.text(k) });
+          else if (kt === 'namespace_import') {
             const id = k.namedChildren.find((x) => x.type === 'identifier');
             if (id) imp.names.push({ imported: '*', local: this.text(id) });
             imp.isNamespace = true;
-          } else if (k.type === 'named_imports') {
+          } else if (kt === 'named_imports') {
             for (const sp of k.namedChildren) {
               if (sp.type !== 'import_specifier') continue;
               const n = fieldChild(sp, this.f.name);
@@ -558,7 +560,7 @@ class TsWalker {
             }
           }
         }
-      } else if (c.type === 'import_require_clause') {
+      } else if (ct === 'import_require_clause') {
         // import x = require('y')
         const id = c.namedChildren.find((x) => x.type === 'identifier');
         const src = fieldChild(c, this.f.source);
