@@ -62,8 +62,9 @@ class PyWalker {
     for (const c of node.namedChildren) this.walk(c, scope);
   }
 
-  private walk(node: SyntaxNode, scope: ScopeDraft): void {
-    switch (node.type) {
+  /** `type` is `node.type` when the caller has read it already (each read is a call into the wasm module). */
+  private walk(node: SyntaxNode, scope: ScopeDraft, type: string = node.type): void {
+    switch (type) {
       case 'comment':
       case 'integer':
       case 'float':
@@ -74,7 +75,7 @@ class PyWalker {
         return;
       case 'string':
         // Only f-strings can contain code.
-        for (const c of node.namedChildren) if (c.type === 'interpolation') this.walk(c, scope);
+        for (const c of node.namedChildren) if (c.type === 'interpolation') this.walk(c, scope, 'interpolation');
         return;
       case 'import_statement':
         this.importStatement(node);
@@ -87,8 +88,9 @@ class PyWalker {
       case 'decorated_definition': {
         const def = fieldChild(node, this.f.definition);
         const decorators = node.namedChildren.filter((c) => c.type === 'decorator');
-        if (def?.type === 'function_definition') this.functionDef(def, node, scope, decorators);
-        else if (def?.type === 'class_definition') this.classDef(def, node, scope, decorators);
+        const defType = def ? def.type : '';
+        if (def && defType === 'function_definition') this.functionDef(def, node, scope, decorators);
+        else if (def && defType === 'class_definition') this.classDef(def, node, scope, decorators);
         else this.walkChildren(node, scope);
         return;
       }
@@ -99,9 +101,11 @@ class PyWalker {
         this.classDef(node, node, scope, []);
         return;
       case 'expression_statement': {
-        const a = node.namedChild(0);
-        if (a?.type === 'assignment' && this.assignment(a, node, scope)) return;
-        this.walkChildren(node, scope);
+        // One child list serves both the assignment check and the walk.
+        const kids = node.namedChildren;
+        const firstType = kids.length ? kids[0].type : '';
+        if (firstType === 'assignment' && this.assignment(kids[0], node, scope)) return;
+        for (let i = 0; i < kids.length; i++) this.walk(kids[i], scope, i === 0 ? firstType : undefined);
         return;
       }
       case 'call': {
@@ -121,7 +125,7 @@ class PyWalker {
         return;
       }
       default:
-        if (CONTAINERS.has(node.type)) this.walkChildren(node, scope);
+        if (CONTAINERS.has(type)) this.walkChildren(node, scope);
         else this.flat(node, scope);
     }
   }
@@ -179,7 +183,7 @@ class PyWalker {
   // ---------------------------------------------------------------- declarations
 
   private functionDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
-    const name = fieldChild(node, this.f.name)?.text ?? 'lambda';
+    const name = this.textOf(fieldChild(node, this.f.name)) ?? 'lambda';
     const body = fieldChild(node, this.f.body);
     const inClass = parent.kind === 'class';
     const kind: ScopeKind = inClass ? (name === '__init__' ? 'constructor' : 'method') : 'function';
@@ -202,7 +206,7 @@ class PyWalker {
   }
 
   private classDef(node: SyntaxNode, outer: SyntaxNode, parent: ScopeDraft, decorators: SyntaxNode[]): ScopeDraft {
-    const name = fieldChild(node, this.f.name)?.text ?? 'class';
+    const name = this.textOf(fieldChild(node, this.f.name)) ?? 'class';
     const body = fieldChild(node, this.f.body);
     const s = this.b.addScope({
       name, kind: 'class', parent,
@@ -233,8 +237,9 @@ class PyWalker {
   private walkBody(body: SyntaxNode, s: ScopeDraft): void {
     const children = body.namedChildren;
     let i = 0;
-    if (children[0]?.type === 'expression_statement' && children[0].namedChild(0)?.type === 'string') i = 1;
-    for (; i < children.length; i++) this.walk(children[i], s);
+    const firstType = children.length ? children[0].type : '';
+    if (firstType === 'expression_statement' && children[0].namedChild(0)?.type === 'string') i = 1;
+    for (; i < children.length; i++) this.walk(children[i], s, i === 0 ? firstType : undefined);
   }
 
   private decorator(d: SyntaxNode, s: ScopeDraft): void {
@@ -250,22 +255,23 @@ class PyWalker {
 
   private parameters(params: SyntaxNode, s: ScopeDraft): void {
     for (const p of params.namedChildren) {
-      if (p.type === 'typed_parameter' || p.type === 'typed_default_parameter') {
-        const nameNode = p.type === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : fieldChild(p, this.f.name);
+      const pt = p.type;
+      if (pt === 'typed_parameter' || pt === 'typed_default_parameter') {
+        const nameNode = pt === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : fieldChild(p, this.f.name);
         const type = fieldChild(p, this.f.type);
         if (type) {
           this.typeRefs(type, s);
           const t = this.typeName(type);
           if (nameNode && t) {
-            this.b.binding(s, nameNode.text, t, false);
+            this.b.binding(s, this.text(nameNode), t, false);
             let m = this.paramTypes.get(s);
             if (!m) this.paramTypes.set(s, (m = new Map()));
-            m.set(nameNode.text, t);
+            m.set(this.text(nameNode), t);
           }
         }
         const v = fieldChild(p, this.f.value);
         if (v) this.walk(v, s);
-      } else if (p.type === 'default_parameter') {
+      } else if (pt === 'default_parameter') {
         const v = fieldChild(p, this.f.value);
         if (v) this.walk(v, s);
       }
@@ -279,39 +285,41 @@ class PyWalker {
     const type = fieldChild(a, this.f.type);
     if (!left) return false;
     const moduleLevel = scope === this.b.file;
-    if (left.type === 'identifier' && right && moduleLevel && (right.type === 'lambda' || right.type === 'dictionary')) {
-      const name = left.text;
-      const kind: ScopeKind = right.type === 'lambda' ? 'function' : 'variable';
+    const leftType = left.type;
+    const rightType = right ? right.type : '';
+    if (leftType === 'identifier' && right && moduleLevel && (rightType === 'lambda' || rightType === 'dictionary')) {
+      const name = this.text(left);
+      const kind: ScopeKind = rightType === 'lambda' ? 'function' : 'variable';
       const s = this.b.addScope({
         name, kind, parent: scope,
         ...range(stmt),
         signature: kind === 'function'
           ? `${name} = ${this.content.slice(right.startIndex, (fieldChild(right, this.f.body) ?? right).startIndex)}`.replace(/:\s*$/, '')
-          : (type ? `${name}: ${type.text}` : name),
+          : (type ? `${name}: ${this.text(type)}` : name),
         docComment: this.hashDoc(stmt),
         exported: !name.startsWith('_'),
       });
       if (type) this.typeRefs(type, s);
-      this.walk(right, s);
+      this.walk(right, s, rightType);
       return true;
     }
     // Bindings.
     let typeName = type ? this.typeName(type) : null;
-    if (!typeName && right?.type === 'call') {
+    if (!typeName && right && rightType === 'call') {
       const fn = fieldChild(right, this.f.function);
       const n = fn ? this.chain(fn) : null;
       if (n && /^[A-Z]/.test(n.slice(n.lastIndexOf('.') + 1))) typeName = n;
     }
-    if (!typeName && right?.type === 'identifier') typeName = this.paramTypes.get(scope)?.get(right.text) ?? null;
+    if (!typeName && right && rightType === 'identifier') typeName = this.paramTypes.get(scope)?.get(this.text(right)) ?? null;
     if (typeName) {
-      if (left.type === 'identifier') {
-        this.b.binding(scope, left.text, typeName, scope.kind === 'class');
-      } else if (left.type === 'attribute') {
+      if (leftType === 'identifier') {
+        this.b.binding(scope, this.text(left), typeName, scope.kind === 'class');
+      } else if (leftType === 'attribute') {
         const obj = fieldChild(left, this.f.object);
         const attr = fieldChild(left, this.f.attribute);
         const cls = scope.parent;
-        if (obj?.text === 'self' && attr && cls?.kind === 'class' && (scope.kind === 'method' || scope.kind === 'constructor')) {
-          this.b.binding(cls, attr.text, typeName, true);
+        if (this.textOf(obj) === 'self' && attr && cls?.kind === 'class' && (scope.kind === 'method' || scope.kind === 'constructor')) {
+          this.b.binding(cls, this.text(attr), typeName, true);
         }
       }
     }
@@ -325,11 +333,11 @@ class PyWalker {
       let spec: string | null = null;
       let local: string | null = null;
       if (c.type === 'dotted_name') {
-        spec = c.text;
-        local = c.text;
+        spec = this.text(c);
+        local = this.text(c);
       } else if (c.type === 'aliased_import') {
-        spec = fieldChild(c, this.f.name)?.text ?? null;
-        local = fieldChild(c, this.f.alias)?.text ?? spec;
+        spec = this.textOf(fieldChild(c, this.f.name)) ?? null;
+        local = this.textOf(fieldChild(c, this.f.alias)) ?? spec;
       }
       if (spec && local) {
         this.b.imports.push({
@@ -342,14 +350,14 @@ class PyWalker {
   private importFrom(node: SyntaxNode): void {
     const mod = fieldChild(node, this.f.module_name);
     if (!mod) return;
-    const imp: RawImport = { fromPath: this.b.path, specifier: mod.text.replace(/\s+/g, ''), names: [], line: startLine(node) };
+    const imp: RawImport = { fromPath: this.b.path, specifier: this.text(mod).replace(/\s+/g, ''), names: [], line: startLine(node) };
     for (const c of node.namedChildren) {
       if (c.id === mod.id) continue;
       if (c.type === 'wildcard_import') imp.names.push({ imported: '*', local: '*' });
-      else if (c.type === 'dotted_name') imp.names.push({ imported: c.text, local: c.text });
+      else if (c.type === 'dotted_name') imp.names.push({ imported: this.text(c), local: this.text(c) });
       else if (c.type === 'aliased_import') {
-        const n = fieldChild(c, this.f.name)?.text;
-        const alias = fieldChild(c, this.f.alias)?.text;
+        const n = this.textOf(fieldChild(c, this.f.name));
+        const alias = this.textOf(fieldChild(c, this.f.alias));
         if (n) imp.names.push({ imported: n, local: alias ?? n });
       }
     }
@@ -361,7 +369,7 @@ class PyWalker {
   private typeRefs(node: SyntaxNode, scope: ScopeDraft): void {
     switch (node.type) {
       case 'identifier':
-        this.b.ref(scope, 'REFERENCES', node.text, startLine(node));
+        this.b.ref(scope, 'REFERENCES', this.text(node), startLine(node));
         return;
       case 'attribute': {
         const n = this.chain(node);
@@ -370,7 +378,7 @@ class PyWalker {
       }
       case 'string': {
         // Forward reference: "Foo" / 'pkg.Foo'
-        const inner = node.text.replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
+        const inner = this.text(node).replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
         if (/^[A-Za-z_][\w.]*$/.test(inner)) this.b.ref(scope, 'REFERENCES', inner, startLine(node));
         return;
       }
@@ -388,7 +396,7 @@ class PyWalker {
     if (!t) return null;
     if (t.type === 'generic_type' || t.type === 'subscript') {
       const head = t.namedChild(0);
-      if (head?.text === 'Optional') {
+      if (this.textOf(head) === 'Optional') {
         const arg = t.namedChildren[1];
         const inner = arg?.type === 'type_parameter' ? arg.namedChild(0) : arg;
         return inner ? this.typeName(inner) : null;
@@ -398,25 +406,40 @@ class PyWalker {
     if (!t) return null;
     if (t.type === 'identifier' || t.type === 'attribute') return this.chain(t);
     if (t.type === 'string') {
-      const inner = t.text.replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
+      const inner = this.text(t).replace(/^[rRuU]?(['"]{1,3})([\s\S]*)\1$/, '$2').trim();
       return /^[A-Za-z_][\w.]*$/.test(inner) ? inner : null;
     }
     return null;
   }
 
-  private chain(node: SyntaxNode, depth = 0): string | null {
+  private chain(node: SyntaxNode, depth = 0, knownType?: string): string | null {
     if (depth > MAX_CHAIN) return null;
-    if (node.type === 'identifier') return node.text;
-    if (node.type === 'attribute') {
+    const type = knownType ?? node.type;
+    if (type === 'identifier') return this.text(node);
+    if (type === 'attribute') {
       const obj = fieldChild(node, this.f.object);
       const attr = fieldChild(node, this.f.attribute);
       if (!obj || !attr) return null;
       let o: string | null;
-      if (obj.type === 'call' && fieldChild(obj, this.f.function)?.text === 'super') o = 'super';
-      else o = this.chain(obj, depth + 1);
-      return o ? `${o}.${attr.text}` : null;
+      const objType = obj.type;
+      if (objType === 'call' && this.textOf(fieldChild(obj, this.f.function)) === 'super') o = 'super';
+      else o = this.chain(obj, depth + 1, objType);
+      return o ? `${o}.${this.text(attr)}` : null;
     }
     return null;
+  }
+
+  /**
+   * `node.text`, sliced from the content directly (tree-sitter offsets are UTF-16 code units here):
+   * the wrapper's getter goes through the tree's text callback for the same result.
+   */
+  private text(node: SyntaxNode): string {
+    return this.content.slice(node.startIndex, node.endIndex);
+  }
+
+  /** `node?.text`. */
+  private textOf(node: SyntaxNode | null | undefined): string | undefined {
+    return node ? this.content.slice(node.startIndex, node.endIndex) : undefined;
   }
 
   private docstring(block: SyntaxNode): string | null {
@@ -424,13 +447,13 @@ class PyWalker {
     if (first?.type !== 'expression_statement') return null;
     const s = first.namedChild(0);
     if (s?.type !== 'string' || first.namedChildCount !== 1) return null;
-    return cleanPythonDocstring(s.text);
+    return cleanPythonDocstring(this.text(s));
   }
 
   private hashDoc(node: SyntaxNode): string | null {
     const comments = precedingComments(node, true);
     if (!comments.length || comments[comments.length - 1].endPosition.row !== node.startPosition.row - 1) return null;
-    return cleanLineComments(comments.map((c) => c.text), '#');
+    return cleanLineComments(comments.map((c) => this.text(c)), '#');
   }
 }
 
