@@ -2,7 +2,9 @@
 
 /** Trim trailing blanks of every line and drop leading/trailing empty lines. */
 function tidy(lines: string[]): string | null {
-  const out = lines.map((l) => l.replace(/\s+$/, ''));
+  // trimEnd strips the same characters as /\s+$/ (WhiteSpace and LineTerminator) without a regex
+  // pass that re-scans every inner run of blanks.
+  const out = lines.map((l) => l.trimEnd());
   while (out.length && out[0] === '') out.shift();
   while (out.length && out[out.length - 1] === '') out.pop();
   return out.length ? out.join('\n') : null;
