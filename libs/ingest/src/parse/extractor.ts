@@ -39,6 +39,15 @@ export function fieldChild(node: SyntaxNode, id: number): SyntaxNode | null {
   return id === -1 ? null : node.childForFieldId(id);
 }
 
+/**
+ * `node.text`, sliced from the file content directly (tree-sitter offsets are UTF-16 code units
+ * here): the wrapper's getter reaches the same text through the tree's text callback, a call into
+ * the WebAssembly module each time.
+ */
+export function nodeText(content: string, node: SyntaxNode): string {
+  return content.slice(node.startIndex, node.endIndex);
+}
+
 /** 1-based first line of a node. */
 export function startLine(node: SyntaxNode): number {
   return node.startPosition.row + 1;

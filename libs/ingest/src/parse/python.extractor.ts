@@ -1,5 +1,5 @@
 import { cleanLineComments, cleanPythonDocstring } from './doc-comments';
-import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
 import type { FileBuilder, ScopeDraft } from './file-builder';
 import type { Language, RawImport, ScopeKind } from './types';
 
@@ -429,17 +429,13 @@ class PyWalker {
     return null;
   }
 
-  /**
-   * `node.text`, sliced from the content directly (tree-sitter offsets are UTF-16 code units here):
-   * the wrapper's getter goes through the tree's text callback for the same result.
-   */
   private text(node: SyntaxNode): string {
-    return this.content.slice(node.startIndex, node.endIndex);
+    return nodeText(this.content, node);
   }
 
   /** `node?.text`. */
   private textOf(node: SyntaxNode | null | undefined): string | undefined {
-    return node ? this.content.slice(node.startIndex, node.endIndex) : undefined;
+    return node ? nodeText(this.content, node) : undefined;
   }
 
   private docstring(block: SyntaxNode): string | null {

@@ -1,5 +1,5 @@
 import { cleanBlockComment, cleanLineComments } from './doc-comments';
-import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
 import type { FileBuilder, ScopeDraft } from './file-builder';
 import type { Language, RawImport, ScopeKind } from './types';
 
@@ -755,16 +755,12 @@ class TsWalker {
 
   // ---------------------------------------------------------------- helpers
 
-  /**
-   * `node.text`, sliced from the content directly (tree-sitter offsets are UTF-16 code units here):
-   * the wrapper's getter goes through the tree's text callback for the same result.
-   */
   private text(node: SyntaxNode): string {
-    return this.content.slice(node.startIndex, node.endIndex);
+    return nodeText(this.content, node);
   }
 
   private textOr(node: SyntaxNode | null, fallback: string): string {
-    return node ? this.content.slice(node.startIndex, node.endIndex) : fallback;
+    return node ? nodeText(this.content, node) : fallback;
   }
 
   private propertyName(node: SyntaxNode | null): string {
