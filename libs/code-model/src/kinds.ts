@@ -1,5 +1,9 @@
-/** Languages the parser understands. */
-export type Language = 'typescript' | 'tsx' | 'javascript' | 'python' | 'csharp' | 'sql';
+/** Languages the parser understands, in the order lists show them. */
+export const LANGUAGES = [
+  'typescript', 'tsx', 'javascript', 'python', 'csharp', 'sql', 'go', 'java', 'rust', 'c', 'cpp', 'ruby', 'php',
+] as const;
+
+export type Language = (typeof LANGUAGES)[number];
 
 export type ScopeKind =
   | 'file'
@@ -15,6 +19,12 @@ export type ScopeKind =
   | 'struct'
   | 'record'
   | 'property'
+  /** Rust trait (PHP traits are `trait` too). */
+  | 'trait'
+  /** C/C++ union. */
+  | 'union'
+  /** Ruby module, Rust `mod`, a Go/Java package where it is a scope of its own. */
+  | 'module'
   // SQL objects
   | 'table'
   | 'view'
@@ -24,12 +34,13 @@ export type ScopeKind =
 
 export const SCOPE_KINDS: readonly ScopeKind[] = [
   'file', 'class', 'interface', 'enum', 'type_alias', 'function', 'method', 'constructor', 'variable',
-  'namespace', 'struct', 'record', 'property', 'table', 'view', 'procedure', 'sql_function', 'trigger',
+  'namespace', 'struct', 'record', 'property', 'trait', 'union', 'module', 'table', 'view', 'procedure', 'sql_function',
+  'trigger',
 ];
 
 /** Scope kinds that declare a type (targets of EXTENDS / IMPLEMENTS / type REFERENCES). */
 export const TYPE_KINDS: ReadonlySet<ScopeKind> = new Set<ScopeKind>([
-  'class', 'interface', 'enum', 'type_alias', 'struct', 'record',
+  'class', 'interface', 'enum', 'type_alias', 'struct', 'record', 'trait', 'union',
 ]);
 
 /** Scope kinds that are SQL database objects. */
@@ -55,6 +66,9 @@ export const KIND_LABEL: Record<ScopeKind, string> = {
   struct: 'Struct',
   record: 'Record',
   property: 'Property',
+  trait: 'Trait',
+  union: 'Union',
+  module: 'Module',
   table: 'Table',
   view: 'View',
   procedure: 'Procedure',

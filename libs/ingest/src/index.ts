@@ -1,5 +1,7 @@
 export * from './parse';
 export * from './resolve';
+export { familyOf, LANGUAGE_PLUGINS, REGISTERED_LANGUAGES } from './languages';
+export type { LanguagePlugin } from './languages';
 export * from './graph/ingest.repository';
 export * from './pipeline/ingest.service';
 export * from './pipeline/ingest.types';

@@ -1,4 +1,4 @@
-import { EDGE_TYPES, type GraphEdgeType, type Language, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
+import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
 
 /**
  * Retrieval modes (DIRECT is the pipeline's business, not a search). `graph` answers relationship
@@ -11,14 +11,8 @@ export type SearchMode = (typeof SEARCH_MODES)[number];
 export const DIRECTIONS = ['out', 'in', 'both'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-export { EDGE_TYPES, SCOPE_KINDS };
+export { EDGE_TYPES, LANGUAGES, SCOPE_KINDS };
 export type { GraphEdgeType, ScopeKind };
-
-/** Every language the parsers emit; the complement check below fails to compile if one is missing. */
-export const LANGUAGES = ['typescript', 'tsx', 'javascript', 'python', 'csharp', 'sql'] as const satisfies readonly Language[];
-type MissingLanguage = Exclude<Language, (typeof LANGUAGES)[number]>;
-const LANGUAGES_COMPLETE: MissingLanguage extends never ? true : never = true;
-void LANGUAGES_COMPLETE;
 
 // ---- Limits and defaults, in one place ------------------------------------------------------------
 

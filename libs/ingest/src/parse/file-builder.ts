@@ -17,6 +17,8 @@ export interface ScopeDraft {
   signature: string;
   docComment: string | null;
   exported?: boolean;
+  /** See ParsedScope.owner. */
+  owner?: string;
   parent: ScopeDraft | null;
   /** Type parameter names declared by this scope (excluded from type references). */
   typeParams?: Set<string>;
@@ -44,6 +46,8 @@ export interface NewScope {
   signature: string;
   docComment?: string | null;
   exported?: boolean;
+  /** See ParsedScope.owner. */
+  owner?: string;
   parent: ScopeDraft;
 }
 
@@ -122,6 +126,7 @@ export class FileBuilder {
       signature: normaliseSignature(s.signature),
       docComment: s.docComment ?? null,
       exported: s.exported,
+      ...(s.owner ? { owner: s.owner } : {}),
       parent: s.parent,
       refs: [],
       refKeys: new Set(),
@@ -177,6 +182,7 @@ export class FileBuilder {
         parentId: d.parent ? d.parent.id! : null,
       };
       if (d.exported !== undefined) scope.exported = d.exported;
+      if (d.owner) scope.owner = d.owner;
       scopes.push(scope);
       for (const r of d.refs) references.push({ fromId: scope.id, ...r });
     }

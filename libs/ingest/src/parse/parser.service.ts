@@ -1,38 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Language as GrammarLanguage, Parser } from 'web-tree-sitter';
-import { CSharpExtractor } from './csharp.extractor';
+import { grammarOf, LANGUAGE_PLUGINS, languageForPath, REGISTERED_LANGUAGES } from '../languages';
 import { LanguageExtractor, syntaxErrors } from './extractor';
 import { FileBuilder } from './file-builder';
-import { PythonExtractor } from './python.extractor';
-import { SqlExtractor } from './sql.extractor';
 import type { Language, ParsedFile } from './types';
-import { TypeScriptExtractor } from './typescript.extractor';
 
-/** Grammar .wasm files shipped by `@vscode/tree-sitter-wasm`. */
-const GRAMMAR_FILES: Record<Exclude<Language, 'sql'>, string> = {
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm',
-  csharp: 'tree-sitter-c-sharp.wasm',
-};
-
-const EXTENSIONS: Record<string, Language> = {
-  ts: 'typescript', mts: 'typescript', cts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-  py: 'python', pyi: 'python',
-  cs: 'csharp',
-  sql: 'sql',
-};
-
-/** Language of a path by extension (case-insensitive), or null when unsupported. */
-export function languageForPath(path: string): Language | null {
-  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  const dot = path.lastIndexOf('.');
-  if (dot <= slash || dot === path.length - 1) return null;
-  return EXTENSIONS[path.slice(dot + 1).toLowerCase()] ?? null;
-}
+export { languageForPath };
 
 /** Repo-relative path with forward slashes and no leading `./`. */
 export function normalisePath(path: string): string {
@@ -64,10 +37,12 @@ function ensureRuntime(): Promise<void> {
   return runtimeReady;
 }
 
-function loadGrammar(lang: Exclude<Language, 'sql'>): Promise<GrammarLanguage> {
+function loadGrammar(lang: Language): Promise<GrammarLanguage> {
   let p = grammarCache.get(lang);
   if (!p) {
-    const file = require.resolve(`@vscode/tree-sitter-wasm/wasm/${GRAMMAR_FILES[lang]}`);
+    const source = grammarOf(lang);
+    if (!source) return Promise.reject(new Error(`no tree-sitter grammar is registered for ${lang}`));
+    const file = require.resolve('vscode' in source ? `@vscode/tree-sitter-wasm/wasm/${source.vscode}` : source.module);
     p = Promise.resolve().then(() => GrammarLanguage.load(new Uint8Array(readFileSync(file))));
     p.catch(() => grammarCache.delete(lang));
     grammarCache.set(lang, p);
@@ -94,9 +69,10 @@ export class ParserService {
   private readonly languages: Language[];
 
   constructor(options: ParserServiceOptions = {}) {
-    this.languages = options.languages ?? ['typescript', 'tsx', 'javascript', 'python', 'csharp', 'sql'];
+    this.languages = options.languages ?? [...REGISTERED_LANGUAGES];
     this.maxContentLength = options.maxContentLength ?? 4_000_000;
-    for (const ex of [new TypeScriptExtractor(), new PythonExtractor(), new CSharpExtractor(), new SqlExtractor()]) {
+    for (const plugin of LANGUAGE_PLUGINS) {
+      const ex = plugin.extractor();
       for (const l of ex.languages) this.extractors.set(l, ex);
     }
   }
@@ -107,7 +83,7 @@ export class ParserService {
       this.initPromise = (async () => {
         await ensureRuntime();
         for (const lang of this.languages) {
-          if (lang === 'sql') continue;
+          if (!this.extractors.get(lang)?.usesTreeSitter) continue;
           const grammar = await loadGrammar(lang);
           const parser = new Parser();
           parser.setLanguage(grammar);
@@ -126,7 +102,7 @@ export class ParserService {
 
   /** True once {@link init} has completed. */
   get ready(): boolean {
-    return this.parsers.size > 0 || (this.languages.length === 1 && this.languages[0] === 'sql');
+    return this.parsers.size > 0 || this.languages.every((l) => !this.extractors.get(l)?.usesTreeSitter);
   }
 
   /** Whether {@link parseFile} can handle this path. */

@@ -54,6 +54,14 @@ export interface ParsedScope {
    * C# `public`, Python top-level names not starting with `_`. Undefined where it does not apply (SQL).
    */
   exported?: boolean;
+  /**
+   * The type this member belongs to, as written, when it is declared outside that type's body: Go's
+   * receiver (`func (s *Server) Serve()` -> `Server`), Rust's `impl Type` / `impl Trait for Type`
+   * (`Type`), C++'s out-of-line `ns::A::f` (`ns::A`). The family resolver attaches such members to
+   * their type (SymbolTable.addMember), wherever the type is declared. Resolvers may rely on this and
+   * the fields above only: a partial re-index reads scopes without source, signature or doc.
+   */
+  owner?: string;
 }
 
 export type RawReferenceKind = 'CALLS' | 'EXTENDS' | 'IMPLEMENTS' | 'REFERENCES';

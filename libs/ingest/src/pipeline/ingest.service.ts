@@ -163,7 +163,7 @@ export class IngestService {
     //    parses are read without their references (the bulk of them; read later if needed after
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
-    const contextKey = this.resolver.contextKey(rootPath);
+    const contextKey = this.resolver.contextKey(rootPath, walk.candidates);
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
     const prepareChecker = () => {

@@ -22,7 +22,7 @@ const MGET_BATCH = 256;
 type Part = 'view' | 'refs';
 
 /** A scope as cached: what resolution and TypeScript's checker read of an unchanged file's scope. */
-type CachedScope = Pick<ParsedScope, 'id' | 'name' | 'qualifiedName' | 'kind' | 'startLine' | 'endLine' | 'parentId' | 'exported'>;
+type CachedScope = Pick<ParsedScope, 'id' | 'name' | 'qualifiedName' | 'kind' | 'startLine' | 'endLine' | 'parentId' | 'exported' | 'owner'>;
 type CachedView = Pick<ParsedFile, 'path' | 'language' | 'contentHash' | 'imports' | 'exports' | 'bindings' | 'references'> & { scopes: CachedScope[] };
 
 const isHeritage = (r: RawReference) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
@@ -143,7 +143,7 @@ function toView(f: ParsedFile): CachedView {
     path: f.path,
     language: f.language,
     contentHash: f.contentHash,
-    scopes: f.scopes.map((s) => ({ id: s.id, name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, startLine: s.startLine, endLine: s.endLine, parentId: s.parentId, exported: s.exported })),
+    scopes: f.scopes.map((s) => ({ id: s.id, name: s.name, qualifiedName: s.qualifiedName, kind: s.kind, startLine: s.startLine, endLine: s.endLine, parentId: s.parentId, exported: s.exported, ...(s.owner ? { owner: s.owner } : {}) })),
     imports: f.imports,
     exports: f.exports,
     bindings: f.bindings,
@@ -172,6 +172,7 @@ function fromView(v: CachedView): ParsedFile {
     nameTokens: '',
     parentId: s.parentId,
     ...(s.exported === undefined ? {} : { exported: s.exported }),
+    ...(s.owner ? { owner: s.owner } : {}),
   }));
   return { path: v.path, language: v.language, contentHash: v.contentHash, scopes, references: v.references, imports: v.imports, exports: v.exports, bindings: v.bindings, errors: [] };
 }

@@ -15,8 +15,12 @@ export class DynamicResolver implements FamilyResolver {
 
   constructor(private readonly c: ResolverContext) {}
 
+  indexFile(env: FileEnv): void {
+    if (env.isScript) this.addScriptGlobals(env);
+  }
+
   /** A TS/JS script file's top-level declarations, visible to other script files by name. */
-  addScriptGlobals(env: FileEnv): void {
+  private addScriptGlobals(env: FileEnv): void {
     for (const list of this.c.t.children.get(env.fileScope.id)?.values() ?? []) for (const s of list) push(this.scriptGlobals, s.name, s);
   }
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
+import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
 import { checkerFile, CheckerQuery, TsChecker } from './precise/ts-checker';
 import { isJsFamily } from './precise/ts-oracle';
@@ -63,17 +64,21 @@ export class ReferenceResolver implements OnModuleDestroy {
    * compiler options and module roots from its tsconfig/jsconfig (or inferred ones), and the
    * resolver's own code (a new build resolves every file once).
    */
-  contextKey(rootPath: string): string {
+  contextKey(rootPath: string, paths: readonly string[] = []): string {
     const { options } = tsProjectOptions(rootPath);
     return createHash('sha256')
-      .update(JSON.stringify([this.config.ingest.tsResolver, options, fastModuleOptions(rootPath, options)]))
+      .update(JSON.stringify([this.config.ingest.tsResolver, options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths)]))
       .update(resolverCodeHash())
       .digest('hex');
   }
 
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
   async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>): Promise<ResolveRun> {
-    const modules = { ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options), ...(only ? { only } : {}) };
+    const modules = {
+      ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
+      manifests: readManifests(rootPath, files.map((f) => f.path)),
+      ...(only ? { only } : {}),
+    };
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
     const open = () => {
       const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
@@ -115,9 +120,45 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 }
 
+/** Manifests larger than this are not project descriptions (go.mod, composer.json...): skipped. */
+const MAX_MANIFEST_BYTES = 1 << 20;
+
+/**
+ * The language plugins' manifest files (LanguagePlugin.manifests) that govern these paths: each such
+ * name in the directory of a file of the plugin's family or in any ancestor up to the root, by
+ * repo-relative path.
+ */
+export function readManifests(rootPath: string, paths: readonly string[]): Record<string, string> {
+  const names = manifestNames();
+  const out: Record<string, string> = {};
+  if (!names.size) return out;
+  const seen = new Set<string>();
+  for (const p of paths) {
+    const lang = languageForPath(p);
+    const wanted = lang ? names.get(familyOf(lang)) : undefined;
+    if (!wanted) continue;
+    for (let dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : ''; ; dir = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '') {
+      for (const name of wanted) {
+        const rel = dir ? `${dir}/${name}` : name;
+        if (seen.has(rel)) continue;
+        seen.add(rel);
+        try {
+          const abs = path.join(rootPath, rel);
+          const st = fs.statSync(abs);
+          if (st.isFile() && st.size <= MAX_MANIFEST_BYTES) out[rel] = fs.readFileSync(abs, 'utf8');
+        } catch {
+          // absent: nothing to read
+        }
+      }
+      if (!dir) break;
+    }
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
 let codeHash: string | undefined;
 
-/** A hash of this directory's code (compiled or TypeScript sources, whichever runs), computed once. */
+/** A hash of the resolution code and the language plugins' (compiled or TypeScript sources, whichever runs), computed once. */
 function resolverCodeHash(): string {
   if (codeHash) return codeHash;
   const h = createHash('sha256');
@@ -129,6 +170,7 @@ function resolverCodeHash(): string {
     }
   };
   add(__dirname);
+  add(path.join(__dirname, '../languages'));
   return (codeHash = h.digest('hex'));
 }
 

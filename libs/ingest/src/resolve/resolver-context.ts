@@ -1,28 +1,16 @@
 import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
 import { isBuiltin } from './builtins';
 import { ModuleResolver, ModuleTarget } from './module-resolver';
-import { CLASS_LIKE, SymbolTable } from './symbol-table';
+import { CLASS_LIKE, push, SymbolTable } from './symbol-table';
 import type { EdgeType, FileImportLink, RefOutcome, ResolvedEdge, ResolverName, ResolveResult, UnresolvedReason, UnresolvedRef } from './types';
 
 export const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
 
-/** Language families that resolve names the same way. */
-export type Family = 'js' | 'py' | 'cs' | 'sql';
-
-export function family(l: Language): Family {
-  switch (l) {
-    case 'typescript':
-    case 'tsx':
-    case 'javascript':
-      return 'js';
-    case 'python':
-      return 'py';
-    case 'csharp':
-      return 'cs';
-    default:
-      return 'sql';
-  }
-}
+/**
+ * A resolution family (`js`, `py`, `cs`, `sql`, `go`...): files of one family resolve names by the same
+ * rules. Each language plugin (../languages) names its family.
+ */
+export type Family = string;
 
 /** What a name denotes while resolving. */
 export type Denotation =
@@ -52,6 +40,8 @@ export interface FileEnv {
   aliases: Map<string, string>;
   /** TS/JS file with no import or export: its declarations are script globals. */
   isScript: boolean;
+  /** A family's own per-file state (what its imports brought in, its package...), owned by its resolver. */
+  state?: unknown;
 }
 
 export type Outcome = { targets: ParsedScope[] } | { reason: UnresolvedReason };
@@ -64,6 +54,22 @@ export interface FamilyResolver {
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome;
   /** The scopes a declared type name stands for, seen from `ctx`. */
   types(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[];
+  /** Optional: called once per file of the family after every file is in `ctx.envs`, before any import. */
+  indexFile?(env: FileEnv): void;
+  /**
+   * Optional: called once with every file of the family after all files are indexed and before imports:
+   * package tables, members declared outside their type's body (Go receivers, Rust `impl`, C++ `A::f`)
+   * attached with `ctx.t.addMember`.
+   */
+  prepare?(envs: FileEnv[]): void;
+  /** Optional: the edge a resolved base-list entry makes (C#: `: IFoo` is IMPLEMENTS when IFoo is an interface). */
+  heritageEdge?(from: ParsedScope, to: ParsedScope, written: 'EXTENDS' | 'IMPLEMENTS'): EdgeType;
+  /**
+   * Optional: called after every written EXTENDS/IMPLEMENTS is resolved and before OVERRIDES and other
+   * references: relationships the language leaves implicit (Go's interface satisfaction by method sets),
+   * recorded with `ctx.addHeritage`.
+   */
+  afterHeritage?(envs: FileEnv[]): void;
 }
 
 /** Edges, unresolved references, import links and (for benchmarks) per-reference outcomes. */
@@ -153,10 +159,21 @@ export class ResolverContext {
     readonly t: SymbolTable,
     readonly modules: ModuleResolver,
     readonly out: ResolveOutput,
+    /** Standard-library and language names of the plugins' own lists (beyond builtins.ts). */
+    private readonly pluginBuiltin: (language: Language, head: string) => boolean = () => false,
+    /** Contents of the plugins' manifest files (go.mod, composer.json...) by repo-relative path. */
+    readonly manifests: Readonly<Record<string, string>> = {},
   ) {}
 
   register(fam: Family, resolver: FamilyResolver): void {
     this.families.set(fam, resolver);
+  }
+
+  /** A heritage relationship (EXTENDS or IMPLEMENTS) found by a family: edge, and member lookups through it. */
+  addHeritage(from: ParsedScope, to: ParsedScope, type: 'EXTENDS' | 'IMPLEMENTS', line: number | undefined, resolver: ResolverName): void {
+    if (from.id === to.id) return;
+    push(type === 'EXTENDS' ? this.extendsOf : this.implementsOf, from.id, to);
+    this.out.addEdge(from.id, to.id, type, line, resolver);
   }
 
   /** The resolver of a file's family (SQL files have none: their names are resolved as SQL). */
@@ -311,7 +328,7 @@ export class ResolverContext {
   reasonFor(head: string, env: FileEnv): UnresolvedReason {
     const imp = env.imported.get(head);
     if (imp && imp.target.kind === 'external') return 'external';
-    if (isBuiltin(env.file.language, head)) return 'builtin';
+    if (isBuiltin(env.file.language, head) || this.pluginBuiltin(env.file.language, head)) return 'builtin';
     // A C# alias names a namespace or type the repository does not declare.
     if (env.aliases.has(head)) return 'external';
     return 'not-found';

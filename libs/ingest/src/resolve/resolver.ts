@@ -1,8 +1,7 @@
 import type { ParsedFile, ParsedScope, RawReference, ScopeKind } from '../parse/types';
-import { CSharpResolver } from './csharp';
-import { DynamicResolver } from './dynamic';
+import { familyOf, LANGUAGE_PLUGINS, LanguagePlugin, pluginOf } from '../languages';
 import { ModuleResolver } from './module-resolver';
-import { family, FileEnv, Outcome, ResolveOutput, ResolverContext } from './resolver-context';
+import { FamilyResolver, FileEnv, Outcome, ResolveOutput, ResolverContext } from './resolver-context';
 import { resolveSqlName } from './sql';
 import { CLASS_LIKE, push, SymbolTable, TYPE_LIKE } from './symbol-table';
 import type { EdgeType, PreciseOutcome, ResolverName, ResolveOptions, ResolveResult } from './types';
@@ -41,20 +40,22 @@ class Resolver {
   private readonly t: SymbolTable;
   private readonly c: ResolverContext;
   private readonly out: ResolveOutput;
-  private readonly dynamic: DynamicResolver;
-  private readonly csharp: CSharpResolver;
   /** Classes whose heritage the fast resolver decided (at least in part): their OVERRIDES are `fast`. */
   private readonly fastHeritage = new Set<string>();
 
   constructor(private readonly files: ParsedFile[], private readonly opts: ResolveOptions) {
     this.t = new SymbolTable(files, opts.defaultSqlSchema ?? 'dbo');
     this.out = new ResolveOutput(this.t, !!opts.collectOutcomes);
-    this.c = new ResolverContext(this.t, new ModuleResolver(new Set(files.map((f) => f.path)), opts), this.out);
-    this.dynamic = new DynamicResolver(this.c);
-    this.csharp = new CSharpResolver(this.c);
-    this.c.register('js', this.dynamic);
-    this.c.register('py', this.dynamic);
-    this.c.register('cs', this.csharp);
+    const pluginBuiltin = (language: ParsedFile['language'], head: string) => !!pluginOf(language)?.isBuiltin?.(language, head);
+    this.c = new ResolverContext(this.t, new ModuleResolver(new Set(files.map((f) => f.path)), opts), this.out, pluginBuiltin, opts.manifests);
+    // One resolver per factory: plugins that share a factory (TS/JS and Python) share the instance.
+    const made = new Map<NonNullable<LanguagePlugin['resolver']>, FamilyResolver>();
+    for (const p of LANGUAGE_PLUGINS) {
+      if (!p.resolver) continue;
+      let r = made.get(p.resolver);
+      if (!r) made.set(p.resolver, (r = p.resolver(this.c)));
+      this.c.register(p.family, r);
+    }
     this.index();
   }
 
@@ -76,6 +77,7 @@ class Resolver {
         else if (mine) rest.push(r);
       }
     }
+    for (const [fam, envs] of this.byFamily) fam.afterHeritage?.(envs);
     this.resolveOverrides(kept);
     for (const r of rest) this.resolveRef(r);
     return this.out.result(only ? kept : undefined);
@@ -84,16 +86,29 @@ class Resolver {
   private index(): void {
     for (const f of this.files) {
       const fileScope = f.scopes.find((s) => s.kind === 'file') ?? f.scopes[0];
-      const fam = family(f.language);
+      const fam = familyOf(f.language);
       const isScript = fam === 'js' && f.imports.length === 0 && (f.exports ?? []).length === 0
         && !f.scopes.some((s) => s.exported);
       const env: FileEnv = {
         file: f, fileScope, fam, imported: new Map(), wildcards: [], reexports: [], usings: [], aliases: new Map(), isScript,
       };
       this.c.envs.set(f.path, env);
-      if (isScript && fileScope) this.dynamic.addScriptGlobals(env);
     }
+    const byFamily = new Map<FamilyResolver, FileEnv[]>();
+    for (const env of this.c.envs.values()) {
+      const fam = this.c.familyOf(env);
+      if (!fam || !env.fileScope) continue;
+      fam.indexFile?.(env);
+      const list = byFamily.get(fam);
+      if (list) list.push(env);
+      else byFamily.set(fam, [env]);
+    }
+    this.byFamily = byFamily;
+    for (const [fam, envs] of byFamily) fam.prepare?.(envs);
   }
+
+  /** Every file's environment grouped by its family's resolver (filled by index()). */
+  private byFamily = new Map<FamilyResolver, FileEnv[]>();
 
   private resolveHeritage(r: RawReference): void {
     const written = r.kind === 'IMPLEMENTS' ? 'IMPLEMENTS' : 'EXTENDS';
@@ -115,7 +130,7 @@ class Resolver {
     this.out.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       if (t.id === from.id) continue;
-      const type: EdgeType = env.fam === 'cs' ? this.csharp.heritageEdge(from, t, written) : written;
+      const type: EdgeType = fam.heritageEdge?.(from, t, written) ?? written;
       push(type === 'EXTENDS' ? this.c.extendsOf : this.c.implementsOf, from.id, t);
       this.out.addEdge(from.id, t.id, type, r.line, resolver);
     }

@@ -1,8 +1,8 @@
 import { normaliseSqlName } from '../parse/sql-lexer';
 import type { ParsedFile, ParsedScope, ScopeKind } from '../parse/types';
 
-export const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record']);
-export const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias']);
+export const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'trait', 'union']);
+export const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias', 'trait', 'union']);
 const SQL_OBJECT = new Set<ScopeKind>(['table', 'view', 'procedure', 'sql_function', 'trigger']);
 
 /**
@@ -49,6 +49,19 @@ export class SymbolTable {
         if (!m.has(b.name)) m.set(b.name, b.typeName);
       }
     }
+  }
+
+  /**
+   * Makes `member` a member of `owner` for lookups (`findMember`, `x.m()` through a typed receiver) when
+   * it is declared outside the owner's body: Go methods with a receiver, Rust `impl` blocks, C++
+   * out-of-line `A::f` definitions, reopened Ruby classes. The member's `parentId` is left as written.
+   */
+  addMember(owner: ParsedScope, member: ParsedScope): void {
+    let m = this.children.get(owner.id);
+    if (!m) this.children.set(owner.id, (m = new Map()));
+    const list = m.get(member.name);
+    if (!list) m.set(member.name, [member]);
+    else if (!list.includes(member)) list.push(member);
   }
 
   childrenNamed(s: ParsedScope, name: string): ParsedScope[] {

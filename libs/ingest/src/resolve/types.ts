@@ -23,9 +23,11 @@ export interface ResolvedEdge {
  * - `unknown-receiver`: `x.m()` where the type of `x` is not known statically;
  * - `ambiguous`: several unrelated declarations match and nothing decides between them;
  * - `not-found`: nothing in the repository matches;
- * - `local`: the compiler found a parameter or local variable (a callback): callable, but not a scope.
+ * - `local`: the compiler found a parameter or local variable (a callback): callable, but not a scope;
+ * - `dynamic`: a call through a function value, closure, or an interface/trait with several
+ *   implementors: which code runs is decided at run time.
  */
-export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found' | 'local';
+export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found' | 'local' | 'dynamic';
 
 export interface UnresolvedRef {
   fromId: string;
@@ -64,6 +66,8 @@ export interface ResolveOptions {
   tsBaseUrls?: string[];
   /** Extra repo-relative roots for absolute Python imports (the repo root and detected source roots are always tried). */
   pythonRoots?: string[];
+  /** Contents of the language plugins' manifest files (`go.mod`, `composer.json`...) by repo-relative path. */
+  manifests?: Readonly<Record<string, string>>;
   /** Default SQL schema for unqualified names (default `dbo`). */
   defaultSqlSchema?: string;
   /** Compiler-grade answers for TS/JS references, consulted before the fast resolver. */
