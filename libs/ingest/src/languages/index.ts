@@ -6,6 +6,7 @@ import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
 import type { LanguagePlugin } from './plugin';
+import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
 
@@ -27,6 +28,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     family: 'js',
     extractor: () => new TypeScriptExtractor(),
     resolver: dynamic,
+    syntaxErrors: typeScriptSyntaxErrors,
   },
   {
     languages: [{ id: 'python', extensions: ['py', 'pyi'], grammar: { vscode: 'tree-sitter-python.wasm' } }],

@@ -26,6 +26,12 @@ export interface LanguagePlugin {
   readonly manifests?: readonly string[];
   /** Names of the language and its standard library that are never in the repository (`fmt`, `String`...). */
   isBuiltin?(language: Language, head: string): boolean;
+  /**
+   * The language's own compiler's syntax errors for a file tree-sitter found errors in (asked only
+   * then). A file the compiler accepts indexes with no error: the grammar's limits are not the
+   * user's mistakes. The extracted scopes still come from tree-sitter's error-tolerant tree.
+   */
+  syntaxErrors?(path: string, content: string, language: Language): string[];
 }
 
 /**

@@ -54,6 +54,17 @@ describe('ParserService', () => {
     expect(f.scopes.map((s) => s.name)).toContain('ok');
   });
 
+  it('reports no error for valid TypeScript the grammar rejects, and the compiler\'s own error for invalid code', () => {
+    // tree-sitter's grammar errs on both (a type query through import(), a bare `&` in JSX text); TypeScript accepts them.
+    const ts = parser.parseFile('w.ts', "export function list(): void {\n  let entries: import('node:fs').Dirent[];\n  entries = [];\n}\n");
+    const tsx = parser.parseFile('p.tsx', 'export function Link() {\n  return <a href="#">Open scope & graph</a>;\n}\n');
+    expect([ts.errors, tsx.errors]).toEqual([[], []]);
+    expect(ts.scopes.map((s) => s.id)).toEqual(['w.ts#w.ts|file', 'w.ts#list|function']);
+    expect(tsx.scopes.map((s) => s.id)).toEqual(['p.tsx#p.tsx|file', 'p.tsx#Link|function']);
+    const broken = parser.parseFile('b.ts', 'export function f( {\n');
+    expect(broken.errors).toEqual([expect.stringMatching(/^syntax error at line \d+, column \d+: .+ expected\.$/)]);
+  });
+
   it('survives binary-ish and empty content', () => {
     expect(parser.parseFile('e.py', '').scopes.map((s) => s.id)).toEqual(['e.py#e.py|file']);
     const junk = parser.parseFile('j.cs', '\u0000\u0001\u0002 class { ] } \uFFFD\uFFFD');

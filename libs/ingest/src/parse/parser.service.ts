@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Language as GrammarLanguage, Parser } from 'web-tree-sitter';
-import { grammarOf, LANGUAGE_PLUGINS, languageForPath, REGISTERED_LANGUAGES } from '../languages';
+import { grammarOf, LANGUAGE_PLUGINS, languageForPath, pluginOf, REGISTERED_LANGUAGES } from '../languages';
 import { LanguageExtractor, syntaxErrors } from './extractor';
 import { FileBuilder } from './file-builder';
 import type { Language, ParsedFile } from './types';
@@ -138,7 +138,9 @@ export class ParserService {
       if (parser) {
         tree = parser.parse(content);
         if (!tree) throw new Error('tree-sitter returned no tree');
-        builder.errors.push(...syntaxErrors(tree.rootNode));
+        const found = syntaxErrors(tree.rootNode);
+        const confirm = found.length ? pluginOf(lang)?.syntaxErrors : undefined;
+        builder.errors.push(...(confirm ? confirm(p, content, lang) : found));
       }
       extractor.extract(builder, tree);
       return builder.build();

@@ -24,7 +24,7 @@ export interface RelationSpec {
   targetKinds: string[];
 }
 
-const TYPE_KINDS = ['class', 'interface', 'struct', 'record'];
+const TYPE_KINDS = ['class', 'interface', 'struct', 'record', 'trait', 'union'];
 const CALLABLE_KINDS = ['function', 'method', 'constructor', 'procedure', 'sql_function'];
 
 export const RELATION_SPECS: Record<Relation, RelationSpec> = {
@@ -103,6 +103,7 @@ const NOISE_WORDS = new Set(
     'the a an this that these those its it our my your some ' +
     'class classes interface interfaces type types function functions method methods operator operators ' +
     'constructor module modules file files struct structs record records enum enums trait traits protocol ' +
+    'union unions namespace namespaces package packages impl mixin mixins ' +
     'base abstract helper utility util named called symbol object objects component components ' +
     'directly indirectly transitively other others'
   ).split(' '),
