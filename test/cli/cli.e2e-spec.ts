@@ -34,7 +34,14 @@ describe('scopegraph CLI', () => {
     expect(result.embedded).toBe(result.scopes.total);
 
     const repos = JSON.parse((await cli('repos', '--json')).stdout);
-    expect(repos.find((r: { name: string }) => r.name === name)).toMatchObject({ scopes: result.scopes.total });
+    const mine = repos.find((r: { name: string }) => r.name === name);
+    expect(mine).toMatchObject({ scopes: result.scopes.total });
+    // references per language: resolved, external, dynamic, unresolved, in JSON and as text
+    const ts = mine.coverage.find((c: { language: string }) => c.language === 'typescript');
+    expect(ts.resolved).toBeGreaterThan(10);
+    const listed = (await cli('repos')).stdout;
+    const section = listed.slice(listed.indexOf(`  ${name}\n`));
+    expect(section).toMatch(new RegExp(`typescript\\s+resolved ${ts.resolved}, external ${ts.external}, dynamic ${ts.dynamic}, unresolved ${ts.unresolved}`));
 
     const found = await cli('search', 'create and store an invoice', '--repo', name, '--top-k', '5', '--json');
     expect(found.code).toBe(0);

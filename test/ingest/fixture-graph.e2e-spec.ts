@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { walkRepository } from '@scopegraph/ingest';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
 
@@ -242,6 +243,33 @@ describe('the polyglot fixture in the graph', () => {
       { repo },
     );
     expect(rows.map((r) => r.edge)).toEqual(sorted([...EXPECTED_CROSS_FILE_EDGES, ...perLanguage.flatMap((l) => l.edges.filter(crossFile))]));
+  });
+
+  it('counts each language\'s references by how they ended, exactly as the resolver decided them', async () => {
+    // Recomputed from a resolution of its own, then compared with what the repository reports from the graph.
+    const walk = await walkRepository(FIXTURE, (p) => h.parser.supports(p));
+    const files = walk.files.map((f) => h.parser.parseFile(f.path, f.content));
+    const { result } = await h.resolver.resolve(runId('coverage'), FIXTURE, files);
+    const languageOf = new Map(files.flatMap((f) => f.scopes.map((x) => [x.id, f.language] as const)));
+    const expected = new Map<string, { language: string; resolved: number; external: number; dynamic: number; unresolved: number }>();
+    const row = (id: string) => {
+      const language = languageOf.get(id)!;
+      let r = expected.get(language);
+      if (!r) expected.set(language, (r = { language, resolved: 0, external: 0, dynamic: 0, unresolved: 0 }));
+      return r;
+    };
+    for (const f of files) row(f.scopes[0].id);
+    for (const e of result.edges) if (e.type !== 'IMPORTS' && e.type !== 'OVERRIDES') row(e.fromId).resolved++;
+    for (const u of result.unresolved) {
+      const r = row(u.fromId);
+      if (u.reason === 'external' || u.reason === 'builtin') r.external++;
+      else if (u.reason === 'dynamic' || u.reason === 'local') r.dynamic++;
+      else r.unresolved++;
+    }
+    const coverage = await h.repo.referenceCoverage(repo);
+    expect(coverage).toEqual([...expected.values()].sort((a, b) => (a.language < b.language ? -1 : 1)));
+    expect(coverage.map((c) => c.language)).toEqual(expect.arrayContaining(['csharp', 'python', 'sql', 'typescript']));
+    expect(coverage.find((c) => c.language === 'typescript')!.resolved).toBeGreaterThan(10);
   });
 
   it('resolves a call through its import, not to a same-named function elsewhere', async () => {

@@ -36,6 +36,15 @@ export class IndexRepositoryInput {
   exclude?: string[];
 }
 
+@ObjectType({ description: "How one language's references in a repository ended" })
+export class LanguageCoverage {
+  @Field() language: string;
+  @Field(() => Int, { description: 'Pinned to a scope of the repository' }) resolved: number;
+  @Field(() => Int, { description: 'Into the standard library or a dependency' }) external: number;
+  @Field(() => Int, { description: 'Through a function value, closure, or an interface with several implementors' }) dynamic: number;
+  @Field(() => Int, { description: 'Nothing in the repository matched' }) unresolved: number;
+}
+
 @ObjectType()
 export class Repository {
   @Field(() => ID) id: string;

@@ -1,12 +1,12 @@
 import { Inject } from '@nestjs/common';
-import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
-import { IndexProgress, IndexRepositoryInput, Repository } from './repositories.model';
+import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
 
 const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
   phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
@@ -38,6 +38,11 @@ export class RepositoriesResolver {
   @Query(() => [Repository])
   repositories(): Promise<Repository[]> {
     return this.repo.repositories();
+  }
+
+  @ResolveField(() => [LanguageCoverage], { description: 'Per language: references resolved, external, dynamic and unresolved (read when asked)' })
+  coverage(@Parent() repository: Repository): Promise<LanguageCoverage[]> {
+    return this.repo.referenceCoverage(repository.id);
   }
 
   @Query(() => Repository, { nullable: true })

@@ -67,14 +67,39 @@ export async function indexCommand(
         ...(last.errors > 0 ? [`  ${last.errors} file errors, latest:`, ...last.recentErrors.map((e) => `    ${e.path}: ${e.message}`)] : []),
       ].join('\n') + '\n',
     );
+    const { repository } = await client.request<{ repository: { coverage: Coverage[] } | null }>(
+      `query($name: String!) { repository(name: $name) { ${COVERAGE_FIELDS} } }`,
+      { name },
+    );
+    if (repository?.coverage.length) process.stdout.write(['  references by language:', ...coverageLines(repository.coverage, '    ')].join('\n') + '\n');
   }
   return 0;
 }
 
+interface Coverage {
+  language: string;
+  resolved: number;
+  external: number;
+  dynamic: number;
+  unresolved: number;
+}
+
+const COVERAGE_FIELDS = 'coverage { language resolved external dynamic unresolved }';
+
+/** One line per language: where its references ended (resolved in the repository, external, dynamic, unresolved). */
+function coverageLines(coverage: Coverage[], indent: string): string[] {
+  const width = Math.max(...coverage.map((c) => c.language.length));
+  return coverage.map((c) => {
+    const all = c.resolved + c.external + c.dynamic + c.unresolved;
+    const share = all ? ` (${Math.round((100 * c.resolved) / all)}% resolved)` : '';
+    return `${indent}${c.language.padEnd(width)}  resolved ${c.resolved}, external ${c.external}, dynamic ${c.dynamic}, unresolved ${c.unresolved}${share}`;
+  });
+}
+
 export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
   const { repositories } = await client.request<{
-    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[] }[];
-  }>('{ repositories { name rootPath files scopes edges embedded indexedAt include exclude } }');
+    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; coverage: Coverage[] }[];
+  }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude ${COVERAGE_FIELDS} } }`);
   if (opts.json) {
     process.stdout.write(JSON.stringify(repositories, null, 2) + '\n');
     return 0;
@@ -89,6 +114,11 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
   const header = ['NAME', 'FILES', 'SCOPES', 'EDGES', 'EMBEDDED', 'INDEXED AT', 'PATH', 'WALK FILTERS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
+  const withCoverage = repositories.filter((r) => r.coverage.length);
+  if (withCoverage.length) {
+    process.stdout.write('\nreferences by language (resolved in the repository / external: standard library or dependency / dynamic / unresolved):\n');
+    for (const r of withCoverage) process.stdout.write([`  ${r.name}`, ...coverageLines(r.coverage, '    ')].join('\n') + '\n');
+  }
   return 0;
 }
 

@@ -65,6 +65,19 @@ export interface ScopeToEmbed {
   source: string | null;
 }
 
+/**
+ * How a language's references in one repository ended: pinned to a scope (`resolved`), outside the
+ * repository (`external`: the standard library or a dependency), through a function value or an
+ * interface with several implementors (`dynamic`), or not found (`unresolved`).
+ */
+export interface LanguageCoverage {
+  language: string;
+  resolved: number;
+  external: number;
+  dynamic: number;
+  unresolved: number;
+}
+
 export interface RepositoryRow {
   id: string;
   name: string;
@@ -335,6 +348,11 @@ export class IngestRepository {
 
   repositories(): Promise<RepositoryRow[]> {
     return this.neo4j.read<RepositoryRow>('ingest/repositories');
+  }
+
+  /** Per language: references resolved, external (standard library or dependency), dynamic, unresolved. */
+  referenceCoverage(repoId: string): Promise<LanguageCoverage[]> {
+    return this.neo4j.read<LanguageCoverage>('ingest/reference-coverage', { repoId });
   }
 
   async deleteRepository(repoId: string): Promise<void> {
