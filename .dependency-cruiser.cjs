@@ -8,6 +8,7 @@ const LIB_DEPENDENCIES = {
   errors: [],
   config: [],
   observability: [],
+  'api-client': [],
   graph: ['config', 'errors'],
   llm: ['config', 'errors', 'observability'],
   queue: ['config', 'errors', 'observability'],
@@ -16,7 +17,7 @@ const LIB_DEPENDENCIES = {
   search: ['code-model', 'errors', 'graph', 'llm', 'config', 'observability'],
   rerank: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model', 'observability'],
   pipeline: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model'],
-  mcp: ['search'],
+  mcp: ['search', 'api-client'],
 };
 
 const libEdgeRules = Object.entries(LIB_DEPENDENCIES).map(([lib, allowed]) => ({

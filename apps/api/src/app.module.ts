@@ -41,7 +41,6 @@ export const GRAPHQL_PATH = '/graphql';
  * on one per core (bench/load, 2 cores), and it leaves the other core to the event loop and Neo4j.
  */
 const API_EMBEDDING_THREADS = 1;
-const RATE_WINDOW_MS = 60_000;
 
 /** A stream that ends with an error (a lost rerank) reaches the client with the same codes as a query. */
 const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _payload, errors) => errors.map((e) => formatError(e.toJSON(), e));
@@ -60,7 +59,7 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     PipelineModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({ throttlers: [{ ttl: RATE_WINDOW_MS, limit: config.api.rateLimitPerMin }] }),
+      useFactory: (config: AppConfig) => ({ throttlers: [{ ttl: config.api.rateWindowMs, limit: config.api.rateLimitPerWindow }] }),
     }),
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,

@@ -112,6 +112,11 @@ export const envSchema = z.object({
   API_ALLOWED_ORIGINS: z.string().optional(),
   /** Operations per minute per key (per client address without a key), per API process. */
   API_RATE_LIMIT_PER_MIN: positiveInt.max(1_000_000).default(600),
+  /**
+   * The window the limit is counted over, in seconds (default 60: API_RATE_LIMIT_PER_MIN per minute);
+   * a shorter one scales the limit with it (30 per minute over 10 s is 5 per 10 s).
+   */
+  API_RATE_LIMIT_WINDOW_S: positiveInt.max(3_600).default(60),
   /** Largest query cost (see apps/api/src/graphql/cost.ts) one operation may have. */
   GRAPHQL_MAX_COST: positiveInt.max(1_000_000).default(2_000),
   GRAPHQL_MAX_DEPTH: positiveInt.max(100).default(12),
@@ -201,6 +206,9 @@ export interface AppConfig {
     adminKey?: string;
     allowedOrigins: string[];
     rateLimitPerMin: number;
+    /** The rate limit's window in ms, and the operations it allows (rateLimitPerMin scaled to it, at least 1). */
+    rateWindowMs: number;
+    rateLimitPerWindow: number;
     graphql: { maxCost: number; maxDepth: number; maxAliases: number; maxTokens: number };
   };
   ingest: {
@@ -279,6 +287,8 @@ export function toAppConfig(env: Env): AppConfig {
       adminKey: env.API_ADMIN_KEY,
       allowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
       rateLimitPerMin: env.API_RATE_LIMIT_PER_MIN,
+      rateWindowMs: env.API_RATE_LIMIT_WINDOW_S * 1000,
+      rateLimitPerWindow: Math.max(1, Math.round((env.API_RATE_LIMIT_PER_MIN * env.API_RATE_LIMIT_WINDOW_S) / 60)),
       graphql: { maxCost: env.GRAPHQL_MAX_COST, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxTokens: env.GRAPHQL_MAX_TOKENS },
     },
     ingest: {

@@ -1,3 +1,5 @@
+import { RateLimitedFetch, RateLimitGiveUpError } from '@scopegraph/api-client';
+
 /**
  * The MCP tools are a client of the public GraphQL API, like the CLI and the web console: one
  * validation, one auth check and one error model serve every way in.
@@ -34,17 +36,22 @@ export function dataOrThrow<T>(body: { data?: unknown; errors?: readonly Graphql
   return body.data as T;
 }
 
-/** A GraphqlCall over HTTP (stdio MCP server, run next to a remote or local API). */
-export function httpGraphqlCall(url: string, apiKey?: string): GraphqlCall {
+/**
+ * A GraphqlCall over HTTP (stdio MCP server, run next to a remote or local API). At the API's rate
+ * limit it waits as every scopegraph client does (`rate`, default: told on stderr, which stdio MCP
+ * leaves to logs); a tool call fails with RATE_LIMITED only past the wait limit.
+ */
+export function httpGraphqlCall(url: string, apiKey?: string, rate: RateLimitedFetch = new RateLimitedFetch({ onWait: (e) => process.stderr.write(`scopegraph mcp: ${e.message}\n`) })): GraphqlCall {
   return async <T>(query: string, variables: Record<string, unknown> = {}): Promise<T> => {
     let res: Response;
     try {
-      res = await fetch(url, {
+      res = await rate.fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-api-key': apiKey } : {}) },
         body: JSON.stringify({ query, variables }),
       });
     } catch (error) {
+      if (error instanceof RateLimitGiveUpError) throw new GraphqlCallError(error.message, 'RATE_LIMITED');
       throw new GraphqlCallError(`cannot reach the scopegraph API at ${url} (${(error as Error).message}); is it running? (npm start)`, 'UNAVAILABLE');
     }
     const body = (await res.json().catch(() => ({}))) as { data?: unknown; errors?: GraphqlErrorShape[] };

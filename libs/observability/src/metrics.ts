@@ -17,6 +17,13 @@ export const graphqlDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const rateLimited = new Counter({
+  name: 'scopegraph_rate_limited_total',
+  help: 'Requests refused with 429 at the rate limit, by transport (graphql | http)',
+  labelNames: ['transport'] as const,
+  registers: [metricsRegistry],
+});
+
 export const searchStageDuration = new Histogram({
   name: 'scopegraph_search_stage_duration_seconds',
   help: 'Time per search stage (filters, embed, semantic, bm25, fuse, graph, fetch, expand, total), by mode',

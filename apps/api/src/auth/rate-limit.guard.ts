@@ -4,6 +4,7 @@ import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import { GraphQLError } from 'graphql';
 import { createHash } from 'node:crypto';
 import type { ApiContext } from './api-key.guard';
+import { rateLimited } from '@scopegraph/observability';
 import { presentedKey } from './access';
 
 export const RATE_LIMITED = 'RATE_LIMITED';
@@ -39,7 +40,9 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
     const retryAfterS = Math.max(1, Math.ceil(detail.timeToBlockExpire ?? detail.timeToExpire));
     const message = `rate limit of ${detail.limit} operations per ${Math.round(detail.ttl / 1000)} s reached; retry in ${retryAfterS} s`;
-    if (context.getType<string>() === 'graphql') {
+    const graphql = context.getType<string>() === 'graphql';
+    rateLimited.inc({ transport: graphql ? 'graphql' : 'http' });
+    if (graphql) {
       throw new GraphQLError(message, { extensions: { code: RATE_LIMITED, retryAfterS, http: { status: HttpStatus.TOO_MANY_REQUESTS } } });
     }
     throw new HttpException({ message, code: RATE_LIMITED }, HttpStatus.TOO_MANY_REQUESTS);

@@ -125,8 +125,12 @@ export async function evalAskCommand(file: string, opts: AskOptions, client = ne
     if (!opts.json) process.stdout.write(`${(found / q.expected.length).toFixed(2)}  ${r.citations.length} cited  ${q.question.slice(0, 80)}\n`);
   }
   const mean = (k: 'recall' | 'precision') => rows.reduce((s, r) => s + r[k], 0) / Math.max(1, rows.length);
-  const summary = { questions: rows.length, citationRecall: mean('recall'), citationPrecision: mean('precision'), invented: rows.reduce((s, r) => s + r.invented, 0) };
+  const rateLimit = { ...client.rate.stats };
+  const summary = { questions: rows.length, citationRecall: mean('recall'), citationPrecision: mean('precision'), invented: rows.reduce((s, r) => s + r.invented, 0), rateLimit };
   if (opts.json) process.stdout.write(JSON.stringify({ summary, rows }, null, 2) + '\n');
-  else process.stdout.write(`\ncitation recall ${summary.citationRecall.toFixed(3)}, precision ${summary.citationPrecision.toFixed(3)}, invented citations ${summary.invented} (${rows.length} questions)\n`);
+  else {
+    process.stdout.write(`\ncitation recall ${summary.citationRecall.toFixed(3)}, precision ${summary.citationPrecision.toFixed(3)}, invented citations ${summary.invented} (${rows.length} questions)\n`);
+    if (rateLimit.limited || rateLimit.paced) process.stdout.write(`waited ${(rateLimit.waitedMs / 1000).toFixed(1)} s at the API's rate limit (${rateLimit.limited} times rate limited, ${rateLimit.paced} paced); answer times are the server's own\n`);
+  }
   return 0;
 }

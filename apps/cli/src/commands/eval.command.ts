@@ -19,6 +19,7 @@ import {
   type Subset,
 } from '../../../../libs/search/src/eval';
 import { SEARCH_LIMITS, SEARCH_MODES, type SearchMode } from '../../../../libs/search/src/search.types';
+import type { RateLimitStats } from '@scopegraph/api-client';
 import { ApiClient, CliError } from '../client';
 
 const SCOPE_FIELDS = 'id repoId name qualifiedName kind path';
@@ -53,6 +54,8 @@ export interface EvalOutput extends EvalReport {
   expand: boolean;
   /** Server warnings (e.g. a hybrid query answered by one list), with the query and mode. */
   warnings: string[];
+  /** Time spent waiting at the API's rate limit, kept out of every latency figure. */
+  rateLimit: RateLimitStats;
 }
 
 /** Results requested per search and neighbors per expansion. */
@@ -97,18 +100,26 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
 
   const runs: EvalRun[] = [];
   const warnings: string[] = [];
+  const waitedAtStart = { ...client.rate.stats };
   for (const [i, q] of queries.entries()) {
     for (const mode of modes) {
       const started = performance.now();
+      const waitedBefore = client.rate.stats.waitedMs;
       const { search: answer } = await search(q, mode);
-      const latencyMs = performance.now() - started;
+      // Latency is the round trip alone: time spent waiting at the rate limit is reported apart.
+      const latencyMs = performance.now() - started - (client.rate.stats.waitedMs - waitedBefore);
       const ranked = rankedScopes(answer.results, expand && q.expand !== undefined);
       runs.push({ system: mode, query: q, judgement: judge(ranked, q.repo, q.relevant), returned: ranked.length, latencyMs, serverMs: answer.timings.total });
       for (const w of answer.warnings) warnings.push(`${q.id} (${mode}): ${w}`);
     }
     options.onProgress?.(i + 1, queries.length);
   }
-  return { ...buildReport(runs, k), modes, topK, expand, warnings };
+  const rateLimit: RateLimitStats = {
+    limited: client.rate.stats.limited - waitedAtStart.limited,
+    paced: client.rate.stats.paced - waitedAtStart.paced,
+    waitedMs: client.rate.stats.waitedMs - waitedAtStart.waitedMs,
+  };
+  return { ...buildReport(runs, k), modes, topK, expand, warnings, rateLimit };
 }
 
 async function checkRepositories(queries: readonly EvalQuery[], client: ApiClient): Promise<void> {
@@ -162,6 +173,8 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
     lines.push('', `${titles[subset]}:`, formatTable(reportRows(out, subset)));
   }
   if (out.warnings.length > 0) lines.push('', `${out.warnings.length} server warnings, e.g. ${out.warnings[0]}`);
+  const { limited, paced, waitedMs } = out.rateLimit;
+  if (limited || paced) lines.push('', `waited ${(waitedMs / 1000).toFixed(1)} s at the API's rate limit (${limited} times rate limited, ${paced} paced); latencies exclude the waiting`);
   return lines.join('\n') + '\n';
 }
 

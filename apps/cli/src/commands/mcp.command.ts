@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { RateLimitedFetch } from '@scopegraph/api-client';
 import { createScopegraphMcpServer, httpGraphqlCall } from '@scopegraph/mcp';
 import { clientConfig } from '../client';
 
@@ -9,7 +10,8 @@ import { clientConfig } from '../client';
  */
 export async function mcpCommand(): Promise<number> {
   const config = clientConfig();
-  const server = createScopegraphMcpServer(httpGraphqlCall(config.url, config.apiKey));
+  const rate = new RateLimitedFetch({ maxWaitMs: config.maxRateWaitMs, onWait: (e) => process.stderr.write(`scopegraph mcp: ${e.message}\n`) });
+  const server = createScopegraphMcpServer(httpGraphqlCall(config.url, config.apiKey, rate));
   const transport = new StdioServerTransport();
   await server.connect(transport);
   process.stderr.write(`scopegraph MCP server on stdio, API ${config.url}\n`);
@@ -18,5 +20,7 @@ export async function mcpCommand(): Promise<number> {
     process.stdin.once('end', resolve);
   });
   await server.close();
+  const { limited, paced, waitedMs } = rate.stats;
+  if (limited || paced) process.stderr.write(`scopegraph mcp: waited ${(waitedMs / 1000).toFixed(1)} s at the API's rate limit (${limited} times rate limited, ${paced} paced)\n`);
   return 0;
 }
