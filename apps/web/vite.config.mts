@@ -9,6 +9,8 @@ export default defineConfig({
   root,
   base: '/',
   plugins: [react()],
+  // The one client behaviour every scopegraph client shares (waiting at the rate limit): plain fetch code.
+  resolve: { alias: { '@scopegraph/api-client': path.resolve(root, '../../libs/api-client/src') } },
   build: {
     outDir: path.resolve(root, '../../dist/web'),
     emptyOutDir: true,

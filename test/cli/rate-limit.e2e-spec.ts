@@ -17,7 +17,7 @@ const run = promisify(execFile);
 // themselves or wait out 429s, finish with every result, and report the waiting; the server's count
 // of 429s equals what the clients say they received.
 const LIMIT_PER_WINDOW = 10;
-const WINDOW_S = 4;
+const WINDOW_S = 2;
 const QUERIES = 40;
 
 const INDEX_PROGRESS = 'subscription($jobId: ID!) { indexProgress(jobId: $jobId) { phase } }';

@@ -2,6 +2,7 @@ import { HEALTH, REPOSITORIES, VOCABULARY } from './api/operations';
 import type { Repository, Vocabulary } from './api/types';
 import { ErrorBox } from './components/ErrorBox';
 import { KeyDialogProvider, useApiKey, useAskForKey } from './components/KeyDialog';
+import { RateBanner } from './components/RateBanner';
 import { parseRoute, useHash } from './lib/router';
 import { useQuery } from './lib/use-query';
 import { AskPage } from './pages/AskPage';
@@ -48,6 +49,7 @@ function Console() {
         <KeyButton />
       </header>
       <main>
+        <RateBanner />
         {route.page !== 'repositories' && <ErrorBox error={repos.error ?? vocabulary.error} onRetry={() => (repos.reload(), vocabulary.reload())} />}
         {route.page === 'search' && <SearchPage params={route.params} repos={list} vocabulary={vocab} />}
         {route.page === 'ask' && <AskPage params={route.params} repos={list} />}

@@ -1,5 +1,6 @@
 // The console's only way to the server: the public GraphQL API, over HTTP for queries and mutations
 // and graphql-ws for subscriptions, on the page's own origin.
+import { RateLimitedFetch, RateLimitGiveUpError, type RateWaitEvent } from '@scopegraph/api-client';
 import { type Client, createClient } from 'graphql-ws';
 import { ApiError, type GraphqlErrorShape } from './errors';
 
@@ -31,13 +32,29 @@ export function onApiKeyChange(listener: () => void): () => void {
   return () => keyListeners.delete(listener);
 }
 
+// ---- The rate limit ------------------------------------------------------------------------------
+// Like every scopegraph client, the console paces itself by the API's limit headers and waits out a
+// 429; the page shows the wait (RateBanner) instead of an error.
+
+const rateListeners = new Set<(event: RateWaitEvent & { until: number }) => void>();
+const rate = new RateLimitedFetch({
+  onWait: (e) => {
+    for (const listener of rateListeners) listener({ ...e, until: Date.now() + e.waitMs });
+  },
+});
+
+export function onRateWait(listener: (event: RateWaitEvent & { until: number }) => void): () => void {
+  rateListeners.add(listener);
+  return () => rateListeners.delete(listener);
+}
+
 // ---- Queries and mutations -----------------------------------------------------------------------
 
 export async function request<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
   const key = apiKey();
   let res: Response;
   try {
-    res = await fetch(GRAPHQL_PATH, {
+    res = await rate.fetch(new URL(GRAPHQL_PATH, location.href).toString(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}) },
       body: JSON.stringify({ query, variables }),
@@ -45,6 +62,7 @@ export async function request<T>(query: string, variables: Record<string, unknow
     });
   } catch (error) {
     if (signal?.aborted) throw error;
+    if (error instanceof RateLimitGiveUpError) throw new ApiError(error.message, 'RATE_LIMITED');
     throw new ApiError(`cannot reach the API (${(error as Error).message})`, 'NETWORK');
   }
   const text = await res.text();
