@@ -85,6 +85,7 @@ describe('GoExtractor', () => {
       [id('B', 'variable'), 33, 33, true, null],
       [id('Default', 'variable'), 35, 35, true, null],
       [id('Server.Serve', 'method'), 38, 49, true, 'Server'],
+      [id('Server.Serve.func1', 'function'), 44, 44, false, null], // named as Go's stack traces name closures
       [id('Box.Get', 'method'), 51, 51, true, 'Box'],
       [id('NewServer', 'function'), 53, 53, true, null],
       [id('init', 'function'), 54, 54, false, null],

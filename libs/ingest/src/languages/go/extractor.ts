@@ -56,6 +56,8 @@ export class GoExtractor implements LanguageExtractor {
 
 class GoWalker {
   private readonly content: string;
+  /** Function literals seen so far per enclosing scope (their names count up). */
+  private readonly closures = new Map<ScopeDraft, number>();
 
   constructor(private readonly b: FileBuilder, private readonly f: Fields) {
     this.content = b.content;
@@ -373,16 +375,9 @@ class GoWalker {
         if (body) this.literalBody(body, scope);
         return;
       }
-      case 'func_literal': {
-        const params = fieldChild(node, this.f.parameters);
-        if (params) this.params(params, scope);
-        const result = fieldChild(node, this.f.result);
-        if (result?.type === 'parameter_list') this.params(result, scope);
-        else if (result) this.typeRefs(result, scope);
-        const body = fieldChild(node, this.f.body);
-        if (body) this.walk(body, scope);
+      case 'func_literal':
+        this.closure(node, scope);
         return;
-      }
       case 'short_var_declaration':
         this.shortVar(node, scope);
         return;
@@ -421,6 +416,29 @@ class GoWalker {
       default:
         for (const c of node.namedChildren) this.walk(c, scope);
     }
+  }
+
+  /**
+   * A function literal is a scope of its own, named as Go's runtime names it in stack traces
+   * (`Handle.func1`, nested `Handle.func1.func1`): its parameters shadow the enclosing function's
+   * locals (`r := NewRouter(); r.Get("/", func(w http.ResponseWriter, r *http.Request) {...})`).
+   */
+  private closure(node: SyntaxNode, parent: ScopeDraft): void {
+    const n = (this.closures.get(parent) ?? 0) + 1;
+    this.closures.set(parent, n);
+    const body = fieldChild(node, this.f.body);
+    const s = this.b.addScope({
+      name: `func${n}`, kind: 'function', parent,
+      ...range(node),
+      signature: this.content.slice(node.startIndex, body ? body.startIndex : node.endIndex),
+      docComment: null,
+      exported: false,
+    });
+    const params = fieldChild(node, this.f.parameters);
+    if (params) this.params(params, s);
+    const result = fieldChild(node, this.f.result);
+    if (result) this.result(result, s, s);
+    if (body) this.walk(body, s);
   }
 
   /** `{Key: v}` keys are field names (or values for maps): only values and nested literals are walked. */

@@ -164,6 +164,26 @@ describe('GoResolver', () => {
     ]);
   });
 
+  it("a function literal's parameters shadow the enclosing function's locals", () => {
+    const r = resolveRepository(parse({
+      'h/h.go': [
+        'package h',
+        'type Router struct{}',
+        'func (r *Router) Get(p string, h func(*Request)) {}',
+        'type Request struct{}',
+        'func (r *Request) Context() {}',
+        'func Serve() {',
+        '	r := &Router{}',
+        '	r.Get("/", func(r *Request) { r.Context() })',
+        '}',
+      ].join('\n'),
+    }));
+    expect(edges(r, 'CALLS')).toEqual([
+      'Serve.func1|function -> h/h.go#Request.Context|method',
+      'Serve|function -> h/h.go#Router.Get|method',
+    ]);
+  });
+
   it('attaches methods to their receiver type in another file, and resolves dot and aliased imports', () => {
     const r = resolveRepository(parse({
       'm/t.go': 'package m\ntype T struct{}',
