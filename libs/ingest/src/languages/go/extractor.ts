@@ -21,6 +21,8 @@ export const GO_UNDERLYING = '=';
 export const GO_PACKAGE = 'package';
 /** Binding type of a local whose type is not known at parse time (it is still a local: calling it is dynamic). */
 export const GO_UNTYPED = '?';
+/** Prefix of a binding typed as another value's declared type (`m := mx` -> `&mx`). */
+export const GO_VALUE = '&';
 /** Binding type of a local or field holding a function value. */
 export const GO_FUNC = 'func';
 
@@ -223,10 +225,12 @@ class GoWalker {
     else if (kind === 'interface') this.interfaceBody(type, s);
     else {
       this.typeRefs(type, s);
-      if (spec.type === 'type_alias') {
-        const tn = this.typeName(type);
-        if (tn) this.b.binding(s, GO_UNDERLYING, tn, true);
-      } else if (type.type === 'function_type') this.b.binding(s, GO_UNDERLYING, GO_FUNC, true);
+      // `type A = B`: A is B; `type HandlerFunc func(...)`: calling one is calling a function value;
+      // `type nodes []*node`: ranging over or indexing one gives a node
+      const under = this.bindingType(type, s);
+      if (spec.type === 'type_alias' ? under !== GO_UNTYPED : under === GO_FUNC || under.startsWith('[]')) {
+        this.b.binding(s, GO_UNDERLYING, under, true);
+      }
     }
   }
 
@@ -568,6 +572,12 @@ class GoWalker {
       }
       case 'index_expression':
         return this.chain(v, 0) ?? GO_UNTYPED;
+      case 'identifier':
+      case 'selector_expression': {
+        // `m := mx`, `h := s.handler`: the value's own declared type, looked up by the resolver
+        const c = this.chain(v, 0);
+        return c && !c.includes('(') && !c.includes('[') ? `${GO_VALUE}${c}` : GO_UNTYPED;
+      }
       default:
         return GO_UNTYPED;
     }

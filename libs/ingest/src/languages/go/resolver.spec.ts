@@ -66,6 +66,8 @@ describe('GoResolver', () => {
         'func (l List) First() *Item { return l.items[0] }',
         'func (l List) All() []*Item { return l.items }',
         'type Same = List',
+        'type Items []*Item',
+        'func (l List) Copy() Items { return nil }',
         'func NewList() *List { return &List{} }',
       ].join('\n'),
       'a/use.go': [
@@ -79,12 +81,16 @@ describe('GoResolver', () => {
         '\tx.Do()',
         '\ts.First()',
         '\tl.items[0].Do()',
+        '\tfor _, it3 := range l.Copy() { it3.Do() }',
+        '\tm := l',
+        '\tm.First()',
         '}',
       ].join('\n'),
     }));
     expect(edges(r, 'CALLS')).toEqual([
       'Use|function -> a/types.go#Item.Do|method',
       'Use|function -> a/types.go#List.All|method',
+      'Use|function -> a/types.go#List.Copy|method',
       'Use|function -> a/types.go#List.First|method',
       'Use|function -> a/types.go#NewList|function',
     ]);

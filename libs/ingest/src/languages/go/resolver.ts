@@ -4,7 +4,7 @@ import type { FamilyResolver, FileEnv, Outcome, ResolverContext } from '../../re
 import { push, TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { isGoPredeclared, isStdImport } from './builtins';
-import { GO_FUNC, GO_PACKAGE, GO_RESULT, GO_UNDERLYING, GO_UNTYPED } from './extractor';
+import { GO_FUNC, GO_PACKAGE, GO_RESULT, GO_UNDERLYING, GO_UNTYPED, GO_VALUE } from './extractor';
 
 /** Named types that can have methods (interfaces are satisfied, they do not satisfy). */
 const IMPLEMENTOR = new Set<ScopeKind>(['struct', 'type_alias']);
@@ -111,7 +111,9 @@ export class GoResolver implements FamilyResolver {
       if (local !== null) {
         // calling a local or parameter: a function value
         if (step.call || (!rest.length && !step.elem)) return { reason: 'dynamic' };
-        return this.walkTyped(step.elem ? elementOf(local) : local, from, rest, kinds);
+        if (!step.elem) return this.walkTyped(local, from, rest, kinds);
+        const elems = this.elementTypes(local, from);
+        return elems.length ? this.walk(elems, rest, kinds, 'unknown-receiver') : { reason: this.whyNoType(elementOf(local), from) };
       }
     }
     const decls = this.lookup(st, step.name);
@@ -232,9 +234,8 @@ export class GoResolver implements FamilyResolver {
       if (field !== null) {
         // `s.handler()`: calling a field holds a function value
         if (step.call || field === GO_FUNC || (last && !step.elem)) return { reason: 'dynamic' };
-        const typeName = step.elem ? elementOf(field) : field;
-        const types = this.typesOf(typeName, cur[0]);
-        if (!types.length) return { reason: this.whyNoType(typeName, cur[0]) };
+        const types = step.elem ? this.elementTypes(field, cur[0]) : this.typesOf(field, cur[0]);
+        if (!types.length) return { reason: this.whyNoType(step.elem ? elementOf(field) : field, cur[0]) };
         cur = this.deref(types);
         continue;
       }
@@ -261,8 +262,13 @@ export class GoResolver implements FamilyResolver {
         typeName = this.c.t.memberBindings.get(d.id)?.get(GO_RESULT);
       } else if (d.kind === 'variable') {
         typeName = d.parentId ? this.c.t.localBindings.get(d.parentId)?.get(d.name) : undefined;
+      } else if (step.elem && TYPE_LIKE.has(d.kind)) {
+        // an element of a value of a named slice or map type (`type nodes []*node`)
+        const under = this.c.t.memberBindings.get(d.id)?.get(GO_UNDERLYING);
+        if (under?.startsWith('[]')) out.push(...this.typesOf(under.slice(2), d));
+        continue;
       }
-      if (typeName) out.push(...this.typesOf(step.elem ? elementOf(typeName) : typeName, d));
+      if (typeName) out.push(...(step.elem ? this.elementTypes(typeName, d) : this.typesOf(typeName, d)));
     }
     return [...new Set(out)];
   }
@@ -282,6 +288,7 @@ export class GoResolver implements FamilyResolver {
     this.depth++;
     try {
       if (typeName.startsWith('[]')) return []; // a slice or map: no members of its own
+      if (typeName.startsWith(GO_VALUE)) return this.valueTypes(typeName.slice(GO_VALUE.length).split('.'), ctx, env);
       if (typeName.endsWith('()') || typeName.endsWith('[]')) {
         // a call's result or an element, written as the expression: `NewServer()`, `s.all[]`
         const out = this.resolve(typeName.split('.'), ctx, env, TYPE_LIKE, false);
@@ -301,13 +308,37 @@ export class GoResolver implements FamilyResolver {
     }
   }
 
+  /** What ranging over or indexing a value of this declared type gives (`[]T`, or a named slice or map type). */
+  private elementTypes(typeName: string, ctx: ParsedScope): ParsedScope[] {
+    if (typeName.startsWith('[]')) return this.typesOf(typeName.slice(2), ctx);
+    const out: ParsedScope[] = [];
+    for (const t of this.typesOf(typeName, ctx)) {
+      const under = this.c.t.memberBindings.get(t.id)?.get(GO_UNDERLYING);
+      if (under?.startsWith('[]')) out.push(...this.typesOf(under.slice(2), t));
+    }
+    return out;
+  }
+
+  /** The declared type of a value written `x` or `x.f.g` (a local, parameter or package var, then fields). */
+  private valueTypes(parts: string[], ctx: ParsedScope, env: FileEnv): ParsedScope[] {
+    if (parts.length === 1) {
+      const local = this.c.localBinding(parts[0], ctx);
+      if (local !== null) return this.typesOf(local, ctx);
+      const vars = this.lookup(this.file(env), parts[0]).filter((d) => d.kind === 'variable');
+      return this.stepTypes(vars, { name: parts[0], call: false, elem: false });
+    }
+    const owners = this.valueTypes(parts.slice(0, -1), ctx, env);
+    const field = owners.length ? this.c.memberBinding(owners, parts[parts.length - 1]) : null;
+    return field ? this.typesOf(field, owners[0]) : [];
+  }
+
   /** `type A = B`: A's members are B's. */
   private deref(types: ParsedScope[]): ParsedScope[] {
     if (!types.some((t) => t.kind === 'type_alias')) return types;
     return types.flatMap((t) => {
       if (t.kind !== 'type_alias') return [t];
       const u = this.c.t.memberBindings.get(t.id)?.get(GO_UNDERLYING);
-      if (!u || u === GO_FUNC) return [t];
+      if (!u || u === GO_FUNC || u.startsWith('[]')) return [t];
       const under = this.typesOf(u, t);
       return under.length ? under : [t];
     });
