@@ -58,6 +58,8 @@ export class GoExtractor implements LanguageExtractor {
 
 class GoWalker {
   private readonly content: string;
+  /** Type parameters' constraints that name an interface, per declaring scope. */
+  private readonly constraints = new Map<ScopeDraft, Map<string, string>>();
   /** Function literals seen so far per enclosing scope (their names count up). */
   private readonly closures = new Map<ScopeDraft, number>();
 
@@ -167,8 +169,19 @@ class GoWalker {
     const tps = fieldChild(node, this.f.type_parameters);
     if (!tps) return;
     for (const d of tps.namedChildren) {
-      for (const n of d.childrenForFieldId(this.f.name).filter(isName)) (s.typeParams ??= new Set()).add(this.text(n));
       const c = fieldChild(d, this.f.type);
+      // `[T Shape]`: a T value has Shape's methods; a union or `~int` constraint names none
+      const only = c?.type === 'type_constraint' && c.namedChildCount === 1 ? c.namedChild(0) : c;
+      const bound = only && only.type !== 'type_constraint' ? this.typeName(only) : null;
+      for (const n of d.childrenForFieldId(this.f.name).filter(isName)) {
+        const name = this.text(n);
+        (s.typeParams ??= new Set()).add(name);
+        if (bound && !GO_PREDECLARED_TYPES.has(bound)) {
+          let m = this.constraints.get(s);
+          if (!m) this.constraints.set(s, (m = new Map()));
+          m.set(name, bound);
+        }
+      }
       if (c) this.typeRefs(c, s);
     }
   }
@@ -629,7 +642,15 @@ class GoWalker {
       }
       default: {
         const tn = this.typeName(type);
-        return tn && !(scope && this.b.isTypeParam(scope, tn)) ? tn : GO_UNTYPED;
+        if (!tn) return GO_UNTYPED;
+        if (scope && this.b.isTypeParam(scope, tn)) {
+          for (let p: ScopeDraft | null = scope; p; p = p.parent) {
+            const bound = this.constraints.get(p)?.get(tn);
+            if (bound) return bound;
+          }
+          return GO_UNTYPED;
+        }
+        return tn;
       }
     }
   }

@@ -69,6 +69,10 @@ describe('GoResolver', () => {
         'type Items []*Item',
         'func (l List) Copy() Items { return nil }',
         'func NewList() *List { return &List{} }',
+        'type Doer interface { Do() *Item }',
+        'type Box[T Doer] struct{ v T }',
+        'func (b Box[T]) Run() { b.v.Do() }',
+        'func Apply[T Doer](x T) { x.Do() }',
       ].join('\n'),
       'a/use.go': [
         'package a',
@@ -88,6 +92,8 @@ describe('GoResolver', () => {
       ].join('\n'),
     }));
     expect(edges(r, 'CALLS')).toEqual([
+      'Apply|function -> a/types.go#Doer.Do|method', // a type parameter has its constraint's methods
+      'Box.Run|method -> a/types.go#Doer.Do|method',
       'Use|function -> a/types.go#Item.Do|method',
       'Use|function -> a/types.go#List.All|method',
       'Use|function -> a/types.go#List.Copy|method',
