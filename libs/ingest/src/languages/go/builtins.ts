@@ -23,3 +23,12 @@ export function isStdImport(path: string): boolean {
   const first = path.split('/', 1)[0];
   return !first.includes('.');
 }
+
+/** The name a package is imported under by default: the path's last element, without a major version or `go-` prefix. */
+export function defaultPackageName(spec: string): string {
+  const segs = spec.split('/');
+  let last = segs[segs.length - 1];
+  if (/^v\d+$/.test(last) && segs.length > 1) last = segs[segs.length - 2];
+  last = last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/-go$/, '');
+  return last.replace(/[-.]/g, '_');
+}

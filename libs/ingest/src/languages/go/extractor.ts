@@ -2,7 +2,7 @@ import { cleanBlockComment, cleanLineComments } from '../../parse/doc-comments';
 import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from '../../parse/extractor';
 import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
 import type { Language, ScopeKind } from '../../parse/types';
-import { GO_PREDECLARED_TYPES } from './builtins';
+import { defaultPackageName, GO_PREDECLARED_TYPES } from './builtins';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
 const FIELDS = fieldTable([
@@ -60,6 +60,8 @@ class GoWalker {
   private readonly content: string;
   /** Type parameters' constraints that name an interface, per declaring scope. */
   private readonly constraints = new Map<ScopeDraft, Map<string, string>>();
+  /** Local names of the file's imports: `pkg.Name` used as a value is a reference to Name. */
+  private readonly packages = new Set<string>();
   /** Function literals seen so far per enclosing scope (their names count up). */
   private readonly closures = new Map<ScopeDraft, number>();
 
@@ -114,9 +116,12 @@ class GoWalker {
       const path = fieldChild(s, this.f.path);
       if (!path) continue;
       const alias = fieldChild(s, this.f.name);
+      const spec = this.text(path).replace(/^["`]|["`]$/g, '');
+      const local = alias ? this.text(alias) : defaultPackageName(spec);
+      if (local !== '_' && local !== '.') this.packages.add(local);
       this.b.imports.push({
         fromPath: this.b.path,
-        specifier: this.text(path).replace(/^["`]|["`]$/g, ''),
+        specifier: spec,
         names: [{ imported: '*', local: alias ? this.text(alias) : '' }],
         isNamespace: true,
         line: startLine(s),
@@ -373,6 +378,15 @@ class GoWalker {
       case 'call_expression':
         this.call(node, scope);
         return;
+      case 'selector_expression': {
+        // `http.StatusOK`, `store.ErrNotFound`, `api.Handle` passed as a value: what the file uses of a package
+        const operand = fieldChild(node, this.f.operand);
+        const field = fieldChild(node, this.f.field);
+        if (operand?.type === 'identifier' && field && this.packages.has(this.text(operand))) {
+          this.b.ref(scope, 'REFERENCES', `${this.text(operand)}.${this.text(field)}`, startLine(node));
+        } else if (operand) this.walk(operand, scope);
+        return;
+      }
       case 'type_conversion_expression': {
         // `Map[int](xs)`: a generic function's instantiation parses as a conversion
         const type = fieldChild(node, this.f.type);

@@ -11,7 +11,7 @@ const edges = (r: ResolveResult, type: string) =>
 const misses = (r: ResolveResult) => r.unresolved.map((u) => `${u.targetName}:${u.reason}`).sort();
 
 describe('GoResolver', () => {
-  it('maps import paths through go.mod: every file of the package, the standard library as builtin, dependencies as external', () => {
+  it('maps import paths through go.mod (IMPORTS to the files declaring what is used), the standard library as builtin, dependencies as external', () => {
     const files = parse({
       'svc/main.go': [
         'package main',
@@ -21,19 +21,23 @@ describe('GoResolver', () => {
         '\tdb "example.com/svc/store/sql"',
         '\t"github.com/go-chi/chi/v5"',
         ')',
-        'func main() { store.Open(); db.Connect(); chi.NewRouter(); fmt.Println() }',
+        'func main() { store.Open(); db.Connect(); chi.NewRouter(); fmt.Println(store.Limit) }',
       ].join('\n'),
       'svc/store/a.go': 'package store\nfunc Open() { helper() }',
-      'svc/store/b.go': 'package store\nfunc helper() {}',
+      'svc/store/b.go': 'package store\nconst Limit = 3\nfunc helper() {}',
       'svc/store/sql/conn.go': 'package sqlstore\nfunc Connect() {}',
       'other/store/a.go': 'package store\nfunc Open() {}',
+      'svc/drivers.go': 'package main\nimport _ "example.com/svc/store"', // nothing used by name: every file
     });
     const r = resolveRepository(files, { manifests: { 'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n' } });
     expect(edges(r, 'IMPORTS')).toEqual([
+      'svc/drivers.go|file -> svc/store/a.go#svc/store/a.go|file',
+      'svc/drivers.go|file -> svc/store/b.go#svc/store/b.go|file',
       'svc/main.go|file -> svc/store/a.go#svc/store/a.go|file',
-      'svc/main.go|file -> svc/store/b.go#svc/store/b.go|file',
+      'svc/main.go|file -> svc/store/b.go#svc/store/b.go|file', // store.Limit, a value
       'svc/main.go|file -> svc/store/sql/conn.go#svc/store/sql/conn.go|file',
     ]);
+    expect(edges(r, 'REFERENCES')).toEqual(['main|function -> svc/store/b.go#Limit|variable']);
     expect(edges(r, 'CALLS')).toEqual([
       'Open|function -> svc/store/b.go#helper|function', // same package, another file, no import
       'main|function -> svc/store/a.go#Open|function',

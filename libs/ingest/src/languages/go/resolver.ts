@@ -3,7 +3,7 @@ import { dirname, joinPath } from '../../resolve/module-resolver';
 import type { FamilyResolver, FileEnv, Outcome, ResolverContext } from '../../resolve/resolver-context';
 import { push, TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
-import { isGoPredeclared, isStdImport } from './builtins';
+import { defaultPackageName, isGoPredeclared, isStdImport } from './builtins';
 import { GO_FUNC, GO_PACKAGE, GO_RESULT, GO_UNDERLYING, GO_UNTYPED, GO_VALUE } from './extractor';
 
 /** Named types that can have methods (interfaces are satisfied, they do not satisfy). */
@@ -46,6 +46,8 @@ export class GoResolver implements FamilyResolver {
   private modules: { path: string; root: string }[] | null = null;
   private readonly dirMemo = new Map<string, GoImport>();
   private depth = 0;
+  /** The file of the reference being resolved: build variants of members are chosen from it. */
+  private fromPath = '';
 
   constructor(private readonly c: ResolverContext) {}
 
@@ -74,7 +76,8 @@ export class GoResolver implements FamilyResolver {
       const dir = this.file(env).dir;
       for (const s of env.file.scopes) {
         if (s.kind !== 'method' || !s.owner) continue;
-        for (const t of this.decls.get(dir)?.get(s.owner) ?? []) if (TYPE_LIKE.has(t.kind)) this.c.t.addMember(t, s);
+        const owners = (this.decls.get(dir)?.get(s.owner) ?? []).filter((t) => TYPE_LIKE.has(t.kind));
+        for (const t of sameBuild(owners, s.path)) this.c.t.addMember(t, s);
       }
     }
   }
@@ -83,23 +86,50 @@ export class GoResolver implements FamilyResolver {
     const st = this.file(env);
     const target = this.importTarget(imp.specifier, st.dir);
     const alias = imp.names[0]?.local ?? '';
+    const local = alias || ('dir' in target ? this.packageName.get(target.dir) : undefined) || defaultPackageName(imp.specifier);
     if ('dir' in target) {
-      for (const p of this.filesOf.get(target.dir) ?? []) if (p !== env.file.path) this.c.link(env, imp, { kind: 'file', path: p });
+      const used = this.filesUsed(env, target.dir, alias === '.' ? null : local);
+      for (const p of used.length ? used : this.filesOf.get(target.dir) ?? []) {
+        if (p !== env.file.path) this.c.link(env, imp, { kind: 'file', path: p });
+      }
       if (alias === '.') st.dots.push(target.dir);
     } else {
       const name = 'std' in target ? target.std : target.external;
       this.c.link(env, imp, { kind: 'external', name });
     }
     if (alias === '_' || alias === '.') return;
-    const local = alias || ('dir' in target ? this.packageName.get(target.dir) : undefined) || defaultPackageName(imp.specifier);
     st.imports.set(local, target);
     if ('external' in target) env.imported.set(local, { target: { kind: 'external', name: target.external }, imported: '*' });
+  }
+
+  /**
+   * The files of an imported package that declare what this file uses through it (`store.Open` ->
+   * the file declaring Open): the IMPORTS edges. Linking every file of the package instead made
+   * O(files x package size) edges (Go's runtime package alone has hundreds of files).
+   */
+  private filesUsed(env: FileEnv, dir: string, local: string | null): string[] {
+    const table = this.decls.get(dir);
+    if (!table) return [];
+    const out = new Set<string>();
+    for (const r of env.file.references) {
+      const parts = r.targetName.split('.');
+      let name: string | undefined;
+      if (local === null) name = parsePart(parts[0]).name;
+      else if (parts.length > 1 && parts[0] === local) name = parsePart(parts[1]).name;
+      for (const d of (name && table.get(name)) || []) out.add(d.path);
+    }
+    for (const b of env.file.bindings) {
+      if (local === null || !b.typeName.startsWith(`${local}.`)) continue;
+      for (const d of table.get(parsePart(b.typeName.slice(local.length + 1).split('.')[0]).name) ?? []) out.add(d.path);
+    }
+    return [...out].sort();
   }
 
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const st = this.file(env);
     const [head, ...rest] = parts;
     const step = parsePart(head);
+    if (this.depth === 0) this.fromPath = from.path;
     if (kinds.has('function') && parts[parts.length - 1].endsWith('[]')) {
       // `Map[int](xs)` instantiates a generic function; `handlers[k](x)` calls a function value
       const plain = [...parts.slice(0, -1), parts[parts.length - 1].slice(0, -2)];
@@ -116,7 +146,7 @@ export class GoResolver implements FamilyResolver {
         return elems.length ? this.walk(elems, rest, kinds, 'unknown-receiver') : { reason: this.whyNoType(elementOf(local), from) };
       }
     }
-    const decls = this.lookup(st, step.name);
+    const decls = sameBuild(this.lookup(st, step.name), from.path);
     if (decls.length) return this.walkFromDecls(decls, step, rest, kinds);
     const imp = st.imports.get(step.name);
     if (imp) {
@@ -125,7 +155,7 @@ export class GoResolver implements FamilyResolver {
       if (!rest.length) return { reason: 'not-found' };
       const [member, ...more] = rest;
       const mstep = parsePart(member);
-      const found = this.decls.get(imp.dir)?.get(mstep.name) ?? [];
+      const found = sameBuild(this.decls.get(imp.dir)?.get(mstep.name) ?? [], from.path);
       return found.length ? this.walkFromDecls(found, mstep, more, kinds) : { reason: 'not-found' };
     }
     if (isGoPredeclared(step.name)) return { reason: 'builtin' };
@@ -222,7 +252,7 @@ export class GoResolver implements FamilyResolver {
       const last = i === rest.length - 1;
       const members = this.c.findMember(cur, step.name);
       if (members.length) {
-        cur = preferConcrete(members, this.c);
+        cur = preferConcrete(sameBuild(members, this.fromPath), this.c);
         if (step.call || step.elem) {
           const next = this.stepTypes(cur, step);
           if (!next.length) return { reason: this.whyNoStep(cur, step) };
@@ -297,10 +327,10 @@ export class GoResolver implements FamilyResolver {
       const st = this.file(env);
       const dot = typeName.indexOf('.');
       let found: ParsedScope[];
-      if (dot < 0) found = this.lookup(st, typeName);
+      if (dot < 0) found = sameBuild(this.lookup(st, typeName), ctx.path);
       else {
         const imp = st.imports.get(typeName.slice(0, dot));
-        found = imp && 'dir' in imp ? this.decls.get(imp.dir)?.get(typeName.slice(dot + 1)) ?? [] : [];
+        found = imp && 'dir' in imp ? sameBuild(this.decls.get(imp.dir)?.get(typeName.slice(dot + 1)) ?? [], ctx.path) : [];
       }
       return this.deref(found.filter((s) => TYPE_LIKE.has(s.kind)));
     } finally {
@@ -324,7 +354,7 @@ export class GoResolver implements FamilyResolver {
     if (parts.length === 1) {
       const local = this.c.localBinding(parts[0], ctx);
       if (local !== null) return this.typesOf(local, ctx);
-      const vars = this.lookup(this.file(env), parts[0]).filter((d) => d.kind === 'variable');
+      const vars = sameBuild(this.lookup(this.file(env), parts[0]), ctx.path).filter((d) => d.kind === 'variable');
       return this.stepTypes(vars, { name: parts[0], call: false, elem: false });
     }
     const owners = this.valueTypes(parts.slice(0, -1), ctx, env);
@@ -411,6 +441,12 @@ export class GoResolver implements FamilyResolver {
   private findImport(spec: string, fromDir: string): GoImport {
     const modules = this.moduleList();
     for (const m of modules) {
+      // Go's own tree: `module std` (src/) and `module cmd` (src/cmd/) hold the standard library's paths
+      if (m.path === 'std' || m.path === 'cmd') {
+        const dir = joinPath(m.root, m.path === 'cmd' && spec.startsWith('cmd/') ? spec.slice(4) : spec);
+        if (this.filesOf.has(dir)) return { dir };
+        continue;
+      }
       if (spec !== m.path && !spec.startsWith(`${m.path}/`)) continue;
       const dir = joinPath(m.root, spec.slice(m.path.length));
       if (this.filesOf.has(dir)) return { dir };
@@ -462,6 +498,45 @@ export class GoResolver implements FamilyResolver {
   }
 }
 
+/** GOOS and GOARCH values a file name may end with (`os_linux.go`, `defs_netbsd_386.go`, `asm_amd64_test.go`). */
+const BUILD_TAGS = new Set([
+  'aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd',
+  'plan9', 'solaris', 'wasip1', 'windows', 'zos', '386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64',
+  'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le', 'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390',
+  's390x', 'sparc', 'sparc64', 'wasm',
+]);
+
+function buildTags(path: string): string[] {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/(?:_test)?\.go$/, '');
+  const segs = base.split('_');
+  const tags: string[] = [];
+  for (let i = segs.length - 1; i > 0 && tags.length < 2 && BUILD_TAGS.has(segs[i]); i--) tags.push(segs[i]);
+  return tags;
+}
+
+/**
+ * Several package-level declarations of one name are build variants (`osinit` in os_linux.go and
+ * os_darwin.go): from a file, the one in that file, else those whose file names share the most
+ * GOOS/GOARCH suffixes with it, else those of files without such suffixes; all when nothing decides.
+ */
+function sameBuild(decls: ParsedScope[], fromPath: string): ParsedScope[] {
+  if (decls.length < 2) return decls;
+  const own = decls.filter((d) => d.path === fromPath);
+  if (own.length) return own;
+  const mine = buildTags(fromPath);
+  let best = 0;
+  let kept: ParsedScope[] = [];
+  for (const d of decls) {
+    const tags = buildTags(d.path);
+    const score = mine.length ? tags.filter((t) => mine.includes(t)).length : tags.length === 0 ? 1 : 0;
+    if (score > best) {
+      best = score;
+      kept = [d];
+    } else if (score === best && score > 0) kept.push(d);
+  }
+  return best > 0 ? kept : decls;
+}
+
 /** One element of a written chain: `name`, a call `name()`, an element `name[]` (or `name()[]`). */
 interface Part {
   name: string;
@@ -489,13 +564,4 @@ function preferConcrete(members: ParsedScope[], c: ResolverContext): ParsedScope
   if (members.length < 2) return members;
   const concrete = members.filter((m) => c.t.parent(m)?.kind !== 'interface');
   return concrete.length ? concrete : members;
-}
-
-/** The name a package is imported under by default: the path's last element, without a major version or `go-` prefix. */
-export function defaultPackageName(spec: string): string {
-  const segs = spec.split('/');
-  let last = segs[segs.length - 1];
-  if (/^v\d+$/.test(last) && segs.length > 1) last = segs[segs.length - 2];
-  last = last.replace(/\.v\d+$/, '').replace(/^go-/, '').replace(/-go$/, '');
-  return last.replace(/[-.]/g, '_');
 }
