@@ -21,7 +21,7 @@ describe('GoResolver', () => {
         '\tdb "example.com/svc/store/sql"',
         '\t"github.com/go-chi/chi/v5"',
         ')',
-        'func main() { store.Open(); db.Connect(); chi.NewRouter(); fmt.Println(store.Limit) }',
+        'func main() { store.Open(); db.Connect(); chi.NewRouter(); fmt.Println(store.Limit, db.Connect) }',
       ].join('\n'),
       'svc/store/a.go': 'package store\nfunc Open() { helper() }',
       'svc/store/b.go': 'package store\nconst Limit = 3\nfunc helper() {}',
@@ -37,7 +37,10 @@ describe('GoResolver', () => {
       'svc/main.go|file -> svc/store/b.go#svc/store/b.go|file', // store.Limit, a value
       'svc/main.go|file -> svc/store/sql/conn.go#svc/store/sql/conn.go|file',
     ]);
-    expect(edges(r, 'REFERENCES')).toEqual(['main|function -> svc/store/b.go#Limit|variable']);
+    expect(edges(r, 'REFERENCES')).toEqual([
+      'main|function -> svc/store/b.go#Limit|variable',
+      'main|function -> svc/store/sql/conn.go#Connect|function', // a function as a value
+    ]);
     expect(edges(r, 'CALLS')).toEqual([
       'Open|function -> svc/store/b.go#helper|function', // same package, another file, no import
       'main|function -> svc/store/a.go#Open|function',

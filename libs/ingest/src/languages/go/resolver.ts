@@ -146,8 +146,8 @@ export class GoResolver implements FamilyResolver {
         return elems.length ? this.walk(elems, rest, kinds, 'unknown-receiver') : { reason: this.whyNoType(elementOf(local), from) };
       }
     }
-    const decls = sameBuild(this.lookup(st, step.name), from.path);
-    if (decls.length) return this.walkFromDecls(decls, step, rest, kinds);
+    // An import name may not also be declared in the package (a compile error), except in a
+    // directory's external test package (`package x_test`), which this resolver reads as the package.
     const imp = st.imports.get(step.name);
     if (imp) {
       if ('std' in imp) return { reason: 'builtin' };
@@ -158,6 +158,8 @@ export class GoResolver implements FamilyResolver {
       const found = sameBuild(this.decls.get(imp.dir)?.get(mstep.name) ?? [], from.path);
       return found.length ? this.walkFromDecls(found, mstep, more, kinds) : { reason: 'not-found' };
     }
+    const decls = sameBuild(this.lookup(st, step.name), from.path);
+    if (decls.length) return this.walkFromDecls(decls, step, rest, kinds);
     if (isGoPredeclared(step.name)) return { reason: 'builtin' };
     return { reason: rest.length || step.call ? 'unknown-receiver' : 'not-found' };
   }
@@ -304,9 +306,9 @@ export class GoResolver implements FamilyResolver {
   }
 
   private finish(targets: ParsedScope[], kinds: ReadonlySet<ScopeKind>): Outcome {
-    // calling a type is a conversion (`Celsius(x)`, `HandlerFunc(f)`)
+    // calling a type is a conversion (`Celsius(x)`, `HandlerFunc(f)`); a function named, not called, is a value
     const calling = kinds.has('function');
-    const ok = targets.filter((t) => kinds.has(t.kind) || (calling && TYPE_LIKE.has(t.kind)));
+    const ok = targets.filter((t) => kinds.has(t.kind) || (calling ? TYPE_LIKE.has(t.kind) : t.kind === 'function' || t.kind === 'method'));
     return ok.length ? { targets: ok } : { reason: 'not-found' };
   }
 
