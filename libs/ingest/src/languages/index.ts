@@ -5,6 +5,7 @@ import type { Language } from '../parse/types';
 import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
+import { goPlugin } from './go';
 import type { LanguagePlugin } from './plugin';
 import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
 
@@ -42,6 +43,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     extractor: () => new CSharpExtractor(),
     resolver: (ctx) => new CSharpResolver(ctx),
   },
+  goPlugin,
   {
     languages: [{ id: 'sql', extensions: ['sql'] }],
     family: 'sql',

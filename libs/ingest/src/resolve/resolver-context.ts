@@ -151,6 +151,8 @@ export class ResolverContext {
   /** Resolved EXTENDS / IMPLEMENTS targets per scope id. */
   readonly extendsOf = new Map<string, ParsedScope[]>();
   readonly implementsOf = new Map<string, ParsedScope[]>();
+  /** Classes whose heritage the fast resolver decided (at least in part): their OVERRIDES are `fast`. */
+  readonly fastHeritage = new Set<string>();
   /** Classes with an EXTENDS that did not resolve (base from a package...): reason per class id. */
   readonly unresolvedBase = new Map<string, UnresolvedReason>();
   private readonly families = new Map<Family, FamilyResolver>();
@@ -172,6 +174,7 @@ export class ResolverContext {
   /** A heritage relationship (EXTENDS or IMPLEMENTS) found by a family: edge, and member lookups through it. */
   addHeritage(from: ParsedScope, to: ParsedScope, type: 'EXTENDS' | 'IMPLEMENTS', line: number | undefined, resolver: ResolverName): void {
     if (from.id === to.id) return;
+    if (resolver === 'fast') this.fastHeritage.add(from.id);
     push(type === 'EXTENDS' ? this.extendsOf : this.implementsOf, from.id, to);
     this.out.addEdge(from.id, to.id, type, line, resolver);
   }

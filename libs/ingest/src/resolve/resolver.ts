@@ -40,8 +40,6 @@ class Resolver {
   private readonly t: SymbolTable;
   private readonly c: ResolverContext;
   private readonly out: ResolveOutput;
-  /** Classes whose heritage the fast resolver decided (at least in part): their OVERRIDES are `fast`. */
-  private readonly fastHeritage = new Set<string>();
 
   constructor(private readonly files: ParsedFile[], private readonly opts: ResolveOptions) {
     this.t = new SymbolTable(files, opts.defaultSqlSchema ?? 'dbo');
@@ -121,7 +119,7 @@ class Resolver {
     // Bases are resolved from the declaring scope's parent (a class cannot inherit its own members).
     const ctx = from.parentId ? this.t.scopes.get(from.parentId) ?? from : from;
     const { out, resolver } = this.decide(r, env, () => fam.resolve(parts, ctx, env, HERITABLE, true));
-    if (resolver === 'fast') this.fastHeritage.add(from.id);
+    if (resolver === 'fast') this.c.fastHeritage.add(from.id);
     if ('reason' in out) {
       this.out.miss(r, out.reason, resolver);
       if (written === 'EXTENDS') this.c.unresolvedBase.set(from.id, out.reason === 'not-found' ? 'unknown-receiver' : out.reason);
@@ -173,7 +171,7 @@ class Resolver {
       if (!CLASS_LIKE.has(cls.kind) || !kept(cls.path)) continue;
       const bases = [...(this.c.extendsOf.get(cls.id) ?? []), ...(this.c.implementsOf.get(cls.id) ?? [])];
       if (!bases.length) continue;
-      const resolver: ResolverName = this.fastHeritage.has(cls.id) ? 'fast' : 'precise';
+      const resolver: ResolverName = this.c.fastHeritage.has(cls.id) ? 'fast' : 'precise';
       for (const list of this.t.children.get(cls.id)?.values() ?? []) {
         for (const m of list) {
           if (m.kind !== 'method' && m.kind !== 'property') continue;
