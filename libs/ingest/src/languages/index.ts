@@ -5,6 +5,7 @@ import type { Language } from '../parse/types';
 import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
+import { javaPlugin } from './java';
 import type { LanguagePlugin } from './plugin';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
@@ -45,6 +46,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     family: 'sql',
     extractor: () => new SqlExtractor(),
   },
+  javaPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
