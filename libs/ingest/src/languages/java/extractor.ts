@@ -29,6 +29,15 @@ const LEAVES = new Set([
 const MAX_CHAIN = 8;
 
 /**
+ * Overloads: a method's or constructor's parameter types as written travel as a typed binding of
+ * that scope named `(params)`, and each scope's argument types per call target as `(args)<target>`
+ * (`(String,int);(?)` for two call sites). Neither is a Java identifier, so no lookup of a variable
+ * meets them; bindings are what a partial re-index keeps of a parse, so the resolver may read them.
+ */
+export const OVERLOAD_PARAMS = '(params)';
+export const OVERLOAD_ARGS = '(args)';
+
+/**
  * Java.
  *
  * Scopes: the `package` (a `namespace` scope spanning the file, so the resolver knows each file's
@@ -61,6 +70,10 @@ class JavaWalker {
   private readonly content: string;
   /** Bound of each type parameter in scope, by declaring scope (`Object` when unbounded). */
   private readonly bounds = new Map<ScopeDraft, Map<string, string>>();
+  /** Declared types as written (simple names, arrays kept: `int[]`) of each scope's variables. */
+  private readonly declared = new Map<ScopeDraft, Map<string, string>>();
+  /** Argument types of each call target per calling scope (overload choice, see {@link OVERLOAD_ARGS}). */
+  private readonly callArgs = new Map<ScopeDraft, Map<string, Set<string>>>();
 
   constructor(private readonly b: FileBuilder, private readonly f: Fields) {
     this.content = b.content;
@@ -90,6 +103,9 @@ class JavaWalker {
         continue;
       }
       this.walk(c, scope);
+    }
+    for (const [sc, calls] of this.callArgs) {
+      for (const [target, lists] of calls) this.b.binding(sc, `${OVERLOAD_ARGS}${target}`, [...lists].join(';'), false);
     }
   }
 
@@ -142,7 +158,11 @@ class JavaWalker {
         const nameNode = fieldChild(node, this.f.name);
         const obj = fieldChild(node, this.f.object);
         const recv = obj ? this.chain(obj) : null;
-        if (nameNode && (!obj || recv)) this.b.ref(scope, 'CALLS', recv ? `${recv}.${this.text(nameNode)}` : this.text(nameNode), startLine(node));
+        if (nameNode && (!obj || recv)) {
+          const target = recv ? `${recv}.${this.text(nameNode)}` : this.text(nameNode);
+          this.b.ref(scope, 'CALLS', target, startLine(node));
+          this.recordCall(scope, target, fieldChild(node, this.f.arguments));
+        }
         if (obj && !recv) this.walk(obj, scope);
         for (const c of node.namedChildren) {
           if (c.type === 'type_arguments') this.typeRefs(c, scope);
@@ -155,6 +175,7 @@ class JavaWalker {
         const tn = type ? this.typeName(type, scope) : null;
         if (tn && type && !this.b.isTypeParam(scope, tn)) {
           this.b.ref(scope, 'CALLS', tn, startLine(node));
+          this.recordCall(scope, tn, fieldChild(node, this.f.arguments));
           this.typeArgs(type, scope);
         }
         for (const c of node.namedChildren) {
@@ -166,7 +187,11 @@ class JavaWalker {
       }
       case 'explicit_constructor_invocation': {
         const ctor = fieldChild(node, this.f.constructor);
-        if (ctor) this.b.ref(scope, 'CALLS', ctor.type === 'super' ? 'super' : 'this', startLine(node));
+        if (ctor) {
+          const target = ctor.type === 'super' ? 'super' : 'this';
+          this.b.ref(scope, 'CALLS', target, startLine(node));
+          this.recordCall(scope, target, fieldChild(node, this.f.arguments));
+        }
         for (const c of node.namedChildren) if (c.id !== ctor?.id) this.walk(c, scope);
         return;
       }
@@ -193,7 +218,7 @@ class JavaWalker {
           const right = fieldChild(node, this.f.right);
           const name = fieldChild(node, this.f.name);
           const tn = right ? this.typeName(right, scope) : null;
-          if (tn && name) this.b.binding(scope, this.text(name), tn, false);
+          if (tn && name && right) this.bind(scope, this.text(name), tn, false, right);
           for (const c of node.namedChildren) if (c.type === 'record_pattern' || c.type === 'type_pattern') this.pattern(c, scope);
         }
         return;
@@ -261,7 +286,7 @@ class JavaWalker {
             if (!type) continue;
             this.typeRefs(type, s);
             const tn = this.typeName(type, s);
-            if (tn && pn) this.b.binding(s, this.text(pn), tn, true);
+            if (tn && pn) this.bind(s, this.text(pn), tn, true, type);
           }
           break;
         default:
@@ -276,7 +301,7 @@ class JavaWalker {
     for (const c of body.namedChildren) {
       if (c.type !== 'enum_constant') continue;
       const cn = fieldChild(c, this.f.name);
-      if (cn) this.b.binding(s, this.text(cn), name, true);
+      if (cn) this.bind(s, this.text(cn), name, true, null);
       this.walk(c, s);
     }
   }
@@ -298,6 +323,7 @@ class JavaWalker {
       exported: this.isExported(node, parent),
     });
     this.typeParameters(node, s);
+    this.parameterTypes(node, s);
     const type = fieldChild(node, this.f.type);
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.type === 'type_parameters') continue;
@@ -338,7 +364,7 @@ class JavaWalker {
         });
       }
       // a field of an anonymous class is a local of the method declaring that class
-      if (tn) this.b.binding(scope, name, dims ? 'Object' : tn, isTypeScope(scope));
+      if (tn && type) this.bind(scope, name, dims ? 'Object' : tn, isTypeScope(scope), type, dims);
       const value = fieldChild(d, this.f.value);
       if (value) this.walk(value, owner);
     }
@@ -366,7 +392,10 @@ class JavaWalker {
         const vt = fieldChild(value, this.f.type);
         tn = vt ? this.typeName(vt, scope) : null;
       }
-      if (tn && nameNode) this.b.binding(scope, this.text(nameNode), tn, member);
+      if (tn && nameNode) {
+        const written = type && !isVar ? type : value && fieldChild(value, this.f.type);
+        this.bind(scope, this.text(nameNode), tn, member, written ?? null, fieldChild(d, this.f.dimensions));
+      }
       if (value) this.walk(value, scope);
     }
   }
@@ -389,14 +418,14 @@ class JavaWalker {
         const types = ct.namedChildren.filter((c) => isTypeNode(c.type));
         // `catch (A | B e)`: e's type is their common supertype; the first alternative stands for it
         const tn = types.length ? this.typeName(types[0], scope) : null;
-        if (tn && nameNode) this.b.binding(scope, this.text(nameNode), tn, false);
+        if (tn && nameNode) this.bind(scope, this.text(nameNode), tn, false, types[0]);
       }
     }
     if (type) {
       this.typeRefs(type, scope);
       const isVar = type.type === 'type_identifier' && this.text(type) === 'var';
       const tn = isVar ? null : node.type === 'spread_parameter' || fieldChild(node, this.f.dimensions) ? 'Object' : this.typeName(type, scope);
-      if (tn && nameNode) this.b.binding(scope, this.text(nameNode), tn, false);
+      if (tn && nameNode) this.bind(scope, this.text(nameNode), tn, false, type, fieldChild(node, this.f.dimensions), node.type === 'spread_parameter');
     }
     for (const c of node.namedChildren) {
       if (c.id === type?.id || c.id === nameNode?.id || skip.has(c.id)) continue;
@@ -412,7 +441,7 @@ class JavaWalker {
       if (type) {
         this.typeRefs(type, scope);
         const tn = this.typeName(type, scope);
-        if (tn && name) this.b.binding(scope, this.text(name), tn, false);
+        if (tn && name) this.bind(scope, this.text(name), tn, false, type);
       }
       return;
     }
@@ -465,6 +494,137 @@ class JavaWalker {
     }
     if (isStatic) imp.isStatic = true;
     this.b.imports.push(imp);
+  }
+
+  // ---------------------------------------------------------------- overloads
+
+  /** A typed binding, and the type as written for overload choice at call sites. */
+  private bind(scope: ScopeDraft, name: string, typeName: string, member: boolean, written: SyntaxNode | null, dims?: SyntaxNode | null, spread = false): void {
+    this.b.binding(scope, name, typeName, member);
+    let m = this.declared.get(scope);
+    if (!m) this.declared.set(scope, (m = new Map()));
+    if (m.has(name)) return;
+    let w = written ? this.writtenType(written, scope) : typeName.slice(typeName.lastIndexOf('.') + 1);
+    if (dims) w += '[]'.repeat(this.text(dims).split('[').length - 1);
+    if (spread) w += '[]';
+    m.set(name, w);
+  }
+
+  /**
+   * The parameter types of a method or constructor as written (`(String,int[],Object...)`), as a
+   * binding named {@link OVERLOAD_PARAMS}: the resolver picks overloads by them.
+   */
+  private parameterTypes(node: SyntaxNode, s: ScopeDraft): void {
+    const params = fieldChild(node, this.f.parameters);
+    const out: string[] = [];
+    for (const p of params?.namedChildren ?? []) {
+      if (p.type === 'formal_parameter') {
+        const type = fieldChild(p, this.f.type);
+        const dims = fieldChild(p, this.f.dimensions);
+        out.push((type ? this.writtenType(type, s) : '?') + (dims ? '[]'.repeat(this.text(dims).split('[').length - 1) : ''));
+      } else if (p.type === 'spread_parameter') {
+        const type = p.namedChildren.find((c) => isTypeNode(c.type));
+        out.push(`${type ? this.writtenType(type, s) : '?'}...`);
+      }
+    }
+    this.b.binding(s, OVERLOAD_PARAMS, `(${out.join(',')})`, false);
+  }
+
+  /** Simple name of a type as written, arrays kept (`int[]`); `?` for a type parameter. */
+  private writtenType(node: SyntaxNode, scope: ScopeDraft): string {
+    switch (node.type) {
+      case 'array_type': {
+        const el = fieldChild(node, this.f.element);
+        const dims = fieldChild(node, this.f.dimensions);
+        return `${el ? this.writtenType(el, scope) : '?'}${'[]'.repeat(dims ? this.text(dims).split('[').length - 1 : 1)}`;
+      }
+      case 'generic_type': {
+        const inner = node.namedChild(0);
+        return inner ? this.writtenType(inner, scope) : '?';
+      }
+      case 'scoped_type_identifier': {
+        const last = node.namedChildren[node.namedChildren.length - 1];
+        return last ? this.writtenType(last, scope) : '?';
+      }
+      case 'type_identifier': {
+        const n = this.text(node);
+        return this.b.isTypeParam(scope, n) ? '?' : n;
+      }
+      case 'integral_type':
+      case 'floating_point_type':
+      case 'boolean_type':
+        return this.text(node);
+      default:
+        return '?';
+    }
+  }
+
+  private recordCall(scope: ScopeDraft, target: string, args: SyntaxNode | null): void {
+    if (!args) return;
+    const types = args.namedChildren.filter((a) => a.type !== 'line_comment' && a.type !== 'block_comment').map((a) => this.argType(a, scope));
+    let m = this.callArgs.get(scope);
+    if (!m) this.callArgs.set(scope, (m = new Map()));
+    let set = m.get(target);
+    if (!set) m.set(target, (set = new Set()));
+    set.add(`(${types.join(',')})`);
+  }
+
+  /** The static type of an argument where the syntax tells it, else `?`. */
+  private argType(node: SyntaxNode, scope: ScopeDraft, depth = 0): string {
+    switch (node.type) {
+      case 'decimal_integer_literal':
+      case 'hex_integer_literal':
+      case 'octal_integer_literal':
+      case 'binary_integer_literal':
+        return /[lL]$/.test(this.text(node)) ? 'long' : 'int';
+      case 'decimal_floating_point_literal':
+      case 'hex_floating_point_literal':
+        return /[fF]$/.test(this.text(node)) ? 'float' : 'double';
+      case 'string_literal':
+      case 'text_block':
+        return 'String';
+      case 'character_literal':
+        return 'char';
+      case 'true':
+      case 'false':
+        return 'boolean';
+      case 'null_literal':
+        return 'null';
+      case 'identifier':
+        return this.declaredType(this.text(node), scope);
+      case 'field_access': {
+        const obj = fieldChild(node, this.f.object);
+        const field = fieldChild(node, this.f.field);
+        return obj?.type === 'this' && field ? this.declaredType(this.text(field), scope, true) : '?';
+      }
+      case 'object_creation_expression':
+      case 'cast_expression': {
+        const type = fieldChild(node, this.f.type);
+        return type ? this.writtenType(type, scope) : '?';
+      }
+      case 'parenthesized_expression': {
+        const inner = node.namedChild(0);
+        return inner && depth < MAX_CHAIN ? this.argType(inner, scope, depth + 1) : '?';
+      }
+      case 'binary_expression': {
+        if (node.child(1)?.type !== '+' || depth >= MAX_CHAIN) return '?';
+        const l = fieldChild(node, this.f.left);
+        const r = fieldChild(node, this.f.right);
+        return (l && this.argType(l, scope, depth + 1) === 'String') || (r && this.argType(r, scope, depth + 1) === 'String') ? 'String' : '?';
+      }
+      default:
+        return '?';
+    }
+  }
+
+  /** The written type of a variable visible from `scope` (locals, then fields of enclosing types). */
+  private declaredType(name: string, scope: ScopeDraft, fieldsOnly = false): string {
+    for (let s: ScopeDraft | null = scope; s; s = s.parent) {
+      if (fieldsOnly && !isTypeScope(s)) continue;
+      const t = this.declared.get(s)?.get(name);
+      if (t) return t;
+    }
+    return '?';
   }
 
   // ---------------------------------------------------------------- references

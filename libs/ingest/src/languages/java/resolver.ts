@@ -3,6 +3,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { push } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { FUNCTIONAL_INTERFACES, IMPLICIT_METHODS, isJavaBuiltin, isPlatformPackage } from './builtins';
+import { pickOverloads } from './overloads';
 
 /** Scopes that own members and nested types (enums too, unlike the shared CLASS_LIKE). */
 const OWNER_KINDS = new Set<ScopeKind>(['class', 'interface', 'enum', 'record']);
@@ -109,6 +110,12 @@ export class JavaResolver implements FamilyResolver {
   }
 
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
+    const out = this.lookup(parts, from, env, kinds, wantType);
+    if (!('targets' in out) || out.targets.length < 2 || !kinds.has('constructor')) return out;
+    return { targets: pickOverloads(this.c.t, out.targets, from, parts.join('.')) };
+  }
+
+  private lookup(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const head = parts[0];
     const rest = parts.slice(1);
     const calling = kinds.has('constructor');
