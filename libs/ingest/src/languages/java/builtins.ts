@@ -5,7 +5,7 @@
  */
 const JAVA_LANG = new Set([
   'Object', 'String', 'StringBuilder', 'StringBuffer', 'CharSequence', 'System', 'Math', 'StrictMath', 'Runtime',
-  'Thread', 'ThreadLocal', 'InheritableThreadLocal', 'Runnable', 'Iterable', 'Comparable', 'AutoCloseable', 'Cloneable',
+  'Thread', 'ThreadGroup', 'ThreadLocal', 'InheritableThreadLocal', 'Runnable', 'Iterable', 'Comparable', 'AutoCloseable', 'Cloneable',
   'Appendable', 'Readable', 'Class', 'ClassLoader', 'ClassValue', 'Enum', 'Record', 'Void', 'Boolean', 'Byte', 'Short',
   'Character', 'Integer', 'Long', 'Float', 'Double', 'Number', 'Process', 'ProcessBuilder', 'ProcessHandle',
   'StackTraceElement', 'StackWalker', 'Module', 'ModuleLayer', 'Package', 'SecurityManager', 'Compiler',

@@ -35,6 +35,8 @@ const MAX_CHAIN = 8;
  * meets them; bindings are what a partial re-index keeps of a parse, so the resolver may read them.
  */
 export const OVERLOAD_PARAMS = '(params)';
+/** A method's declared return type (generics stripped, a type parameter as its bound), the same way. */
+export const RETURNS = '(returns)';
 export const OVERLOAD_ARGS = '(args)';
 
 /**
@@ -47,7 +49,8 @@ export const OVERLOAD_ARGS = '(args)';
  * leave the package out: `Outer.Inner.method`. `/** *\/` Javadoc is the doc comment; `exported` is
  * public or protected (interface members unless private).
  *
- * References: method invocations (CALLS `m`, `x.m`, `this.x.m`, `super.m`, `Type.m`, `a.b.Type.m`),
+ * References: method invocations (CALLS `m`, `x.m`, `this.x.m`, `super.m`, `Type.m`, `a.b.Type.m`, and
+ * on a call's result `x.m().n`),
  * `new T()` and `T::new` (CALLS `T`: the resolver lands on T's constructors), `this(..)`/`super(..)`
  * (CALLS `this`/`super`), method references `X::m` (CALLS `X.m`), `extends`/`implements` (EXTENDS /
  * IMPLEMENTS; an interface's `extends` is EXTENDS), type names in declarations, casts, `instanceof`,
@@ -163,7 +166,8 @@ class JavaWalker {
           this.b.ref(scope, 'CALLS', target, startLine(node));
           this.recordCall(scope, target, fieldChild(node, this.f.arguments));
         }
-        if (obj && !recv) this.walk(obj, scope);
+        // the receiver's own calls (`a.b()` in `a.b().c()`) are call sites too
+        if (obj && (!recv || recv.includes('()'))) this.walk(obj, scope);
         for (const c of node.namedChildren) {
           if (c.type === 'type_arguments') this.typeRefs(c, scope);
           else if (c.type === 'argument_list') this.walk(c, scope);
@@ -325,6 +329,8 @@ class JavaWalker {
     this.typeParameters(node, s);
     this.parameterTypes(node, s);
     const type = fieldChild(node, this.f.type);
+    const returns = type && type.type !== 'void_type' ? this.typeName(type, s) : null;
+    if (returns && kind === 'method') this.b.binding(s, RETURNS, returns, false);
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.type === 'type_parameters') continue;
       if (c.id === type?.id || c.type === 'throws') this.typeRefs(c, s);
@@ -647,6 +653,15 @@ class JavaWalker {
   private chain(node: SyntaxNode, depth = 0): string | null {
     if (depth > MAX_CHAIN) return null;
     switch (node.type) {
+      case 'method_invocation': {
+        // `a.b().c()` is CALLS `a.b().c`: the resolver continues from b's declared return type
+        const name = fieldChild(node, this.f.name);
+        const obj = fieldChild(node, this.f.object);
+        if (!name) return null;
+        const o = obj ? this.chain(obj, depth + 1) : null;
+        if (obj && !o) return null;
+        return `${o ? `${o}.` : ''}${this.text(name)}()`;
+      }
       case 'identifier':
       case 'type_identifier':
         return this.text(node);

@@ -106,7 +106,7 @@ describe('JavaResolver', () => {
   beforeAll(() => {
     repo = parse({
     'a/Base.java': 'package com.acme.a;\npublic abstract class Base { protected Helper helper; public void run() {} public abstract String name(); }',
-    'a/Helper.java': 'package com.acme.a;\nclass Helper { void help() {} static Helper make() { return new Helper(); } }',
+    'a/Helper.java': 'package com.acme.a;\nclass Helper { void help() {} Helper self() { return this; } static Helper make() { return new Helper(); } }',
     'a/Util.java': 'package com.acme.a;\npublic final class Util { public static int twice(int x) { return x * 2; } public static String twice(String s) { return s + s; } public static class Box { public Box(int n) {} public Box(String s) {} } }',
     'b/Impl.java': [
       'package com.acme.b;',
@@ -119,6 +119,7 @@ describe('JavaResolver', () => {
       '  private Logger log;',
       '  private Supplier<String> names = () -> "x";',
       '  @Override public String name() { return names.get(); }',
+      '  void run(int times) { helper.self().help(); name().trim(); }',
       '  void go(Runnable r) {',
       '    run(); helper.help(); twice(2); twice("s"); new Box(1);',
       '    var other = new Impl(); other.name(); super.run();',
@@ -140,9 +141,17 @@ describe('JavaResolver', () => {
       'Impl.go|method -> Util.Box.Box|constructor~1', // Box(int): `new Box(1)`
       'Impl.go|method -> Util.twice|method',
       'Impl.go|method -> Util.twice|method~1',
+      // a call on a call's result continues from the declared return type; overloads are inherited
+      'Impl.run|method -> Helper.help|method',
+      'Impl.run|method -> Helper.self|method',
+      'Impl.run|method -> Impl.name|method',
     ]);
     expect(edges(r, 'EXTENDS')).toEqual(['Impl|class -> Base|class']);
-    expect(edges(r, 'OVERRIDES')).toEqual(['Impl.name|method -> Base.name|method']);
+    expect(edges(r, 'OVERRIDES')).toEqual([
+      'Impl.name|method -> Base.name|method',
+      // the shared OVERRIDES rule matches by name alone: run(int) does not override run() in Java
+      'Impl.run|method -> Base.run|method',
+    ]);
     expect(edges(r, 'IMPORTS')).toEqual(['b/Impl.java|file -> a/Base.java|file', 'b/Impl.java|file -> a/Util.java|file']);
   });
 
@@ -158,7 +167,7 @@ describe('JavaResolver', () => {
 
   it('labels what is not in the repository: platform builtin, dependencies external, lambdas dynamic', () => {
     expect(misses(r)).toEqual([
-      'log.info: external', 'missing: not-found', 'names.get: dynamic', 'r.run: dynamic', 'toString: builtin',
+      'log.info: external', 'missing: not-found', 'name().trim: builtin', 'names.get: dynamic', 'r.run: dynamic', 'toString: builtin',
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { push } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { FUNCTIONAL_INTERFACES, IMPLICIT_METHODS, isJavaBuiltin, isPlatformPackage } from './builtins';
+import { OVERLOAD_PARAMS, RETURNS } from './extractor';
 import { pickOverloads } from './overloads';
 
 /** Scopes that own members and nested types (enums too, unlike the shared CLASS_LIKE). */
@@ -116,6 +117,7 @@ export class JavaResolver implements FamilyResolver {
   }
 
   private lookup(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
+    if (parts.some((p) => p.endsWith('()'))) return this.chained(parts, from, env, kinds);
     const head = parts[0];
     const rest = parts.slice(1);
     const calling = kinds.has('constructor');
@@ -152,7 +154,7 @@ export class JavaResolver implements FamilyResolver {
             const nestedTypes = this.c.findMember([s], head).filter((m) => TYPE_KINDS.has(m.kind));
             if (nestedTypes.length) return this.members(nestedTypes, rest, env, kinds);
           } else {
-            const methods = this.c.findMember([s], head).filter((m) => m.kind === 'method');
+            const methods = this.methods([s], head);
             if (methods.length) return { targets: methods };
           }
           outsideBase ??= this.outsideBase([s]);
@@ -165,7 +167,7 @@ export class JavaResolver implements FamilyResolver {
           const field = this.field(statics, head);
           if (field) return this.typed(field.type, field.owner, rest, env, kinds);
         } else {
-          const methods = this.c.findMember(statics, head).filter((m) => m.kind === 'method');
+          const methods = this.methods(statics, head);
           if (methods.length) return { targets: methods };
         }
       }
@@ -192,6 +194,40 @@ export class JavaResolver implements FamilyResolver {
   }
 
   // ---------------------------------------------------------------- lookups
+
+  /** `x.m().n`: from the declared return types of what `x.m` names, segment by segment. */
+  private chained(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const k = parts.findIndex((p) => p.endsWith('()'));
+    // each inner call is a call site of its own (`x.m` in `x.m().n`): its arguments pick its overload
+    const inner = (j: number) => [...parts.slice(0, j), parts[j].slice(0, -2)];
+    const first = this.lookup(inner(k), from, env, kinds, false);
+    if ('reason' in first) return { reason: first.reason === 'not-found' ? 'unknown-receiver' : first.reason };
+    let cur = this.returnTypes(pickOverloads(this.c.t, first.targets, from, inner(k).join('.')));
+    for (let i = k + 1; ; ) {
+      if ('reason' in cur) return cur;
+      const j = parts.findIndex((p, idx) => idx >= i && p.endsWith('()'));
+      if (j < 0) return this.members(cur.targets, parts.slice(i), env, kinds);
+      const step = this.members(cur.targets, [...parts.slice(i, j), parts[j].slice(0, -2)], env, kinds);
+      if ('reason' in step) return { reason: step.reason === 'not-found' ? 'unknown-receiver' : step.reason };
+      cur = this.returnTypes(pickOverloads(this.c.t, step.targets, from, inner(j).join('.')));
+      i = j + 1;
+    }
+  }
+
+  /** The types the methods return, each resolved in the file declaring the method. */
+  private returnTypes(methods: ParsedScope[]): Outcome {
+    const out = new Set<ParsedScope>();
+    let reason: UnresolvedReason = 'unknown-receiver';
+    for (const m of methods) {
+      const ret = this.c.t.localBindings.get(m.id)?.get(RETURNS);
+      const declEnv = this.c.envs.get(m.path);
+      if (!ret || !declEnv) continue;
+      const types = this.types(ret, m, declEnv);
+      if (types.length) for (const t of types) out.add(t);
+      else reason = this.reasonForType(ret.split('.')[0], declEnv, true);
+    }
+    return out.size ? { targets: [...out] } : { reason };
+  }
 
   /** `x.rest` where x is declared with `typeName`. */
   private typed(typeName: string, ctx: ParsedScope, rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
@@ -232,7 +268,8 @@ export class JavaResolver implements FamilyResolver {
       cur = nestedTypes;
     }
     const name = rest[rest.length - 1];
-    const found = this.c.findMember(cur, name);
+    const methods = this.methods(cur, name);
+    const found = methods.length ? methods : this.c.findMember(cur, name);
     if (found.length) return this.finishCall(found, kinds, kinds.has('constructor'));
     if (IMPLICIT_METHODS.has(name) || this.isRecordComponent(cur, name)) return { reason: 'builtin' };
     return { reason: this.outsideBase(cur) ?? 'not-found' };
@@ -241,6 +278,38 @@ export class JavaResolver implements FamilyResolver {
   /** `x.toString()` on a repository type that does not declare it: java.lang.Object's. */
   private implicit(rest: string[], reason: UnresolvedReason): UnresolvedReason {
     return reason === 'not-found' && rest.length && IMPLICIT_METHODS.has(rest[rest.length - 1]) ? 'builtin' : reason;
+  }
+
+  /**
+   * Methods named `name` of the owners and their bases: Java inherits overloads, so every level
+   * counts (unlike `findMember`, which stops at the nearest level); an override hides the method
+   * with the same parameter types further up.
+   */
+  private methods(owners: ParsedScope[], name: string): ParsedScope[] {
+    const seen = new Set<string>();
+    const signatures = new Set<string>();
+    const out: ParsedScope[] = [];
+    let level = owners;
+    for (let depth = 0; depth < 12 && level.length; depth++) {
+      const next: ParsedScope[] = [];
+      const found: ParsedScope[] = [];
+      for (const o of level) {
+        if (seen.has(o.id)) continue;
+        seen.add(o.id);
+        for (const m of this.c.t.childrenNamed(o, name)) if (m.kind === 'method') found.push(m);
+        next.push(...(this.c.extendsOf.get(o.id) ?? []), ...(this.c.implementsOf.get(o.id) ?? []));
+      }
+      const here = new Set<string>();
+      for (const m of found) {
+        const sig = this.c.t.localBindings.get(m.id)?.get(OVERLOAD_PARAMS);
+        if (sig !== undefined && signatures.has(sig)) continue;
+        if (sig !== undefined) here.add(sig);
+        out.push(m);
+      }
+      for (const sig of here) signatures.add(sig);
+      level = next;
+    }
+    return out;
   }
 
   /** The declared type of a field named `name` of the owners or their bases, with the type declaring it. */
