@@ -37,6 +37,7 @@ const MAX_CHAIN = 8;
 export const OVERLOAD_PARAMS = '(params)';
 /** A method's declared return type (generics stripped, a type parameter as its bound), the same way. */
 export const RETURNS = '(returns)';
+const OBJECT_RESULTS: Record<string, string> = { getClass: 'Class', toString: 'String', hashCode: 'int', equals: 'boolean' };
 export const OVERLOAD_ARGS = '(args)';
 
 /**
@@ -607,6 +608,11 @@ class JavaWalker {
       case 'cast_expression': {
         const type = fieldChild(node, this.f.type);
         return type ? this.writtenType(type, scope) : '?';
+      }
+      case 'method_invocation': {
+        // Object's methods, whatever the receiver
+        const name = fieldChild(node, this.f.name);
+        return (name && OBJECT_RESULTS[this.text(name)]) ?? '?';
       }
       case 'parenthesized_expression': {
         const inner = node.namedChild(0);

@@ -165,6 +165,20 @@ describe('JavaResolver', () => {
     ]);
   });
 
+  it('calls a call with more than three overloads left by its arguments ambiguous', () => {
+    const many = resolveRepository(parse({
+      'P.java': [
+        'class P {',
+        '  void put(int v) {} void put(long v) {} void put(char v) {} void put(Object v) {} void put(String v) {}',
+        '  void known() { put("s"); }',
+        '  void unknown(java.util.List<Object> xs) { put(xs.get(0)); }',
+        '}',
+      ].join('\n'),
+    }));
+    expect(edges(many, 'CALLS')).toEqual(['P.known|method -> P.put|method~1']); // put(String): ids follow the signatures' order
+    expect(misses(many)).toEqual(['put: ambiguous', 'xs.get: builtin']);
+  });
+
   it('labels what is not in the repository: platform builtin, dependencies external, lambdas dynamic', () => {
     expect(misses(r)).toEqual([
       'log.info: external', 'missing: not-found', 'name().trim: builtin', 'names.get: dynamic', 'r.run: dynamic', 'toString: builtin',

@@ -77,26 +77,34 @@ function fit(params: string[], args: string[]): number {
   return varargs && (expanded || args.length < n) ? score - 0.5 : score;
 }
 
+/** More overloads than this left by a call's arguments: the call is ambiguous, not a call to each. */
+export const MAX_OVERLOAD_FANOUT = 3;
+
 /**
  * Of the methods or constructors a call may name, the ones its argument types fit best (per call
  * site of that target in the calling scope; the union over them). Candidates with no parameter list
- * (a class without constructors) always stay; when nothing fits, all stay.
+ * (a class without constructors) always stay; when nothing fits, all stay. A call site whose
+ * arguments leave more than {@link MAX_OVERLOAD_FANOUT} overloads adds none; null when no site
+ * decided (the reference is `ambiguous`).
  */
-export function pickOverloads(t: SymbolTable, targets: ParsedScope[], from: ParsedScope, targetName: string): ParsedScope[] {
+export function pickOverloads(t: SymbolTable, targets: ParsedScope[], from: ParsedScope, targetName: string): ParsedScope[] | null {
   if (targets.length < 2) return targets;
   const calls = t.localBindings.get(from.id)?.get(`${OVERLOAD_ARGS}${targetName}`);
-  if (!calls) return targets;
+  if (!calls) return targets.length > MAX_OVERLOAD_FANOUT ? null : targets;
   const params = targets.map((x) => {
     const p = t.localBindings.get(x.id)?.get(OVERLOAD_PARAMS);
     return p === undefined ? null : parseList(p);
   });
   const keep = new Set<number>();
+  let undecided = false;
   for (const call of calls.split(';')) {
     const args = parseList(call);
     const scores = params.map((p) => (p ? fit(p, args) : 1));
     const best = Math.max(...scores);
-    if (best === 0) return targets;
-    scores.forEach((s, i) => s === best && keep.add(i));
+    const picked = best === 0 ? targets.map((_, i) => i) : scores.flatMap((s, i) => (s === best ? [i] : []));
+    if (picked.length > MAX_OVERLOAD_FANOUT) undecided = true;
+    else for (const i of picked) keep.add(i);
   }
+  if (!keep.size) return undecided ? null : targets;
   return targets.filter((_, i) => keep.has(i));
 }

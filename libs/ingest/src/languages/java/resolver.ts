@@ -113,7 +113,8 @@ export class JavaResolver implements FamilyResolver {
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const out = this.lookup(parts, from, env, kinds, wantType);
     if (!('targets' in out) || out.targets.length < 2 || !kinds.has('constructor')) return out;
-    return { targets: pickOverloads(this.c.t, out.targets, from, parts.join('.')) };
+    const picked = pickOverloads(this.c.t, out.targets, from, parts.join('.'));
+    return picked ? { targets: picked } : { reason: 'ambiguous' };
   }
 
   private lookup(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
@@ -202,14 +203,14 @@ export class JavaResolver implements FamilyResolver {
     const inner = (j: number) => [...parts.slice(0, j), parts[j].slice(0, -2)];
     const first = this.lookup(inner(k), from, env, kinds, false);
     if ('reason' in first) return { reason: first.reason === 'not-found' ? 'unknown-receiver' : first.reason };
-    let cur = this.returnTypes(pickOverloads(this.c.t, first.targets, from, inner(k).join('.')));
+    let cur = this.returnTypes(pickOverloads(this.c.t, first.targets, from, inner(k).join('.')) ?? first.targets);
     for (let i = k + 1; ; ) {
       if ('reason' in cur) return cur;
       const j = parts.findIndex((p, idx) => idx >= i && p.endsWith('()'));
       if (j < 0) return this.members(cur.targets, parts.slice(i), env, kinds);
       const step = this.members(cur.targets, [...parts.slice(i, j), parts[j].slice(0, -2)], env, kinds);
       if ('reason' in step) return { reason: step.reason === 'not-found' ? 'unknown-receiver' : step.reason };
-      cur = this.returnTypes(pickOverloads(this.c.t, step.targets, from, inner(j).join('.')));
+      cur = this.returnTypes(pickOverloads(this.c.t, step.targets, from, inner(j).join('.')) ?? step.targets);
       i = j + 1;
     }
   }
