@@ -537,7 +537,7 @@ class JavaWalker {
     this.b.binding(s, OVERLOAD_PARAMS, `(${out.join(',')})`, false);
   }
 
-  /** Simple name of a type as written, arrays kept (`int[]`); `?` for a type parameter. */
+  /** Name of a type as written, generics dropped, arrays kept (`int[]`); `?` for a type parameter. */
   private writtenType(node: SyntaxNode, scope: ScopeDraft): string {
     switch (node.type) {
       case 'array_type': {
@@ -549,10 +549,8 @@ class JavaWalker {
         const inner = node.namedChild(0);
         return inner ? this.writtenType(inner, scope) : '?';
       }
-      case 'scoped_type_identifier': {
-        const last = node.namedChildren[node.namedChildren.length - 1];
-        return last ? this.writtenType(last, scope) : '?';
-      }
+      case 'scoped_type_identifier':
+        return this.typeName(node, scope) ?? '?';
       case 'type_identifier': {
         const n = this.text(node);
         return this.b.isTypeParam(scope, n) ? '?' : n;
@@ -599,6 +597,11 @@ class JavaWalker {
         return 'null';
       case 'identifier':
         return this.declaredType(this.text(node), scope);
+      case 'this': {
+        let s: ScopeDraft | null = scope;
+        while (s && !isTypeScope(s)) s = s.parent;
+        return s?.name ?? '?';
+      }
       case 'field_access': {
         const obj = fieldChild(node, this.f.object);
         const field = fieldChild(node, this.f.field);

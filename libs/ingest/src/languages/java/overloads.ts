@@ -20,10 +20,18 @@ const BOXED_SUPERS = new Set(['Object', 'Number', 'Comparable', 'Serializable', 
 const STRING_SUPERS = new Set(['Object', 'CharSequence', 'Comparable', 'Serializable', 'Constable']);
 const ARRAY_SUPERS = new Set(['Object', 'Cloneable', 'Serializable']);
 
+/**
+ * How a repository type named as an argument relates to one named as a parameter of `callee`:
+ * 2 the same type, 1 a subtype, 0 unrelated, undefined when either is not the repository's.
+ */
+export type Relate = (arg: string, param: string, callee: ParsedScope) => number | undefined;
+
 /** 0: cannot be passed; 1: can (conversion or unknown); 2: same type. */
-function compat(arg: string, param: string): number {
+function compat(arg: string, param: string, relate?: (arg: string, param: string) => number | undefined): number {
   if (arg === '?' || param === '?') return 1;
-  if (arg === param) return 2;
+  if (arg === param || simpleNames(arg) === simpleNames(param)) return 2;
+  const related = relate?.(arg, param);
+  if (related !== undefined) return related;
   if (/^[A-Z][A-Z0-9]?$/.test(param)) return 1; // most likely a type parameter of the callee's class
   if (arg === 'null') return PRIMITIVES.has(param) ? 0 : 1;
   const argPrim = PRIMITIVES.has(arg);
@@ -35,13 +43,18 @@ function compat(arg: string, param: string): number {
     if (!arg.endsWith('[]')) return 0;
     const a = arg.slice(0, -2);
     const p = param.slice(0, -2);
-    return PRIMITIVES.has(a) || PRIMITIVES.has(p) ? (a === p ? 2 : 0) : compat(a, p) ? 1 : 0;
+    return PRIMITIVES.has(a) || PRIMITIVES.has(p) ? (a === p ? 2 : 0) : compat(a, p, relate) ? 1 : 0;
   }
   if (arg.endsWith('[]')) return ARRAY_SUPERS.has(param) ? 1 : 0;
   if (arg === 'String') return STRING_SUPERS.has(param) ? 1 : 0;
   if (param === 'String') return 0; // String is final: only a String is one
   if (Object.values(BOXES).includes(arg)) return BOXED_SUPERS.has(param) ? 1 : 0;
   return 1;
+}
+
+/** `Connection.KeyVal` and `KeyVal` as written in two files: the same name for comparisons. */
+export function simpleNames(types: string): string {
+  return types.replace(/[\w$]+\./g, '');
 }
 
 function parseList(text: string): string[] {
@@ -54,7 +67,7 @@ function parseList(text: string): string[] {
  * arguments' fits plus one (same type counts more than a conversion or an unknown), less half for a
  * varargs expansion: Java's "most specific" choice needs the type hierarchy, this approximates it.
  */
-function fit(params: string[], args: string[]): number {
+function fit(params: string[], args: string[], relate?: (arg: string, param: string) => number | undefined): number {
   const varargs = params.length > 0 && params[params.length - 1].endsWith('...');
   const n = params.length;
   if (!varargs && args.length !== n) return 0;
@@ -70,7 +83,7 @@ function fit(params: string[], args: string[]): number {
       p = whole ? `${el}[]` : el;
       expanded ||= !whole;
     }
-    const c = compat(args[i], p);
+    const c = compat(args[i], p, relate);
     if (!c) return 0;
     score += c;
   }
@@ -87,7 +100,9 @@ export const MAX_OVERLOAD_FANOUT = 3;
  * arguments leave more than {@link MAX_OVERLOAD_FANOUT} overloads adds none; null when no site
  * decided (the reference is `ambiguous`).
  */
-export function pickOverloads(t: SymbolTable, targets: ParsedScope[], from: ParsedScope, targetName: string): ParsedScope[] | null {
+export function pickOverloads(
+  t: SymbolTable, targets: ParsedScope[], from: ParsedScope, targetName: string, relate?: Relate,
+): ParsedScope[] | null {
   if (targets.length < 2) return targets;
   const calls = t.localBindings.get(from.id)?.get(`${OVERLOAD_ARGS}${targetName}`);
   if (!calls) return targets.length > MAX_OVERLOAD_FANOUT ? null : targets;
@@ -99,7 +114,7 @@ export function pickOverloads(t: SymbolTable, targets: ParsedScope[], from: Pars
   let undecided = false;
   for (const call of calls.split(';')) {
     const args = parseList(call);
-    const scores = params.map((p) => (p ? fit(p, args) : 1));
+    const scores = params.map((p, i) => (p ? fit(p, args, relate && ((a, q) => relate(a, q, targets[i]))) : 1));
     const best = Math.max(...scores);
     const picked = best === 0 ? targets.map((_, i) => i) : scores.flatMap((s, i) => (s === best ? [i] : []));
     if (picked.length > MAX_OVERLOAD_FANOUT) undecided = true;

@@ -4,7 +4,7 @@ import { push } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { FUNCTIONAL_INTERFACES, IMPLICIT_METHODS, isJavaBuiltin, isPlatformPackage } from './builtins';
 import { OVERLOAD_PARAMS, RETURNS } from './extractor';
-import { pickOverloads } from './overloads';
+import { pickOverloads, Relate, simpleNames } from './overloads';
 
 /** Scopes that own members and nested types (enums too, unlike the shared CLASS_LIKE). */
 const OWNER_KINDS = new Set<ScopeKind>(['class', 'interface', 'enum', 'record']);
@@ -113,7 +113,7 @@ export class JavaResolver implements FamilyResolver {
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const out = this.lookup(parts, from, env, kinds, wantType);
     if (!('targets' in out) || out.targets.length < 2 || !kinds.has('constructor')) return out;
-    const picked = pickOverloads(this.c.t, out.targets, from, parts.join('.'));
+    const picked = pickOverloads(this.c.t, out.targets, from, parts.join('.'), this.relate(from, env));
     return picked ? { targets: picked } : { reason: 'ambiguous' };
   }
 
@@ -203,16 +203,39 @@ export class JavaResolver implements FamilyResolver {
     const inner = (j: number) => [...parts.slice(0, j), parts[j].slice(0, -2)];
     const first = this.lookup(inner(k), from, env, kinds, false);
     if ('reason' in first) return { reason: first.reason === 'not-found' ? 'unknown-receiver' : first.reason };
-    let cur = this.returnTypes(pickOverloads(this.c.t, first.targets, from, inner(k).join('.')) ?? first.targets);
+    const relate = this.relate(from, env);
+    let cur = this.returnTypes(pickOverloads(this.c.t, first.targets, from, inner(k).join('.'), relate) ?? first.targets);
     for (let i = k + 1; ; ) {
       if ('reason' in cur) return cur;
       const j = parts.findIndex((p, idx) => idx >= i && p.endsWith('()'));
       if (j < 0) return this.members(cur.targets, parts.slice(i), env, kinds);
       const step = this.members(cur.targets, [...parts.slice(i, j), parts[j].slice(0, -2)], env, kinds);
       if ('reason' in step) return { reason: step.reason === 'not-found' ? 'unknown-receiver' : step.reason };
-      cur = this.returnTypes(pickOverloads(this.c.t, step.targets, from, inner(j).join('.')) ?? step.targets);
+      cur = this.returnTypes(pickOverloads(this.c.t, step.targets, from, inner(j).join('.'), relate) ?? step.targets);
       i = j + 1;
     }
+  }
+
+  /** Argument and parameter types that both name repository types, related through the resolved bases. */
+  private relate(from: ParsedScope, env: FileEnv): Relate {
+    return (arg, param, callee) => {
+      const args = this.types(arg, from, env);
+      const calleeEnv = this.c.envs.get(callee.path);
+      const params = args.length && calleeEnv ? this.types(param, callee, calleeEnv) : [];
+      if (!args.length || !params.length) return undefined;
+      const wanted = new Set(params.map((p) => p.id));
+      if (args.some((a) => wanted.has(a.id))) return 2;
+      const seen = new Set<string>();
+      const queue = [...args];
+      while (queue.length) {
+        const cur = queue.shift()!;
+        if (seen.has(cur.id)) continue;
+        seen.add(cur.id);
+        if (wanted.has(cur.id)) return 1;
+        queue.push(...(this.c.extendsOf.get(cur.id) ?? []), ...(this.c.implementsOf.get(cur.id) ?? []));
+      }
+      return 0;
+    };
   }
 
   /** The types the methods return, each resolved in the file declaring the method. */
@@ -302,7 +325,8 @@ export class JavaResolver implements FamilyResolver {
       }
       const here = new Set<string>();
       for (const m of found) {
-        const sig = this.c.t.localBindings.get(m.id)?.get(OVERLOAD_PARAMS);
+        const written = this.c.t.localBindings.get(m.id)?.get(OVERLOAD_PARAMS);
+        const sig = written === undefined ? undefined : simpleNames(written);
         if (sig !== undefined && signatures.has(sig)) continue;
         if (sig !== undefined) here.add(sig);
         out.push(m);
