@@ -225,15 +225,7 @@ export class JavaResolver implements FamilyResolver {
       if (!args.length || !params.length) return undefined;
       const wanted = new Set(params.map((p) => p.id));
       if (args.some((a) => wanted.has(a.id))) return 2;
-      const seen = new Set<string>();
-      const queue = [...args];
-      while (queue.length) {
-        const cur = queue.shift()!;
-        if (seen.has(cur.id)) continue;
-        seen.add(cur.id);
-        if (wanted.has(cur.id)) return 1;
-        queue.push(...(this.c.extendsOf.get(cur.id) ?? []), ...(this.c.implementsOf.get(cur.id) ?? []));
-      }
+      for (const cur of this.ancestors(args)) if (wanted.has(cur.id)) return 1;
       return 0;
     };
   }
@@ -397,17 +389,24 @@ export class JavaResolver implements FamilyResolver {
 
   /** The reason inherited members are missing: the nearest base outside the repository. */
   private outsideBase(owners: ParsedScope[]): UnresolvedReason | null {
+    for (const cur of this.ancestors(owners)) {
+      const r = this.c.unresolvedBase.get(cur.id);
+      if (r) return r === 'unknown-receiver' ? 'not-found' : r;
+    }
+    return null;
+  }
+
+  /** The types and their resolved bases, breadth first, each once. */
+  private *ancestors(types: ParsedScope[]): Generator<ParsedScope> {
     const seen = new Set<string>();
-    const queue = [...owners];
+    const queue = [...types];
     while (queue.length) {
       const cur = queue.shift()!;
       if (seen.has(cur.id)) continue;
       seen.add(cur.id);
-      const r = this.c.unresolvedBase.get(cur.id);
-      if (r) return r === 'unknown-receiver' ? 'not-found' : r;
+      yield cur;
       queue.push(...(this.c.extendsOf.get(cur.id) ?? []), ...(this.c.implementsOf.get(cur.id) ?? []));
     }
-    return null;
   }
 
   /** Types named by a dotted name seen from `from`. */
