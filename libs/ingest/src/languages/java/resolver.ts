@@ -42,6 +42,8 @@ export class JavaResolver implements FamilyResolver {
   private readonly byFqn = new Map<string, ParsedScope[]>();
   /** Files per package. */
   private readonly pkgFiles = new Map<string, Set<string>>();
+  /** EXTENDS / IMPLEMENTS names as written, per file and declaring type. */
+  private readonly heritageByFile = new Map<string, Map<string, string[]>>();
   /** Files declaring a public top-level type. */
   private readonly publicTypeFiles = new Set<string>();
 
@@ -222,12 +224,43 @@ export class JavaResolver implements FamilyResolver {
       const args = this.types(arg, from, env);
       const calleeEnv = this.c.envs.get(callee.path);
       const params = args.length && calleeEnv ? this.types(param, callee, calleeEnv) : [];
-      if (!args.length || !params.length) return undefined;
+      if (!args.length) return undefined;
+      if (!params.length) return this.outsideSupertype(args, param);
       const wanted = new Set(params.map((p) => p.id));
       if (args.some((a) => wanted.has(a.id))) return 2;
       for (const cur of this.ancestors(args)) if (wanted.has(cur.id)) return 1;
       return 0;
     };
+  }
+
+  /**
+   * Can a repository type be passed where an outside type is declared? Yes when one of its bases
+   * names that type as written (`implements Runnable`), unknown when a base is outside the
+   * repository, no otherwise (`Object` aside).
+   */
+  private outsideSupertype(args: ParsedScope[], param: string): number | undefined {
+    const simple = param.slice(param.lastIndexOf('.') + 1);
+    if (simple === 'Object') return 1;
+    let outside = false;
+    for (const a of this.ancestors(args)) {
+      const refs = this.heritageRefs(a);
+      if (refs.some((r) => r.slice(r.lastIndexOf('.') + 1) === simple)) return 1;
+      if (refs.length > (this.c.extendsOf.get(a.id)?.length ?? 0) + (this.c.implementsOf.get(a.id)?.length ?? 0)) outside = true;
+    }
+    return outside ? undefined : 0;
+  }
+
+  /** The EXTENDS / IMPLEMENTS names a type's declaration writes. */
+  private heritageRefs(type: ParsedScope): string[] {
+    let byScope = this.heritageByFile.get(type.path);
+    if (!byScope) {
+      byScope = new Map();
+      for (const r of this.c.envs.get(type.path)?.file.references ?? []) {
+        if (r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS') push(byScope, r.fromId, r.targetName);
+      }
+      this.heritageByFile.set(type.path, byScope);
+    }
+    return byScope.get(type.id) ?? [];
   }
 
   /** The types the methods return, each resolved in the file declaring the method. */
