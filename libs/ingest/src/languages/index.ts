@@ -6,6 +6,7 @@ import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
 import { goPlugin } from './go';
+import { javaPlugin } from './java';
 import type { LanguagePlugin } from './plugin';
 import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
 
@@ -49,6 +50,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     family: 'sql',
     extractor: () => new SqlExtractor(),
   },
+  javaPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
