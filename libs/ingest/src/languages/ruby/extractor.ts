@@ -67,7 +67,10 @@ interface Ctx {
   /** The innermost class/module (for member bindings, mixins, attrs), or null at top level. */
   type: ScopeDraft | null;
   /** Locals of the innermost method (parameters, assigned names). */
-  locals: Set<string> | null;
+  /** Locals of the innermost method, or of the class/module/file body (blocks included). */
+  locals: Set<string>;
+  /** Inside a `def` (not a class, module or file body). */
+  inMethod: boolean;
   /** Inside `class << self`. */
   singleton: boolean;
 }
@@ -84,7 +87,9 @@ class RbWalker {
   }
 
   run(root: SyntaxNode): void {
-    this.body(root, { scope: this.b.file, type: null, locals: null, singleton: false });
+    const locals = new Set<string>();
+    this.collectLocals(root, locals);
+    this.body(root, { scope: this.b.file, type: null, locals, singleton: false, inMethod: false });
   }
 
   private body(node: SyntaxNode, ctx: Ctx): void {
@@ -128,8 +133,8 @@ class RbWalker {
         return;
       case 'identifier': {
         const name = nodeText(this.content, node);
-        if (ctx.type && !ctx.locals && VISIBILITY.has(name)) this.visibility.set(ctx.type, name === 'public');
-        else if (!ctx.locals?.has(name)) this.b.ref(ctx.scope, 'CALLS', name, startLine(node));
+        if (ctx.type && !ctx.inMethod && VISIBILITY.has(name)) this.visibility.set(ctx.type, name === 'public');
+        else if (!ctx.locals.has(name)) this.b.ref(ctx.scope, 'CALLS', name, startLine(node));
         return;
       }
       case 'constant':
@@ -143,17 +148,6 @@ class RbWalker {
         this.assignment(node, ctx);
         return;
       case 'alias':
-        return;
-      case 'block':
-      case 'do_block':
-        if (!ctx.locals) {
-          // a block in a class body (a DSL): its parameters are its locals
-          const locals = new Set<string>();
-          this.collectLocals(node, locals);
-          this.body(node, { ...ctx, locals });
-          return;
-        }
-        this.body(node, ctx);
         return;
       case 'pair': {
         // `key: value` / `key => value`: a `hash_key_symbol` key is a name, not a call.
@@ -194,7 +188,9 @@ class RbWalker {
       docComment: this.doc(node),
       exported: true,
     });
-    const inner: Ctx = { scope: s, type: s, locals: null, singleton: false };
+    const locals = new Set<string>();
+    if (body) this.collectLocals(body, locals);
+    const inner: Ctx = { scope: s, type: s, locals, singleton: false, inMethod: false };
     if (superclass) {
       const base = superclass.namedChild(0);
       const baseName = base ? this.chain(base) : null;
@@ -245,7 +241,7 @@ class RbWalker {
     const last = body?.type === 'body_statement' ? body.namedChild(body.namedChildCount - 1) : body;
     const returned = last ? this.valueType(last.type === 'assignment' || last.type === 'operator_assignment' ? fieldChild(last, this.f.right) ?? last : last) : null;
     if (returned) this.b.binding(s, RETURNS, returned, false);
-    const inner: Ctx = { scope: s, type: ctx.type, locals, singleton: false };
+    const inner: Ctx = { scope: s, type: ctx.type, locals, singleton: false, inMethod: true };
     if (params) this.walk(params, inner);
     if (body) this.walk(body, inner);
   }
@@ -271,7 +267,7 @@ class RbWalker {
   private assignment(node: SyntaxNode, ctx: Ctx): void {
     const left = fieldChild(node, this.f.left);
     const right = fieldChild(node, this.f.right);
-    if (left?.type === 'constant' && !ctx.locals && node.type === 'assignment') {
+    if (left?.type === 'constant' && !ctx.inMethod && node.type === 'assignment') {
       // `VERSION = '1.0'` in a class, module or file body: a constant of that namespace
       const name = nodeText(this.content, left);
       const firstLine = nodeText(this.content, node).split('\n')[0];
@@ -317,7 +313,7 @@ class RbWalker {
     const line = startLine(node);
     if (!receiver && args) {
       if (LOADS.has(method) && this.load(method, args, line)) return;
-      if (ctx.type && !ctx.locals && this.classMacro(method, args, ctx)) return;
+      if (ctx.type && !ctx.inMethod && this.classMacro(method, args, ctx)) return;
       if (VISIBILITY.has(method) && ctx.type) {
         // `private def x ... end` / `private :x`
         for (const a of args.namedChildren) {
