@@ -6,6 +6,7 @@ import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
 import type { LanguagePlugin } from './plugin';
+import { phpPlugin } from './php';
 import { rubyPlugin } from './ruby';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
@@ -47,6 +48,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     extractor: () => new SqlExtractor(),
   },
   rubyPlugin,
+  phpPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
