@@ -29,8 +29,7 @@ const FUNCTION_PREFIXES = /^(?:array_|array_key_|base64_|class_|ctype_|curl_|dat
 
 /** PHP function names that call whatever their argument names: `call_user_func([$o, 'm'])`... */
 export const PHP_DYNAMIC_FUNCTIONS = new Set([
-  'call_user_func', 'call_user_func_array', 'forward_static_call', 'forward_static_call_array', 'array_map', 'array_filter',
-  'array_walk', 'array_walk_recursive', 'array_reduce', 'usort', 'uasort', 'uksort', 'iterator_apply', 'register_shutdown_function',
+  'call_user_func', 'call_user_func_array', 'forward_static_call', 'forward_static_call_array',
 ]);
 
 export function isPhpBuiltinClass(name: string): boolean {

@@ -203,6 +203,20 @@ class PhpWalker {
       case 'assignment_expression':
         this.assignment(node, ctx);
         return;
+      case 'arrow_function':
+      case 'anonymous_function': {
+        // a closure's typed parameters type its body's receivers (bound in the enclosing scope)
+        const params = fieldChild(node, this.f.parameters);
+        for (const p of params?.namedChildren ?? []) {
+          const pn = fieldChild(p, this.f.name);
+          const type = fieldChild(p, this.f.type);
+          const tn = type ? this.typeName(type) : null;
+          if (type) this.typeRefs(type, ctx);
+          if (pn && tn && ctx.scope.kind !== 'file' && ctx.scope.kind !== 'namespace') this.b.binding(ctx.scope, this.text(pn), tn, false);
+        }
+        for (const c of node.namedChildren) if (c.id !== params?.id) this.walk(c, ctx);
+        return;
+      }
       case 'class_constant_access_expression':
       case 'scoped_property_access_expression': {
         const scope = node.namedChild(0);
@@ -340,8 +354,9 @@ class PhpWalker {
       // `new A()` -> A; `$this->repo`, `$x->make()`, `A::create()` -> the chain, typed by the resolver
       const cls = right.type === 'object_creation_expression' ? right.namedChildren.find((c) => c.type === 'name' || c.type === 'qualified_name') : null;
       const tn = cls ? this.className(cls) : CHAINED.has(right.type) ? this.chain(right) : null;
-      if (tn && left.type === 'variable_name' && ctx.scope.kind !== 'file' && ctx.scope.kind !== 'namespace') {
-        this.b.binding(ctx.scope, this.text(left), tn, false);
+      if (tn && left.type === 'variable_name') {
+        // a script's top-level variables belong to the file
+        this.b.binding(ctx.scope.kind === 'namespace' ? this.b.file : ctx.scope, this.text(left), tn, false);
       } else if (tn && left.type === 'member_access_expression' && ctx.type) {
         const obj = fieldChild(left, this.f.object);
         const name = fieldChild(left, this.f.name);

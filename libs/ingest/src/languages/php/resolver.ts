@@ -48,6 +48,10 @@ export class PhpResolver implements FamilyResolver {
   private readonly namespaces = new Set<string>();
   private readonly phpPaths = new Set<string>();
   private psr4: Psr4[] = [];
+  /** Why the last chain typed by `types` stopped (a step's class from outside the repository...). */
+  private lastMiss: UnresolvedReason | null = null;
+  /** Direct subtypes (extending or implementing classes) by the base's id. */
+  private readonly subtypes = new Map<string, ParsedScope[]>();
 
   constructor(private readonly c: ResolverContext) {}
 
@@ -134,7 +138,7 @@ export class PhpResolver implements FamilyResolver {
     if (parts.length < 2 || depth > 4) return [];
     let cur: ParsedScope[];
     if (parts[0].startsWith('$')) {
-      const t = this.c.localBinding(parts[0], ctx);
+      const t = this.c.localBinding(parts[0], ctx) ?? (this.inFunction(ctx) ? null : this.c.fileBinding(parts[0], env));
       cur = t && t !== typeName ? this.types(t, ctx, env, depth + 1) : [];
     } else cur = this.types(parts.slice(0, parts[0] === 'this' || parts[0] === 'self' || parts[0] === 'static' || parts[0] === 'parent' ? 1 : -1).join('.'), ctx, env, depth + 1);
     if (parts[0] === 'parent') cur = cur.flatMap((t) => this.c.extendsOf.get(t.id) ?? []);
@@ -145,7 +149,9 @@ export class PhpResolver implements FamilyResolver {
       const t = this.c.memberBinding(cur, name) ?? this.returnType(found);
       if (!t) return [];
       const at = found[0] ?? cur[0];
-      cur = this.types(t, at, this.c.envs.get(at.path) ?? env, depth + 1);
+      const atEnv = this.c.envs.get(at.path) ?? env;
+      cur = this.types(t, at, atEnv, depth + 1);
+      if (!cur.length && !t.includes('.')) this.lastMiss = this.outside(t, atEnv);
     }
     return cur;
   }
@@ -167,10 +173,14 @@ export class PhpResolver implements FamilyResolver {
     }
     if (head.startsWith('$')) {
       if (!rest.length) return { reason: 'dynamic' }; // `$f()`: a closure or callable string
-      const typeName = this.c.localBinding(head, from);
+      const typeName = this.c.localBinding(head, from) ?? (this.inFunction(from) ? null : this.c.fileBinding(head, env));
       if (!typeName) return { reason: 'unknown-receiver' };
+      this.lastMiss = null;
       const types = this.types(typeName, from, env);
-      if (!types.length) return { reason: this.outside(typeName, env) };
+      if (!types.length) {
+        const r = this.lastMiss ?? this.outside(typeName, env);
+        return { reason: r === 'not-found' && typeName.includes('.') ? 'unknown-receiver' : r };
+      }
       return this.members(types, rest, env, accept);
     }
     if (!rest.length && !wantType) return this.func(head, from, env, accept);
@@ -205,8 +215,15 @@ export class PhpResolver implements FamilyResolver {
       }
       const found = this.c.findMember(cur, name);
       if (last) {
+        // methods and properties are separate namespaces: `->price()` is the method, not `$price`
+        const methods = found.filter((f) => f.kind === 'method' || f.kind === 'function');
+        if (methods.length && accept.has('method')) return this.c.finish(methods, accept, 'not-found');
         if (found.length) return this.c.finish(found, accept, 'not-found');
-        return { reason: cur.some((t) => this.outsideAncestor(t)) ? 'external' : 'not-found' };
+        if (cur.some((t) => this.outsideAncestor(t))) return { reason: 'external' };
+        // `if ($h instanceof Formattable) $h->setFormatter()`: declared on subtypes of the declared type
+        const below = this.onSubtypes(cur, name);
+        if (below.length === 1) return this.c.finish(below, accept, 'not-found');
+        return { reason: below.length ? 'dynamic' : 'not-found' };
       }
       // `$this->repo->save()`: the property's (or a method's return) declared type
       const typeName = this.c.memberBinding(cur, name) ?? this.returnType(found);
@@ -220,6 +237,32 @@ export class PhpResolver implements FamilyResolver {
       cur = next;
     }
     return this.c.finish(cur, accept, 'not-found');
+  }
+
+  afterHeritage(): void {
+    for (const map of [this.c.extendsOf, this.c.implementsOf]) {
+      for (const [id, bases] of map) {
+        const sub = this.c.t.scopes.get(id);
+        if (sub?.language === 'php') for (const b of bases) push(this.subtypes, b.id, sub);
+      }
+    }
+  }
+
+  /** Members named `name` declared by (transitive) subtypes of `types`, de-duplicated. */
+  private onSubtypes(types: ParsedScope[], name: string): ParsedScope[] {
+    const out = new Map<string, ParsedScope>();
+    const seen = new Set<string>();
+    const stack = [...types];
+    while (stack.length && seen.size < 500) {
+      const t = stack.pop()!;
+      if (seen.has(t.id)) continue;
+      seen.add(t.id);
+      for (const sub of this.subtypes.get(t.id) ?? []) {
+        for (const m of this.c.t.childrenNamed(sub, name)) out.set(m.id, m);
+        stack.push(sub);
+      }
+    }
+    return [...out.values()].filter((m) => m.kind === 'method' || m.kind === 'property');
   }
 
   private returnType(methods: ParsedScope[]): string | null {
@@ -310,6 +353,12 @@ export class PhpResolver implements FamilyResolver {
       if (this.c.unresolvedBase.has(s.id)) return true;
       stack.push(...(this.c.extendsOf.get(s.id) ?? []), ...(this.c.implementsOf.get(s.id) ?? []));
     }
+    return false;
+  }
+
+  /** Inside a function or method (whose variables are its own, not the script's). */
+  private inFunction(from: ParsedScope): boolean {
+    for (let s: ParsedScope | undefined = from; s; s = this.c.t.parent(s)) if (s.kind === 'function' || s.kind === 'method' || s.kind === 'constructor') return true;
     return false;
   }
 

@@ -16,6 +16,8 @@ describe('RubyResolver', () => {
       'lib/a/thing.rb': 'module A\n  class Thing < Base\n    def run; end\n  end\nend',
       'lib/a/thing_ext.rb': "require 'a/thing'\nclass A::Thing\n  def again\n    run\n    log\n  end\nend",
       'main.rb': "require 'a/thing_ext'\nt = A::Thing.new\ndef go(t = A::Thing.new)\n  t.again\n  t.log\nend",
+      // a namesake elsewhere: only the type (with its reopened part) can pick `again`
+      'lib/other.rb': 'class Other\n  def again; end\nend',
     }));
     expect(calls(r)).toEqual([
       'A.Thing.again -> A.Base.log|method',
