@@ -62,6 +62,13 @@ describe('PhpResolver', () => {
     ]);
   });
 
+  it('prefers the trait body to the interface declaration a class gets both from', () => {
+    const r = resolveRepository(parse({
+      'c.php': '<?php\ninterface I { public function f(); }\ntrait T { public function f() {} }\nclass A implements I { use T; public function g() { $this->f(); } }',
+    }));
+    expect(calls(r)).toEqual(['A.g -> T.f|method']);
+  });
+
   it('labels PHP functions builtin, callables dynamic, and dependency classes external', () => {
     const r = resolveRepository(parse({
       'b.php': [

@@ -213,7 +213,7 @@ export class PhpResolver implements FamilyResolver {
         const ctors = this.c.findMember(cur, '__construct').filter((s) => s.kind === 'constructor');
         return this.c.finish(ctors.length ? ctors : cur, accept, 'not-found');
       }
-      const found = this.c.findMember(cur, name);
+      const found = this.concrete(this.c.findMember(cur, name));
       if (last) {
         // methods and properties are separate namespaces: `->price()` is the method, not `$price`
         const methods = found.filter((f) => f.kind === 'method' || f.kind === 'function');
@@ -263,6 +263,15 @@ export class PhpResolver implements FamilyResolver {
       }
     }
     return [...out.values()].filter((m) => m.kind === 'method' || m.kind === 'property');
+  }
+
+  /**
+   * A class that implements an interface and uses a trait declaring the same method finds both at one
+   * depth; the trait's (or a class's) body is what runs, so the interface's declaration is dropped.
+   */
+  private concrete(found: ParsedScope[]): ParsedScope[] {
+    const inInterface = (m: ParsedScope) => this.c.t.parent(m)?.kind === 'interface';
+    return found.some(inInterface) && found.some((m) => !inInterface(m)) ? found.filter((m) => !inInterface(m)) : found;
   }
 
   private returnType(methods: ParsedScope[]): string | null {
