@@ -218,6 +218,8 @@ class RbWalker {
       signature: ctx.singleton && node.type === 'method' ? header.replace(/^def\s+/, 'def self.') : header,
       docComment: doc,
       exported,
+      // a class method (`def self.x`, `class << self`) belongs to the class object itself, written `self`
+      ...(singleton && ctx.type ? { owner: 'self' } : {}),
     });
     const locals = new Set<string>();
     if (params) this.collectLocals(params, locals);
@@ -359,6 +361,7 @@ class RbWalker {
           signature: `${method} :${name}`,
           docComment: this.doc(args.parent ?? a),
           exported: this.visibility.get(type) ?? true,
+          ...(ctx.singleton ? { owner: 'self' } : {}),
         });
       }
       return true;

@@ -57,6 +57,30 @@ describe('RubyResolver', () => {
     ]);
   });
 
+  it('tells class methods from instance methods of the same name by the receiver', () => {
+    const r = resolveRepository(parse({
+      'k.rb': [
+        'class K',
+        '  def self.build; run; new.run; end',
+        '  def run; build; self.class.build; end',
+        '  class << self',
+        '    def run; end',
+        '  end',
+        'end',
+        'K.run',
+      ].join('\n'),
+    }));
+    expect(calls(r)).toEqual([
+      'K.build -> K.run|method', // `new.run`: an instance's
+      'K.build -> K.run|method~1', // bare `run` in a class method: the class's own (class << self)
+      'K.build -> K|class', // `new`, no initialize
+      'K.run -> K.build|method', // self.class.build
+      'k.rb -> K.run|method~1',
+    ]);
+    // `build` called bare on an instance: instances do not answer class methods
+    expect(misses(r)).toEqual(['build: not-found', 'self.class: builtin']);
+  });
+
   it('labels what it cannot pin: core, gems, metaprogramming, and receivers of unknown class', () => {
     const r = resolveRepository(parse({
       'lib/x.rb': [

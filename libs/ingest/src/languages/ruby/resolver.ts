@@ -135,7 +135,7 @@ export class RubyResolver implements FamilyResolver {
       const t = this.enclosingType(from);
       if (!t) return { reason: 'unknown-receiver' };
       if (!rest.length) return this.c.finish([t], accept, 'not-found');
-      return this.members([t], rest, accept);
+      return this.members([t], rest, accept, this.classSide(from));
     }
     if (head.startsWith('@')) {
       const t = this.enclosingType(from);
@@ -147,7 +147,7 @@ export class RubyResolver implements FamilyResolver {
       for (let k = parts.length; k >= 1; k--) {
         if (k < parts.length && !/^[A-Z]/.test(parts[k - 1])) continue;
         const types = this.constant(parts.slice(0, k), from);
-        if (types) return k === parts.length ? this.c.finish(types, accept, 'not-found') : this.members(types, parts.slice(k), accept);
+        if (types) return k === parts.length ? this.c.finish(types, accept, 'not-found') : this.members(types, parts.slice(k), accept, true);
       }
       return { reason: isRubyBuiltin(head) ? 'builtin' : 'external' };
     }
@@ -176,11 +176,13 @@ export class RubyResolver implements FamilyResolver {
    * and no core class answers the name: that method. Several (or a core class too): `dynamic`, as a
    * call through an interface with several implementors. None: the target is outside the repository.
    */
-  private duck(name: string, accept: ReadonlySet<ScopeKind>, inBlock = false): Outcome {
+  private duck(name: string, accept: ReadonlySet<ScopeKind>, inBlock = false, instance = false): Outcome {
     if (RUBY_DYNAMIC.has(name)) return { reason: 'dynamic' };
     if (RUBY_OBJECT_METHODS.has(name)) return { reason: 'builtin' };
-    const candidates = this.methodsByName.get(name) ?? [];
-    if (!candidates.length) return { reason: this.outside(name) };
+    const all = this.methodsByName.get(name) ?? [];
+    // a receiver known to be an instance never lands on a class method
+    const candidates = instance ? all.filter((m) => m.owner !== 'self') : all;
+    if (!candidates.length) return { reason: all.length ? 'not-found' : this.outside(name) };
     if (candidates.length === 1 && !isRubyCoreMethod(name)) return this.c.finish(candidates, accept, 'not-found');
     return { reason: inBlock ? 'dynamic' : 'unknown-receiver' };
   }
@@ -197,20 +199,24 @@ export class RubyResolver implements FamilyResolver {
   }
 
   /** Follow `rest` from `types`: `.new` makes an instance, `.class` the class, other names are members. */
-  private members(types: ParsedScope[], rest: string[], accept: ReadonlySet<ScopeKind>): Outcome {
+  private members(types: ParsedScope[], rest: string[], accept: ReadonlySet<ScopeKind>, classSide = false): Outcome {
     let cur = types;
+    let side = classSide;
     for (let i = 0; i < rest.length; i++) {
       const name = rest[i];
       const last = i === rest.length - 1;
       if (name === 'new') {
         if (last) return this.c.finish(this.c.constructorsOf(cur), accept, 'not-found');
+        side = false;
         continue;
       }
       if (name === 'class') {
         if (last) return { reason: 'builtin' }; // Kernel#class
+        side = true;
         continue;
       }
-      const found = this.c.findMember(cur, name);
+      const found = this.side(this.c.findMember(cur, name), side);
+      side = false;
       if (found.length) {
         if (last) return this.c.finish(found, accept, 'not-found');
         const nested = found.filter((f) => TYPES.has(f.kind));
@@ -241,7 +247,7 @@ export class RubyResolver implements FamilyResolver {
     const t = this.enclosingType(from);
     if (t) {
       if (name === 'new') return this.c.finish(this.c.constructorsOf([t]), accept, 'not-found');
-      const found = this.c.findMember([t], name);
+      const found = this.side(this.c.findMember([t], name), this.classSide(from));
       if (found.length) return this.c.finish(found, accept, 'not-found');
       if (t.kind === 'module') {
         // a mixin's method calling what the classes that include it provide
@@ -259,7 +265,7 @@ export class RubyResolver implements FamilyResolver {
     if (t && (this.c.unresolvedBase.has(t.id) || this.ancestorsOutside(t))) return { reason: 'external' };
     // In a class body (not a method) a name the class does not answer runs in a DSL's block, which the
     // DSL `instance_eval`s on an object of its choosing: a closure call.
-    return this.duck(name, accept, from.kind === 'class' || from.kind === 'module');
+    return this.duck(name, accept, from.kind === 'class' || from.kind === 'module', !this.classSide(from));
   }
 
   /** The class a method returns (its last expression), when all of `methods` agree. */
@@ -300,6 +306,27 @@ export class RubyResolver implements FamilyResolver {
     return [...out.values()];
   }
 
+  /** Is `self` the class (a class body, `def self.x`, `class << self`) rather than an instance? */
+  private classSide(from: ParsedScope): boolean {
+    for (let s: ParsedScope | undefined = from; s; s = this.c.t.parent(s)) {
+      if (TYPES.has(s.kind)) return true;
+      if (METHODS.has(s.kind)) return s.owner === 'self';
+    }
+    return false;
+  }
+
+  /**
+   * `def self.x` and `def x` share a name (`A.x`): the receiver decides, a class (`A.x`, `self.x` in a
+   * class method or body) its class methods, an instance its instance methods.
+   */
+  private side(found: ParsedScope[], classSide: boolean): ParsedScope[] {
+    const mine = found.filter((f) => (f.owner === 'self') === classSide);
+    // an instance never answers a class method; a class may answer an instance method of a module
+    // it extends (or a `module_function`), so on the class side the others stay when nothing else does
+    if (!classSide) return mine;
+    return mine.length ? mine : found;
+  }
+
   /** `super` / `super(...)`: the enclosing method's namesake in the ancestors (initialize: their constructors). */
   private superCall(from: ParsedScope, accept: ReadonlySet<ScopeKind>): Outcome {
     let m: ParsedScope | undefined = from;
@@ -309,7 +336,7 @@ export class RubyResolver implements FamilyResolver {
     const parts = this.partsOf(t);
     const bases = parts.flatMap((p) => [...(this.c.extendsOf.get(p.id) ?? []), ...(this.c.implementsOf.get(p.id) ?? [])]);
     if (bases.length) {
-      const found = this.c.findMember(bases, m.name);
+      const found = this.side(this.c.findMember(bases, m.name), m.owner === 'self');
       if (found.length) return this.c.finish(found, accept, 'not-found');
     }
     if (parts.some((p) => this.c.unresolvedBase.has(p.id)) || this.ancestorsOutside(t)) return { reason: 'external' };
