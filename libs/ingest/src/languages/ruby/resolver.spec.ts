@@ -68,6 +68,8 @@ describe('RubyResolver', () => {
         '  end',
         'end',
         'K.run',
+        'module M; def self.new(x); end; end',
+        'M.new(1)',
       ].join('\n'),
     }));
     expect(calls(r)).toEqual([
@@ -76,6 +78,7 @@ describe('RubyResolver', () => {
       'K.build -> K|class', // `new`, no initialize
       'K.run -> K.build|method', // self.class.build
       'k.rb -> K.run|method~1',
+      'k.rb -> M.new|method', // a module's own `def self.new`
     ]);
     // `build` called bare on an instance: instances do not answer class methods
     expect(misses(r)).toEqual(['build: not-found', 'self.class: builtin']);

@@ -206,7 +206,9 @@ export class RubyResolver implements FamilyResolver {
       const name = rest[i];
       const last = i === rest.length - 1;
       if (name === 'new') {
-        if (last) return this.c.finish(this.c.constructorsOf(cur), accept, 'not-found');
+        // a class (or module) may define `def self.new` itself
+        const own = side ? this.c.findMember(cur, 'new').filter((m) => m.owner === 'self') : [];
+        if (last) return this.c.finish(own.length ? own : this.c.constructorsOf(cur), accept, 'not-found');
         side = false;
         continue;
       }
