@@ -7,7 +7,9 @@ import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
 import { goPlugin } from './go';
 import { javaPlugin } from './java';
+import { phpPlugin } from './php';
 import type { LanguagePlugin } from './plugin';
+import { rubyPlugin } from './ruby';
 import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
@@ -44,13 +46,15 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     extractor: () => new CSharpExtractor(),
     resolver: (ctx) => new CSharpResolver(ctx),
   },
-  goPlugin,
   {
     languages: [{ id: 'sql', extensions: ['sql'] }],
     family: 'sql',
     extractor: () => new SqlExtractor(),
   },
+  goPlugin,
   javaPlugin,
+  rubyPlugin,
+  phpPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
