@@ -1,3 +1,4 @@
+import { cFamilyPlugin } from './c-cpp';
 import { CSharpExtractor } from '../parse/csharp.extractor';
 import { PythonExtractor } from '../parse/python.extractor';
 import { SqlExtractor } from '../parse/sql.extractor';
@@ -45,6 +46,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     family: 'sql',
     extractor: () => new SqlExtractor(),
   },
+  cFamilyPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
