@@ -68,28 +68,103 @@ export class CFamilyExtractor implements LanguageExtractor {
 
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
-    const masked = tree.rootNode.hasError ? maskExternC(builder.content) : null;
-    if (masked === null) {
+    if (!tree.rootNode.hasError) {
       new CWalker(builder, FIELDS(tree.language)).walk(tree.rootNode, builder.file);
       return;
     }
-    // `#ifdef __cplusplus / extern "C" { / #endif` opens a block the grammar cannot see closed (the
-    // `}` sits in another conditional): parse again with those lines blanked (same offsets).
-    let parser = this.parsers.get(tree.language);
-    if (!parser) {
-      parser = new Parser();
-      parser.setLanguage(tree.language);
-      this.parsers.set(tree.language, parser);
-    }
-    const again = parser.parse(masked);
-    if (!again) return;
+    // tree-sitter parses the text as written, every preprocessor branch at once, so valid code whose
+    // conditionals split a construct (`extern "C" {` opened under `#ifdef __cplusplus` and closed in
+    // another, a function written twice under `#if`/`#else`) has errors. Parse again with those
+    // lines blanked (offsets and lines unchanged): first the `extern "C"` guards, then every
+    // `#else`/`#elif` branch (one configuration: the first branch of each conditional).
+    let best: Tree = tree;
+    let bestErrors = countErrors(tree.rootNode);
+    const extra: Tree[] = [];
     try {
-      builder.errors.splice(0, builder.errors.length, ...syntaxErrors(again.rootNode));
-      new CWalker(builder, FIELDS(tree.language)).walk(again.rootNode, builder.file);
+      const externC = maskExternC(builder.content) ?? builder.content;
+      const macros = maskSpecifierMacros(externC);
+      const candidates = [externC, macros, maskElseBranches(macros ?? externC)].filter((t) => t !== builder.content);
+      for (const text of candidates) {
+        if (text === null || bestErrors === 0) continue;
+        const again = this.parser(tree.language).parse(text);
+        if (!again) continue;
+        extra.push(again);
+        const n = countErrors(again.rootNode);
+        if (n < bestErrors) {
+          best = again;
+          bestErrors = n;
+        }
+      }
+      if (best !== tree) builder.errors.splice(0, builder.errors.length, ...syntaxErrors(best.rootNode));
+      new CWalker(builder, FIELDS(tree.language)).walk(best.rootNode, builder.file);
     } finally {
-      again.delete();
+      for (const t of extra) t.delete();
     }
   }
+
+  private parser(language: Tree['language']): Parser {
+    let parser = this.parsers.get(language);
+    if (!parser) {
+      parser = new Parser();
+      parser.setLanguage(language);
+      this.parsers.set(language, parser);
+    }
+    return parser;
+  }
+}
+
+function countErrors(root: SyntaxNode): number {
+  return syntaxErrors(root, 1000).length;
+}
+
+const IF_DIRECTIVE = /^\s*#\s*if/;
+const ELSE_DIRECTIVE = /^\s*#\s*(?:else|elif)/;
+const ENDIF_DIRECTIVE = /^\s*#\s*endif/;
+
+/**
+ * One configuration of the content, flat: every `#else` / `#elif` branch and the conditional
+ * directives themselves blanked (newlines kept), so a construct split across branches reads once
+ * (`#if A` `int f(int a) {` `#else` `int f(long a) {` `#endif` body). Null when there is no `#else`.
+ */
+export function maskElseBranches(content: string): string | null {
+  const lines = content.split('\n');
+  const inElse: boolean[] = [];
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    let blank = inElse.includes(true);
+    if (IF_DIRECTIVE.test(line)) {
+      inElse.push(false);
+      blank = true;
+    } else if (ELSE_DIRECTIVE.test(line)) {
+      if (inElse.length) inElse[inElse.length - 1] = true;
+      blank = true;
+      changed = true;
+    } else if (ENDIF_DIRECTIVE.test(line)) {
+      inElse.pop();
+      blank = true;
+    }
+    if (blank && line.trim()) lines[i] = line.replace(/[^\r]/g, ' ');
+  }
+  return changed ? lines.join('\n') : null;
+}
+
+/** An all-capitals word before a declaration's type and name (`BROTLI_INLINE uint32_t f(`): a macro. */
+const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z][A-Z0-9_]{2,})([ \t]+)(?=(?:(?:const|unsigned|signed|struct|enum|union|static|inline)[ \t]+)*[A-Za-z_]\w*[ \t*]+\**[A-Za-z_]\w*[ \t]*[(=;\[])/gm;
+
+/**
+ * The content with macros written before a declaration's type blanked (`BROTLI_INLINE`,
+ * `ZEXTERN`, `LZ4LIB_API`...): tree-sitter cannot expand them and reads the type as the name.
+ * Null when there is none.
+ */
+export function maskSpecifierMacros(content: string): string | null {
+  let out = content;
+  for (let i = 0; i < 3; i++) {
+    const next = out.replace(SPECIFIER_MACRO, (_m, lead: string, word: string, gap: string) => lead + ' '.repeat(word.length) + gap);
+    if (next === out) break;
+    out = next;
+  }
+  return out === content ? null : out;
 }
 
 const CPLUSPLUS_BLOCK = /^[ \t]*#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[^\n]*\n([\s\S]*?)^[ \t]*#[ \t]*endif/gm;
@@ -223,10 +298,15 @@ class CWalker {
   }
 
   private usingNamespace(node: SyntaxNode): void {
-    // `using namespace a::b;` (a `namespace` keyword child); `using a::b;` brings one name, not recorded.
-    if (!node.children.some((c) => c.type === 'namespace')) return;
     const target = node.namedChildren.find((c) => c.type !== 'comment');
     if (!target) return;
+    if (!node.children.some((c) => c.type === 'namespace')) {
+      // `using a::B;`: B is a name of the enclosing namespace (the resolver finds which by the line).
+      const q = qualifiedText(this.text(target));
+      const local = q.slice(q.lastIndexOf('.') + 1);
+      if (q.includes('.')) this.b.imports.push({ fromPath: this.b.path, specifier: q, names: [{ imported: local, local }], line: startLine(node) });
+      return;
+    }
     this.b.imports.push({
       fromPath: this.b.path, specifier: qualifiedText(this.text(target)), names: [{ imported: '*', local: '*' }],
       isNamespace: true, line: startLine(node),
@@ -308,7 +388,7 @@ class CWalker {
 
   private members(body: SyntaxNode, s: ScopeDraft, kind: ScopeKind): void {
     for (const c of body.namedChildren) {
-      if (c.type === 'access_specifier') continue;
+      if (c.type === 'access_specifier' || c.type === 'using_declaration') continue;
       if (c.type === 'field_declaration' || c.type === 'declaration') this.declaration(c, s, c, false, kind);
       else this.walk(c, s, c);
     }
@@ -413,7 +493,7 @@ class CWalker {
   ): ScopeDraft | null {
     const nameNode = fieldChild(fn, this.f.declarator);
     if (!nameNode) return null;
-    const written = qualifiedText(stripTemplateArgs(this.text(nameNode)));
+    const written = this.declaratorName(nameNode);
     if (!written) return null;
     const dot = written.lastIndexOf('.');
     const name = written.slice(dot + 1);
@@ -434,6 +514,22 @@ class CWalker {
       docComment: this.doc(outer),
       exported,
     });
+  }
+
+  /**
+   * `ns::A::f` -> `ns.A.f` from the tree's parts; a qualified name with a missing `::` is a macro
+   * before the return type (`BROTLI_INLINE uint32_t f(...)` read as `uint32_t::f`): its name only.
+   */
+  private declaratorName(n: SyntaxNode): string {
+    if (n.type === 'qualified_identifier') {
+      const name = fieldChild(n, this.f.name);
+      const scope = fieldChild(n, this.f.scope);
+      if (!name) return '';
+      const rest = this.declaratorName(name);
+      if (!scope || n.children.some((c) => c.isMissing)) return rest;
+      return `${qualifiedText(stripTemplateArgs(this.text(scope)))}.${rest}`;
+    }
+    return qualifiedText(stripTemplateArgs(this.text(n)));
   }
 
   private addScope(
@@ -628,6 +724,13 @@ class CWalker {
         const inner = n.namedChildren.find((c) => c.type !== 'comment');
         return inner ? this.chain(inner, depth + 1) : null;
       }
+      case 'call_expression': {
+        // `Keyset().swap(x)`, `ns::make().f()`: a receiver made by a named call, written `Keyset()`.
+        const fn = fieldChild(n, this.f.function);
+        if (!fn || (fn.type !== 'identifier' && fn.type !== 'qualified_identifier' && fn.type !== 'template_function')) return null;
+        const name = this.chain(fn, depth + 1);
+        return name ? `${name}()` : null;
+      }
       case 'pointer_expression': {
         // `(*fp)(x)` calls what fp points at; `(&obj)->f()` is obj.f.
         const arg = fieldChild(n, this.f.argument);
@@ -682,7 +785,7 @@ class CWalker {
       case 'template_type': {
         const name = fieldChild(n, this.f.name);
         const base = name ? this.text(name) : null;
-        if (base && POINTER_TEMPLATES.has(base)) {
+        if (base && (POINTER_TEMPLATES.has(base) || /ptr|pointer/i.test(base))) {
           const args = fieldChild(n, this.f.arguments);
           const first = args?.namedChildren.find((c) => c.type === 'type_descriptor');
           const inner = first ? fieldChild(first, this.f.type) : null;
@@ -694,7 +797,7 @@ class CWalker {
         const name = fieldChild(n, this.f.name);
         if (name?.type === 'template_type') {
           const inner = fieldChild(name, this.f.name);
-          if (inner && POINTER_TEMPLATES.has(this.text(inner))) return this.typeName(name);
+          if (inner && (POINTER_TEMPLATES.has(this.text(inner)) || /ptr|pointer/i.test(this.text(inner)))) return this.typeName(name);
         }
         return qualifiedText(stripTemplateArgs(this.text(n))) || null;
       }

@@ -52,6 +52,8 @@ export class CFamilyResolver implements FamilyResolver {
   private includeDirs: string[] = [];
   private byBasename = new Map<string, string[]>();
   private readonly closures = new Map<string, Set<string>>();
+  /** `using a::B;` in namespace N: `N.B` (qualified) -> what it names, looked up where it is written. */
+  private readonly usingNames = new Map<string, { parts: string[]; from: ParsedScope; env: FileEnv }>();
 
   constructor(private readonly c: ResolverContext) {}
 
@@ -119,6 +121,16 @@ export class CFamilyResolver implements FamilyResolver {
       st.usings.push(imp.specifier);
       return;
     }
+    if (imp.names.length) {
+      // `using a::B;`: the innermost namespace around its line receives B.
+      let ns: ParsedScope | null = null;
+      for (const s of env.file.scopes) {
+        if (s.kind === 'namespace' && s.startLine <= imp.line && s.endLine >= imp.line && (!ns || s.startLine >= ns.startLine)) ns = s;
+      }
+      const key = ns ? `${ns.qualifiedName}.${imp.names[0].local}` : imp.names[0].local;
+      if (!this.usingNames.has(key)) this.usingNames.set(key, { parts: imp.specifier.split('.'), from: ns ?? env.fileScope, env });
+      return;
+    }
     const angle = imp.specifier.startsWith('<');
     const name = angle ? imp.specifier.slice(1, -1).trim() : imp.specifier;
     const found = this.findHeader(name, angle, env.file.path);
@@ -146,6 +158,8 @@ export class CFamilyResolver implements FamilyResolver {
     if (head === '?') return { reason: rest.length && !isC ? 'unknown-receiver' : 'dynamic' };
     // C has no methods: `s->f(x)` calls the function pointer in field f.
     if (isC && rest.length && !wantType) return { reason: 'dynamic' };
+    const made = parts.findIndex((p) => p.endsWith('()'));
+    if (made >= 0 && !wantType) return this.madeReceiver(parts, made, from, env, kinds);
     if (head === 'this') {
       const classes = this.enclosingClasses(from);
       if (!classes.length) return { reason: 'unknown-receiver' };
@@ -171,12 +185,25 @@ export class CFamilyResolver implements FamilyResolver {
       const last = k === parts.length;
       const found = this.lookup(parts.slice(0, k), from, env, (s) => (last ? kinds.has(s.kind) || CLASS_LIKE.has(s.kind) && kinds.has('constructor') : CONTAINERS.has(s.kind)));
       if (!found.length) continue;
-      if (k === parts.length) return this.finishTargets(found, kinds);
-      return this.member(this.c.walk(found, parts.slice(k), env, kinds), parts.slice(k), kinds);
+      const out = last ? this.finishTargets(found, kinds) : this.member(this.c.walk(found, parts.slice(k), env, kinds), parts.slice(k), kinds);
+      // `ns::swap` where namespace ns says `using std::swap;`
+      const outside = 'reason' in out && out.reason === 'not-found' && this.usingNames.size ? this.usingOutside(parts, from, env) : null;
+      return outside ? { reason: this.c.reasonFor(outside, env) } : out;
     }
-    const reason = this.c.reasonFor(head, env);
+    const outside = this.usingNames.size ? this.usingOutside(parts, from, env) : null;
+    const reason = this.c.reasonFor(outside ?? head, env);
     if (reason === 'not-found' && this.includesExternal(env)) return { reason: 'external' };
     return { reason: reason === 'not-found' && rest.length ? 'unknown-receiver' : reason };
+  }
+
+  /** `A().f` / `ns.A().f`: a temporary of class A; a function's result has no type we know. */
+  private madeReceiver(parts: string[], at: number, from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const callee = [...parts.slice(0, at), parts[at].slice(0, -2)];
+    const rest = parts.slice(at + 1);
+    const classes = this.lookup(callee, from, env, (s) => TYPE_LIKE.has(s.kind));
+    if (classes.length && rest.length) return this.member(this.c.walk(this.typesFollowing(classes, 0), rest, env, kinds), rest, kinds);
+    const reason = this.c.reasonFor(callee[0], env);
+    return { reason: reason === 'not-found' ? 'unknown-receiver' : reason };
   }
 
   types(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
@@ -184,7 +211,11 @@ export class CFamilyResolver implements FamilyResolver {
   }
 
   private typesOf(typeName: string, ctx: ParsedScope, env: FileEnv, hops: number): ParsedScope[] {
-    const found = this.lookup(typeName.split('.'), ctx, env, (s) => TYPE_LIKE.has(s.kind));
+    return this.typesFollowing(this.lookup(typeName.split('.'), ctx, env, (s) => TYPE_LIKE.has(s.kind)), hops);
+  }
+
+  /** Types with typedefs and `using X = T` followed to what they name. */
+  private typesFollowing(found: ParsedScope[], hops: number): ParsedScope[] {
     if (hops >= MAX_ALIAS_HOPS) return found;
     const out: ParsedScope[] = [];
     for (const s of found) {
@@ -203,15 +234,43 @@ export class CFamilyResolver implements FamilyResolver {
    * innermost first (an out-of-line member's class and its namespaces too), the global namespace,
    * then `using namespace`s; among several, the best-placed (same file, included headers, the rest).
    */
-  private lookup(parts: string[], from: ParsedScope, env: FileEnv, accept: (s: ParsedScope) => boolean = () => true): ParsedScope[] {
+  private lookup(parts: string[], from: ParsedScope, env: FileEnv, accept: (s: ParsedScope) => boolean = () => true, depth = 0): ParsedScope[] {
     const q = parts.join('.');
     for (const prefix of this.prefixes(from, env)) {
       const hits = this.byQName.get(prefix ? `${prefix}.${q}` : q);
+      if (!hits && depth < 4 && this.usingNames.size) {
+        const via = this.viaUsing(parts, prefix, accept, depth);
+        if (via.length) return via;
+      }
       if (!hits) continue;
       const visible = hits.filter((s) => (s.language === 'c' || s.language === 'cpp') && accept(s) && this.visible(s, env));
       if (visible.length) return this.best(visible, env);
     }
     return [];
+  }
+
+  /** `N.B.rest` where `using a::B;` sits in namespace N: `a.B.rest` looked up where the using is written. */
+  private viaUsing(parts: string[], prefix: string, accept: (s: ParsedScope) => boolean, depth: number): ParsedScope[] {
+    for (let i = 1; i <= parts.length; i++) {
+      const head = parts.slice(0, i).join('.');
+      const alias = this.usingNames.get(prefix ? `${prefix}.${head}` : head);
+      if (!alias) continue;
+      const via = this.lookup([...alias.parts, ...parts.slice(i)], alias.from, alias.env, accept, depth + 1);
+      if (via.length) return via;
+    }
+    return [];
+  }
+
+  /** A name that a `using std::x;` brings in (the standard library's, or a dependency's). */
+  private usingOutside(parts: string[], from: ParsedScope, env: FileEnv): string | null {
+    for (const prefix of this.prefixes(from, env)) {
+      for (let i = 1; i <= parts.length; i++) {
+        const head = parts.slice(0, i).join('.');
+        const alias = this.usingNames.get(prefix ? `${prefix}.${head}` : head);
+        if (alias) return alias.parts[0];
+      }
+    }
+    return null;
   }
 
   private prefixes(from: ParsedScope, env: FileEnv): string[] {
