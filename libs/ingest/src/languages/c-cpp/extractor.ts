@@ -219,7 +219,7 @@ class CWalker {
         this.include(node);
         return;
       case 'preproc_function_def':
-        this.macro(node, scope);
+        this.macro(node);
         return;
       case 'namespace_definition':
         this.namespace(node, scope, hidden);
@@ -313,12 +313,13 @@ class CWalker {
     });
   }
 
-  private macro(node: SyntaxNode, scope: ScopeDraft): void {
+  private macro(node: SyntaxNode): void {
     const name = fieldChild(node, this.f.name);
     if (!name) return;
     const params = fieldChild(node, this.f.parameters);
+    // Macros know no namespaces: a file-level name wherever it is written.
     this.b.addScope({
-      name: this.text(name), kind: 'function', parent: scope,
+      name: this.text(name), kind: 'function', parent: this.b.file,
       ...range(node),
       signature: `#define ${this.text(name)}${params ? this.text(params) : '()'}`,
       docComment: this.doc(node),

@@ -292,12 +292,14 @@ export class CFamilyResolver implements FamilyResolver {
   }
 
   private best(scopes: ParsedScope[], env: FileEnv): ParsedScope[] {
-    if (scopes.length === 1) return scopes;
     const same = scopes.filter((s) => s.path === env.file.path);
     if (same.length) return same;
     const closure = this.closure(env.file.path);
     const included = scopes.filter((s) => closure.has(s.path));
-    return included.length ? included : scopes;
+    if (included.length) return included;
+    // `malloc` declared by a shim header this file does not include is the C library's malloc.
+    if (this.c.reasonFor(scopes[0].name, env) === 'builtin') return [];
+    return scopes;
   }
 
   /** Classes whose members `from` sees unqualified: enclosing class bodies, or an out-of-line member's class. */
