@@ -150,7 +150,9 @@ export function maskElseBranches(content: string): string | null {
 }
 
 /** An all-capitals word before a declaration's type and name (`BROTLI_INLINE uint32_t f(`): a macro. */
-const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z][A-Z0-9_]{2,})([ \t]+)(?=(?:(?:const|unsigned|signed|struct|enum|union|static|inline)[ \t]+)*[A-Za-z_]\w*[ \t*]+\**[A-Za-z_]\w*[ \t]*[(=;\[])/gm;
+const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z][A-Z0-9_]{2,})([ \t]+)(?=(?:(?:const|unsigned|signed|struct|enum|union|static|inline|extern)[ \t]+)*[A-Za-z_]\w*[\s*]+\**[A-Za-z_]\w*[ \t]*[(=;\[])/gm;
+/** An all-capitals word after a `*` and before a name (`uint8_t* BROTLI_RESTRICT p`): a qualifier macro. */
+const QUALIFIER_MACRO = /\*([ \t]*)([A-Z][A-Z0-9_]{2,})(?=[ \t]+(?:const[ \t]+)?[A-Za-z_])/g;
 
 /**
  * The content with macros written before a declaration's type blanked (`BROTLI_INLINE`,
@@ -160,7 +162,9 @@ const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z
 export function maskSpecifierMacros(content: string): string | null {
   let out = content;
   for (let i = 0; i < 3; i++) {
-    const next = out.replace(SPECIFIER_MACRO, (_m, lead: string, word: string, gap: string) => lead + ' '.repeat(word.length) + gap);
+    const next = out
+      .replace(SPECIFIER_MACRO, (_m, lead: string, word: string, gap: string) => lead + ' '.repeat(word.length) + gap)
+      .replace(QUALIFIER_MACRO, (_m, gap: string, word: string) => `*${gap}${' '.repeat(word.length)}`);
     if (next === out) break;
     out = next;
   }
