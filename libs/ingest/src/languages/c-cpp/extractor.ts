@@ -150,7 +150,11 @@ export function maskElseBranches(content: string): string | null {
 }
 
 /** An all-capitals word before a declaration's type and name (`BROTLI_INLINE uint32_t f(`): a macro. */
-const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z][A-Z0-9_]{2,})([ \t]+)(?=(?:(?:const|unsigned|signed|struct|enum|union|static|inline|extern)[ \t]+)*[A-Za-z_]\w*[\s*]+\**[A-Za-z_]\w*[ \t]*[(=;\[])/gm;
+const SPECIFIER_MACRO = /^([ \t]*(?:(?:static|extern|inline|const)[ \t]+)*)([A-Z][A-Z0-9_]{2,})([ \t]+)(?=(?:(?:const|unsigned|signed|struct|enum|union|static|inline|extern)[ \t]+)*(?!(?:const|volatile|extern|static|inline)\b)[A-Za-z_]\w*[\s*]+\**(?!(?:const|volatile)\b)[A-Za-z_]\w*[ \t]*[(=;\[])/gm;
+/** A function-like macro at a line's start before a declaration (`LZ4_DEPRECATED("...") int f(`): an attribute. */
+const ATTRIBUTE_MACRO = /^([ \t]*)([A-Z][A-Z0-9_]{2,}\((?:[^()\n]|\([^()\n]*\))*\))(?=[ \t]+[A-Za-z_]\w*[ \t]+[A-Za-z_*])/gm;
+/** An all-capitals word after a number (`64 KB`): a unit macro. */
+const UNIT_MACRO = /(\b\d[\w.]*[ \t]+)([A-Z][A-Z0-9_]*)\b(?=[ \t]*[-+*/%,;)}\]:?|&^<>=])/g;
 /** An all-capitals word after a `*` and before a name (`uint8_t* BROTLI_RESTRICT p`): a qualifier macro. */
 const QUALIFIER_MACRO = /\*([ \t]*)([A-Z][A-Z0-9_]{2,})(?=[ \t]+(?:const[ \t]+)?[A-Za-z_])/g;
 
@@ -163,8 +167,11 @@ export function maskSpecifierMacros(content: string): string | null {
   let out = content;
   for (let i = 0; i < 3; i++) {
     const next = out
+      .replace(ATTRIBUTE_MACRO, (_m, lead: string, call: string) => lead + ' '.repeat(call.length))
       .replace(SPECIFIER_MACRO, (_m, lead: string, word: string, gap: string) => lead + ' '.repeat(word.length) + gap)
-      .replace(QUALIFIER_MACRO, (_m, gap: string, word: string) => `*${gap}${' '.repeat(word.length)}`);
+      .replace(QUALIFIER_MACRO, (_m, gap: string, word: string) => `*${gap}${' '.repeat(word.length)}`)
+      .replace(ATTRIBUTE_MACRO, (_m, lead: string, call: string) => lead + ' '.repeat(call.length))
+      .replace(UNIT_MACRO, (_m, num: string, word: string) => num + ' '.repeat(word.length));
     if (next === out) break;
     out = next;
   }
