@@ -667,6 +667,11 @@ class CWalker {
         for (const c of node.namedChildren) if (c.id !== type?.id) this.body(c, scope);
         return;
       }
+      case 'initializer_list':
+        // Data tables (`{ 0x12, 0x34, ... }`, tens of thousands of literals): no call without a `(`.
+        if (this.content.indexOf('(', node.startIndex) >= node.endIndex || this.content.indexOf('(', node.startIndex) === -1) return;
+        for (const c of node.namedChildren) this.body(c, scope);
+        return;
       case 'lambda_expression':
         // A lambda's calls belong to the function that writes it.
         for (const c of node.namedChildren) this.body(c, scope);
