@@ -667,6 +667,10 @@ class CWalker {
         for (const c of node.namedChildren) if (c.id !== type?.id) this.body(c, scope);
         return;
       }
+      case 'preproc_function_def':
+        // `#define` inside a body defines a file-level macro all the same.
+        this.macro(node);
+        return;
       case 'initializer_list':
         // Data tables (`{ 0x12, 0x34, ... }`, tens of thousands of literals): no call without a `(`.
         if (this.content.indexOf('(', node.startIndex) >= node.endIndex || this.content.indexOf('(', node.startIndex) === -1) return;
