@@ -202,3 +202,24 @@ describe('C/C++ resolver', () => {
     expect(r.unresolved.map((u) => `${u.targetName} ${u.reason}`)).toEqual(['v.push_back builtin']);
   });
 });
+
+describe('C/C++ resolver: receivers made by calls', () => {
+  it('a temporary `A().f()` and a declared return type `a.get().f()` type the receiver; `f()()` is not guessed', () => {
+    const files = parse({
+      'x.h': 'struct B { int f() const { return 1; } };\nstruct A { B get() const { return B(); } };\nA make();\n',
+      'x.cpp': [
+        '#include "x.h"',
+        'int use() {',
+        '  A a;',
+        '  return A().get().f() + a.get().f() + make().get().f() + make()();',
+        '}',
+      ].join('\n'),
+    });
+    expect(files.flatMap((f) => f.errors)).toEqual([]);
+    const r = resolveRepository(files);
+    // `A()`: A has no constructor, the struct itself is the target
+    expect(r.edges.filter((e) => e.type === 'CALLS' && e.fromId.endsWith('#use|function')).map((e) => e.toId.split('#')[1]).sort())
+      .toEqual(['A.get|method', 'A|struct', 'B.f|method', 'make|function']);
+    expect(r.unresolved.map((u) => `${u.targetName} ${u.reason}`)).toEqual(['make() unknown-receiver']);
+  });
+});

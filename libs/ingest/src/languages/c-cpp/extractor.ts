@@ -417,7 +417,10 @@ class CWalker {
     const s = this.functionScope(node, fn, scope, outer, hidden, body);
     if (!s) return null;
     const type = fieldChild(node, this.f.type);
-    if (type) this.typeRefs(type, s);
+    if (type) {
+      this.typeRefs(type, s);
+      this.returnBinding(type, s);
+    }
     this.parameters(fn, s);
     for (const c of node.namedChildren) {
       if (c.type === 'field_initializer_list') this.body(c, s);
@@ -443,7 +446,10 @@ class CWalker {
         if (!inType && !this.header) continue;
         const s = this.functionScope(node, fn, scope, outer, hidden, null);
         if (s) {
-          if (type) this.typeRefs(type, s);
+          if (type) {
+            this.typeRefs(type, s);
+            this.returnBinding(type, s);
+          }
           this.parameters(fn, s);
           made = s;
         }
@@ -569,6 +575,12 @@ class CWalker {
     }
     if (access === null) return scope.kind !== 'class';
     return access === 'public';
+  }
+
+  /** The declared return type, as the binding `<return>` of the function: `a.f().g()` walks on from it. */
+  private returnBinding(type: SyntaxNode, s: ScopeDraft): void {
+    const name = this.typeName(type);
+    if (name && name !== 'auto' && (!BUILTIN_TYPES.has(name) || name.includes('.'))) this.b.binding(s, RETURN_BINDING, name, false);
   }
 
   /** The `function_declarator` inside a declarator (under pointers/references: `int *f(void)`), or null. */
@@ -748,7 +760,7 @@ class CWalker {
       case 'call_expression': {
         // `Keyset().swap(x)`, `ns::make().f()`: a receiver made by a named call, written `Keyset()`.
         const fn = fieldChild(n, this.f.function);
-        if (!fn || (fn.type !== 'identifier' && fn.type !== 'qualified_identifier' && fn.type !== 'template_function')) return null;
+        if (!fn || !CALLEE_NAMES.has(fn.type)) return null;
         const name = this.chain(fn, depth + 1);
         return name ? `${name}()` : null;
       }
@@ -865,6 +877,10 @@ class CWalker {
 }
 
 const FUNCTION_KINDS = new Set<ScopeKind>(['function', 'method', 'constructor']);
+/** Callees whose result can receive a call (`A().f()`, `ns::make().f()`, `a.get().f()`). */
+const CALLEE_NAMES = new Set(['identifier', 'qualified_identifier', 'template_function', 'field_expression']);
+/** The binding name a function's declared return type is recorded under (no identifier can clash). */
+export const RETURN_BINDING = '<return>';
 
 function isTypeKind(kind: ScopeKind): boolean {
   return kind === 'class' || kind === 'struct' || kind === 'union';

@@ -1,8 +1,10 @@
 import type { ParsedScope, RawImport, ScopeKind } from '../../parse/types';
 import { dirname, joinPath } from '../../resolve/module-resolver';
 import { FamilyResolver, FileEnv, Outcome, ResolverContext } from '../../resolve/resolver-context';
+import type { UnresolvedReason } from '../../resolve/types';
 import { CLASS_LIKE, push, TYPE_LIKE } from '../../resolve/symbol-table';
 import { STANDARD_HEADERS } from './builtins';
+import { RETURN_BINDING } from './extractor';
 import { isHeaderPath } from './paths';
 
 /** What one C/C++ file brings into scope. */
@@ -196,14 +198,49 @@ export class CFamilyResolver implements FamilyResolver {
     return { reason: reason === 'not-found' && rest.length ? 'unknown-receiver' : reason };
   }
 
-  /** `A().f` / `ns.A().f`: a temporary of class A; a function's result has no type we know. */
+  /**
+   * `A().f` / `ns.A().f`: a temporary of class A; `a.get().f` / `make().f`: the declared return type
+   * of what `a.get` / `make` resolves to; chains (`A().get().f`) go on from each result.
+   */
   private madeReceiver(parts: string[], at: number, from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
     const callee = [...parts.slice(0, at), parts[at].slice(0, -2)];
-    const rest = parts.slice(at + 1);
+    // `f()(x)`: what f returns, or a name a macro builds (`FN(Init)(x)`): we cannot tell which.
+    if (at === parts.length - 1) return { reason: 'unknown-receiver' };
     const classes = this.lookup(callee, from, env, (s) => TYPE_LIKE.has(s.kind));
-    if (classes.length && rest.length) return this.member(this.c.walk(this.typesFollowing(classes, 0), rest, env, kinds), rest, kinds);
-    const reason = this.c.reasonFor(callee[0], env);
-    return { reason: reason === 'not-found' ? 'unknown-receiver' : reason };
+    let types: ParsedScope[] | UnresolvedReason;
+    if (classes.length) types = this.typesFollowing(classes, 0);
+    else {
+      const fn = this.resolve(callee, from, env, kinds, false);
+      types = 'reason' in fn ? (fn.reason === 'not-found' ? 'unknown-receiver' : fn.reason) : this.returnTypes(fn.targets);
+    }
+    for (let i = at + 1; ; ) {
+      if (!Array.isArray(types)) return { reason: types };
+      const next = parts.findIndex((p, j) => j >= i && p.endsWith('()'));
+      if (next < 0) {
+        const rest = parts.slice(i);
+        return this.member(this.c.walk(types, rest, env, kinds), rest, kinds);
+      }
+      if (next === parts.length - 1) return { reason: 'unknown-receiver' };
+      const seg = [...parts.slice(i, next), parts[next].slice(0, -2)];
+      const out = this.member(this.c.walk(types, seg, env, kinds), seg, kinds);
+      types = 'reason' in out ? (out.reason === 'not-found' ? 'unknown-receiver' : out.reason) : this.returnTypes(out.targets);
+      i = next + 1;
+    }
+  }
+
+  /** The types functions declare they return (`builtin` for the standard library's, e.g. `std::string`). */
+  private returnTypes(fns: ParsedScope[]): ParsedScope[] | UnresolvedReason {
+    const out = new Set<ParsedScope>();
+    let reason: UnresolvedReason = 'unknown-receiver';
+    for (const t of fns) {
+      const ret = this.c.t.localBindings.get(t.id)?.get(RETURN_BINDING);
+      const tEnv = ret ? this.c.envs.get(t.path) : undefined;
+      if (!ret || !tEnv) continue;
+      const found = this.types(ret, t, tEnv);
+      for (const f of found) out.add(f);
+      if (!found.length && this.c.reasonFor(ret.split('.')[0], tEnv) === 'builtin') reason = 'builtin';
+    }
+    return out.size ? [...out] : reason;
   }
 
   types(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
