@@ -708,7 +708,9 @@ class CWalker {
         this.typeSpecifier(node, scope, node, TYPE_SPECIFIERS[t], null, true);
         return;
       case 'function_definition':
-        this.functionDefinition(node, scope, node, true);
+        // C and C++ have no nested functions: one inside a body is the parser recovering from a
+        // construct it could not read (an unexpanded macro); it is a file-level function.
+        this.functionDefinition(node, this.b.file, node, false);
         return;
       default:
         for (const c of node.namedChildren) this.body(c, scope);
