@@ -5,6 +5,7 @@ import type { Language } from '../parse/types';
 import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
+import { cFamilyPlugin } from './c-cpp';
 import { goPlugin } from './go';
 import { javaPlugin } from './java';
 import { phpPlugin } from './php';
@@ -53,6 +54,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
   },
   goPlugin,
   javaPlugin,
+  cFamilyPlugin,
   rubyPlugin,
   phpPlugin,
 ];
