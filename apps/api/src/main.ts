@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { logProcessWarnings, REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
+import { logConsoleThroughLogger, logProcessWarnings, REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true });
   app.useLogger(app.get(PinoLogger));
   logProcessWarnings();
+  logConsoleThroughLogger();
   // First middleware: every log line of the request, and the jobs it queues, carry this id.
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {

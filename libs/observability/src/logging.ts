@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { format } from 'node:util';
 import { Logger } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { currentRequestId } from './request-context';
@@ -109,4 +110,28 @@ export function logProcessWarnings(): void {
   const logger = new Logger('Process');
   process.removeAllListeners('warning');
   process.on('warning', (warning) => logger.warn(`${warning.name}: ${warning.message.split('\n')[0]}`));
+}
+
+/** The same console message again within this long is dropped (a library retrying every second). */
+const CONSOLE_REPEAT_MS = 60_000;
+
+/**
+ * Libraries that print instead of emitting (BullMQ prints a queue's unhandled 'error' event with
+ * console.error, ioredis its "Unhandled error event") write multi-line stacks between JSON lines.
+ * Their console.error / console.warn become one warning line each through the app's logger.
+ */
+export function logConsoleThroughLogger(now: () => number = Date.now): void {
+  const logger = new Logger('Console');
+  const last = new Map<string, number>();
+  const route = (...args: unknown[]) => {
+    const first = args.find((a) => a instanceof Error) as Error | undefined;
+    const text = (first ? `${first.name}: ${first.message}` : format(...args)).split('\n')[0].slice(0, 500);
+    const seen = last.get(text);
+    if (seen !== undefined && now() - seen < CONSOLE_REPEAT_MS) return;
+    if (last.size > 100) last.clear();
+    last.set(text, now());
+    logger.warn(text);
+  };
+  console.error = route;
+  console.warn = route;
 }

@@ -75,6 +75,8 @@ describe('formatError', () => {
     expect(formatError(unnamed.toJSON(), unnamed)).toEqual({ message: unnamed.message, extensions: { code: 'BAD_REQUEST' } });
     const syntax = new GraphQLError('Syntax Error: Expected Name, found <EOF>.');
     expect(formatError(syntax.toJSON(), syntax).extensions).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
+    const variable = new GraphQLError('Variable "$n" got invalid value "many"; Int cannot represent non-integer value: "many"', { originalError: new GraphQLError('Int cannot represent non-integer value: "many"') });
+    expect(formatError(variable.toJSON(), variable)).toEqual({ message: variable.message, extensions: { code: 'BAD_USER_INPUT' } });
     // A fault while completing a result has a path: still internal.
     const completion = new GraphQLError('Cannot return null for non-nullable field Query.x.', { path: ['x'] });
     expect(formatError(completion.toJSON(), completion).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });

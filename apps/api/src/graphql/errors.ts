@@ -106,10 +106,18 @@ const VALIDATION_ABORTED_REASON =
 
 /**
  * An error graphql-js raised about the request itself (a bad document, variables or operation name),
- * not one a resolver threw: no path, no original error. Resolver and result errors always carry both.
+ * not one a resolver threw: no path, and no cause but graphql-js's own (a variable's coercion error
+ * wraps the scalar's). Resolver and result errors always carry a path.
  */
 function isRequestError(error: unknown, formatted: GraphQLFormattedError): boolean {
-  return error instanceof GraphQLError && !error.originalError && !formatted.path;
+  return error instanceof GraphQLError && !formatted.path && (!error.originalError || error.originalError instanceof GraphQLError);
+}
+
+function requestErrorCode(message: string): ErrorCode {
+  if (/^Syntax Error:/.test(message)) return ErrorCode.GraphqlParse;
+  // Apollo's code for the same mistake over HTTP.
+  if (/^Variable "\$/.test(message)) return ErrorCode.BadUserInput;
+  return ErrorCode.BadRequest;
 }
 
 /** graphql-js's parser message when GRAPHQL_MAX_TOKENS is exceeded (it has no code of its own). */
@@ -188,7 +196,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   // A request mistake graphql-js reported without a code (an unknown operation name, several
   // operations and none named, bad variables over graphql-ws): the client's to fix, shown as it is.
   if (isRequestError(error, formatted)) {
-    return { ...base, extensions: { code: /^Syntax Error:/.test(formatted.message) ? ErrorCode.GraphqlParse : ErrorCode.BadRequest } };
+    return { ...base, extensions: { code: requestErrorCode(formatted.message) } };
   }
   if (isServiceUnavailable(original)) {
     logger.warn(`service unavailable at ${formatted.path?.join('.') ?? '?'}: ${(original as Error).message}`);

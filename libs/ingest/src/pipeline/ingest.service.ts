@@ -179,6 +179,13 @@ export class IngestService {
       }),
     );
     walk.errors.forEach(addError);
+    // A first run that found nothing to read (a folder of binaries, images or unsupported languages)
+    // is the caller's mistake, not an empty repository: refused, and the node just created removed.
+    // A repository that had files keeps going (its files were deleted: their scopes go too).
+    if (files.length === 0 && stored.size === 0) {
+      await this.repo.deleteRepository(repoId);
+      throw new DomainError(DomainErrorCode.InvalidRepositoryPath, nothingReadable(rootPath, walk.skipped, unread), 'path');
+    }
     progress.filesTotal = files.length;
     const indexed = new Set(files.map((f) => f.path));
     const gone = [...stored.keys()].filter((p) => !indexed.has(p));
@@ -751,4 +758,10 @@ export function etaSeconds(done: number, total: number, elapsedMs: number): numb
   return Math.round(((total - done) * elapsedMs) / done / 1000);
 }
 
-
+/** Why a folder gave nothing to index, from the walk's counts. */
+export function nothingReadable(rootPath: string, skipped: Record<string, number>, unread: number): string {
+  const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${reason}`);
+  if (unread > 0) reasons.push(`${unread} unreadable`);
+  const detail = reasons.length ? `every file was skipped (${reasons.join(', ')})` : 'it holds no files';
+  return `nothing could be read in ${rootPath}: ${detail}; index a folder with source files in a supported language`;
+}
