@@ -179,10 +179,11 @@ export class IngestService {
       }),
     );
     walk.errors.forEach(addError);
-    // A first run that found nothing to read (a folder of binaries, images or unsupported languages)
-    // is the caller's mistake, not an empty repository: refused, and the node just created removed.
-    // A repository that had files keeps going (its files were deleted: their scopes go too).
-    if (files.length === 0 && stored.size === 0) {
+    // A first run that found files but could read none (binaries, images, unsupported languages) is
+    // the caller's mistake, not an empty repository: refused, and the node just created removed.
+    // An empty folder stays an empty repository; one that had files keeps going (their scopes go).
+    const unreadable = Object.values(walk.skipped).reduce((a, b) => a + b, 0) + unread;
+    if (files.length === 0 && stored.size === 0 && unreadable > 0) {
       await this.repo.deleteRepository(repoId);
       throw new DomainError(DomainErrorCode.InvalidRepositoryPath, nothingReadable(rootPath, walk.skipped, unread), 'path');
     }
@@ -762,6 +763,5 @@ export function etaSeconds(done: number, total: number, elapsedMs: number): numb
 export function nothingReadable(rootPath: string, skipped: Record<string, number>, unread: number): string {
   const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${reason}`);
   if (unread > 0) reasons.push(`${unread} unreadable`);
-  const detail = reasons.length ? `every file was skipped (${reasons.join(', ')})` : 'it holds no files';
-  return `nothing could be read in ${rootPath}: ${detail}; index a folder with source files in a supported language`;
+  return `nothing could be read in ${rootPath}: every file was skipped (${reasons.join(', ')}); index a folder with source files in a supported language`;
 }
