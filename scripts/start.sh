@@ -16,10 +16,13 @@ pids=()
 cleanup() { trap - INT TERM EXIT; for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup INT TERM EXIT
 
-node dist/apps/worker/src/main.js > >(tee "$LOG_DIR/worker.log") 2>&1 & pids+=($!)
+# Each app's JSON lines go to its log file (capped at LOG_FILE_MAX_MB, default 10, then rotated to
+# <file>.1); the terminal shows only warnings and errors, readably, so the welcome screen stays clean.
+export LOG_DIR LOG_FILE_MAX_MB="$(env_value LOG_FILE_MAX_MB)"
+bash scripts/run-app.sh worker dist/apps/worker/src/main.js & pids+=($!)
 # A larger young generation: a search allocates ~1 MB that dies young, and with V8's default 16 MB
 # semi-space the API spent a tenth of its CPU in scavenges (bench/load: +5% req/s, -5% p95, +110 MB RSS).
-node --max-semi-space-size=64 dist/apps/api/src/main.js > >(tee "$LOG_DIR/api.log") 2>&1 & pids+=($!)
+bash scripts/run-app.sh api --max-semi-space-size=64 dist/apps/api/src/main.js & pids+=($!)
 
 deadline=$((SECONDS + 90))
 until curl -sf -o /dev/null -H 'content-type: application/json' -d '{"query":"{__typename}"}' "http://$HOST:$PORT/graphql"; do

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gql } from '../support/graphql-client';
@@ -18,7 +20,8 @@ describe('scopegraph CLI', () => {
     );
 
   beforeAll(async () => {
-    stack = await startStack('cli');
+    // The default root (the folder holding this checkout) and the temporary folder (binary-only trees).
+    stack = await startStack('cli', { INGEST_ALLOWED_ROOTS: [path.dirname(ROOT), fs.realpathSync(os.tmpdir())].join(path.delimiter) });
   });
 
   afterAll(async () => {
@@ -59,6 +62,23 @@ describe('scopegraph CLI', () => {
     const outside = await cli('index', '/etc', '--name', 'etc');
     expect(outside.code).toBe(1);
     expect(outside.stderr).toMatch(/allowed roots/);
+  });
+
+  it('refuses a folder with nothing it can read (exit 1, no empty repository left behind)', async () => {
+    const dir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'sg-binary-'));
+    const binaryName = runId('bin');
+    try {
+      fs.writeFileSync(path.join(dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
+      // A supported extension but binary bytes: skipped as binary when read.
+      fs.writeFileSync(path.join(dir, 'blob.ts'), Buffer.from([0, 1, 2, 3, 0, 255]));
+      const indexed = await cli('index', dir, '--name', binaryName);
+      expect(indexed.code).toBe(1);
+      expect(indexed.stderr).toMatch(/indexing failed: nothing could be read in .*sg-binary-.*: every file was skipped \(.*1 binary.*\)/);
+      const repos = JSON.parse((await cli('repos', '--json')).stdout) as { name: string }[];
+      expect(repos.map((r) => r.name)).not.toContain(binaryName);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says where the API was expected when it is not running', async () => {

@@ -10,6 +10,7 @@ describe('indexing hostile trees', () => {
   const h = new IngestHarness();
   const repo = runId('hostile');
   const empty = runId('empty');
+  const binaries = runId('binaries');
   let dir: string;
 
   beforeAll(async () => {
@@ -35,7 +36,7 @@ describe('indexing hostile trees', () => {
     fs.symlinkSync('/etc', path.join(dir, 'outside'));
   });
 
-  afterAll(() => h.dispose([repo, empty]));
+  afterAll(() => h.dispose([repo, empty, binaries]));
 
   it('indexes the good files and skips, counts or records the rest', async () => {
     const result = await h.ingest.index({ path: dir, name: repo });
@@ -75,5 +76,18 @@ describe('indexing hostile trees', () => {
     expect(result.scopes.total).toBe(0);
     const [row] = await h.repo.repositories().then((all) => all.filter((r) => r.id === empty));
     expect(row).toMatchObject({ files: 0, scopes: 0, edges: 0 });
+  });
+
+  it('refuses a folder whose files could none be read, naming why, and leaves no repository', async () => {
+    const only = h.emptyDir();
+    fs.writeFileSync(path.join(only, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    fs.writeFileSync(path.join(only, 'data.ts'), Buffer.from([0, 1, 2, 3, 0, 255]));
+    fs.writeFileSync(path.join(only, 'notes.xyz'), 'not a language this indexes');
+    await expect(h.ingest.index({ path: only, name: binaries })).rejects.toMatchObject({
+      code: 'INVALID_REPOSITORY_PATH',
+      field: 'path',
+      message: expect.stringMatching(/^nothing could be read in .+: every file was skipped \((?=.*1 binary)(?=.*2 unsupported).*\); index a folder with source files/),
+    });
+    expect((await h.repo.repositories()).some((r) => r.id === binaries)).toBe(false);
   });
 });

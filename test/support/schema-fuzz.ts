@@ -30,7 +30,14 @@ export interface FuzzRequest {
   kind: string;
   body: string;
   contentType: string;
+  /** Extra HTTP headers (a content-encoding the body does not have). */
+  headers?: Record<string, string>;
 }
+
+/** Documents that once answered INTERNAL_SERVER_ERROR or a 500 (issue 24), and their kin. */
+const TWO_OPERATIONS = 'query A { __typename } query B { health { ok } }';
+const FRAGMENT_BOMB = `{ ...F0 } ${Array.from({ length: 24 }, (_, i) => `fragment F${i} on Query { __typename ...F${i + 1} ...F${i + 1} }`).join(' ')} fragment F24 on Query { __typename }`;
+const HUGE_SOURCES = `{ ${Array.from({ length: 8 }, (_, i) => `a${i}: search(input: { text: "parse", topK: 200, sourceChars: 1000000 }) { results { scope { source } } }`).join(' ')} }`;
 
 const HOSTILE_STRINGS = [...INJECTION_STRINGS, ...LUCENE_STRINGS, '', ' ', '\u0000', '\u202e', '😀'.repeat(50), '../../etc/passwd', '%s%n', '<script>', 'x'.repeat(5_000)];
 const HOSTILE_NUMBERS = [0, -1, 1, 2, 3, 10, 200, 201, 1_000_000, 2 ** 31, -(2 ** 31) - 1, 1.5, Number.MAX_SAFE_INTEGER];
@@ -56,12 +63,14 @@ export class SchemaFuzzer {
     return this.r() < p;
   }
 
-  next(): FuzzRequest {
+  /** A request; with `subscriptions`, some are subscription operations (for graphql-ws). */
+  next(options: { subscriptions?: boolean } = {}): FuzzRequest {
     const roll = this.r();
     if (roll < 0.05) return this.malformedDocument();
     if (roll < 0.08) return this.transportMistake();
     const useMutation = roll > 0.9 && this.schema.getMutationType();
-    const root = useMutation ? this.schema.getMutationType()! : this.schema.getQueryType()!;
+    const useSubscription = !useMutation && options.subscriptions && roll > 0.8 && this.schema.getSubscriptionType();
+    const root = useMutation ? this.schema.getMutationType()! : useSubscription ? this.schema.getSubscriptionType()! : this.schema.getQueryType()!;
     const fields = Object.values(root.getFields()).filter((f) => !WRITES.has(f.name));
     const field = this.pick(fields);
     const asVariables = this.chance(0.5);
@@ -80,7 +89,7 @@ export class SchemaFuzzer {
       })
       .filter(Boolean);
     const selection = this.selection(field.type, 0);
-    const op = useMutation ? 'mutation' : 'query';
+    const op = useMutation ? 'mutation' : useSubscription ? 'subscription' : 'query';
     const query = `${op}${defs.length ? `(${defs.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
     return { kind: `${op}.${field.name}`, body: JSON.stringify({ query, variables }), contentType: 'application/json' };
   }
@@ -137,8 +146,14 @@ export class SchemaFuzzer {
   }
 
   private malformedDocument(): FuzzRequest {
-    const docs = ['{', '}', 'query {', '{ search(input: ) { x } }', '{ health { ok }', 'mutation', '{ __schema { types { name } } }', 'fragment F on Query { ...F } { ...F }', '{ health @skip { ok } }', 'subscription { x }', '{ a: health { ok } a: pipelines { name } }', '\u0000', 'query Q { health { ok } } query Q { health { ok } }'];
-    return { kind: 'malformed', body: JSON.stringify({ query: this.pick(docs) }), contentType: 'application/json' };
+    const docs = [
+      '{', '}', 'query {', '{ search(input: ) { x } }', '{ health { ok }', 'mutation', '{ __schema { types { name } } }', 'fragment F on Query { ...F } { ...F }', '{ health @skip { ok } }', 'subscription { x }',
+      '{ a: health { ok } a: pipelines { name } }', '\u0000', 'query Q { health { ok } } query Q { health { ok } }', TWO_OPERATIONS, FRAGMENT_BOMB, HUGE_SOURCES,
+      `{ ${' __typename'.repeat(1000)} }`, 'subscription { askProgress(id: "x") { step } }', 'subscription { jobEvents(queue: INDEX, jobId: "x") { __typename } }', 'fragment F on Query { __typename }',
+    ];
+    const query = this.pick(docs);
+    const operationName = query === TWO_OPERATIONS ? this.pick([undefined, 'C', '', 'A']) : undefined;
+    return { kind: 'malformed', body: JSON.stringify({ query, ...(operationName !== undefined ? { operationName } : {}) }), contentType: 'application/json' };
   }
 
   private transportMistake(): FuzzRequest {
@@ -149,6 +164,11 @@ export class SchemaFuzzer {
       { kind: 'transport', body: JSON.stringify({ query: 42 }), contentType: 'application/json' },
       { kind: 'transport', body: JSON.stringify({ query: '{ __typename }', variables: 'x' }), contentType: 'application/json' },
       { kind: 'transport', body: JSON.stringify({}), contentType: 'application/json' },
+      { kind: 'transport', body: JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } }), contentType: 'application/json' },
+      { kind: 'transport', body: JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } }), contentType: 'application/json' },
+      { kind: 'transport', body: 'not gzip at all', contentType: 'application/json', headers: { 'content-encoding': 'gzip' } },
+      { kind: 'transport', body: JSON.stringify({ query: '{ __typename }' }), contentType: 'application/json', headers: { 'content-encoding': 'br' } },
+      { kind: 'transport', body: '{"query": "{ __typename }"', contentType: 'application/json; charset=utf-16' },
     ]);
   }
 }

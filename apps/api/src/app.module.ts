@@ -21,7 +21,7 @@ import { AskResolver } from './ask/ask.resolver';
 import { decideAccess, isRefusal, Role } from './auth/access';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimitGuard } from './auth/rate-limit.guard';
-import { costLimitPlugin } from './graphql/cost';
+import { prepareSocketOperation, requestChecksPlugin, SchemaRef } from './graphql/request-checks';
 import { ApiExceptionFilter } from './graphql/exception.filter';
 import { GraphiqlController } from './graphiql.controller';
 import { GuidesController } from './guides/guides.controller';
@@ -48,7 +48,7 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
 @Module({
   imports: [
     ConfigModule,
-    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, true) }),
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, true, config.logFormat) }),
     GraphModule,
     QueueModule,
     HealthModule,
@@ -64,44 +64,49 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): ApolloDriverConfig => ({
-        path: GRAPHQL_PATH,
-        autoSchemaFile: true,
-        sortSchema: true,
-        playground: false,
-        introspection: true,
-        includeStacktraceInErrorResponses: false,
-        plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin(), costLimitPlugin(config.api.graphql), serviceUnavailableStatusPlugin()],
-        // Bounds parsing (and so validation) before anything else: deep fragment nesting or thousands
-        // of aliases are refused by token count in the parser itself.
-        parseOptions: { maxTokens: config.api.graphql.maxTokens },
-        allowBatchedHttpRequests: false,
-        // Let a refused field (401/403/429) set the HTTP status; Nest would reset it to 200.
-        preserveHttpStatusForExecutionErrors: false,
-        subscriptions: {
-          'graphql-ws': {
-            path: GRAPHQL_PATH,
-            // The handshake follows the HTTP rules (Origin, Host, key): a refused socket closes with
-            // 4403 before any operation runs; an accepted one keeps its role for every operation.
-            onConnect: (ctx) => {
-              const extra = ctx.extra as { request: IncomingMessage; role?: Role };
-              const decision = decideAccess(config, extra.request.headers, ctx.connectionParams);
-              if (isRefusal(decision)) return false;
-              extra.role = decision;
-              return true;
+      useFactory: (config: AppConfig): ApolloDriverConfig => {
+        const schemaRef = new SchemaRef();
+        return {
+          path: GRAPHQL_PATH,
+          autoSchemaFile: true,
+          sortSchema: true,
+          playground: false,
+          introspection: true,
+          includeStacktraceInErrorResponses: false,
+          plugins: [ApolloServerPluginLandingPageDisabled(), graphqlMetricsPlugin(), requestChecksPlugin(config.api.graphql), serviceUnavailableStatusPlugin(), schemaRef.plugin()],
+          // Bounds parsing (and so validation) before anything else: deep fragment nesting or thousands
+          // of aliases are refused by token count in the parser itself.
+          parseOptions: { maxTokens: config.api.graphql.maxTokens },
+          allowBatchedHttpRequests: false,
+          // Let a refused field (401/403/429) set the HTTP status; Nest would reset it to 200.
+          preserveHttpStatusForExecutionErrors: false,
+          subscriptions: {
+            'graphql-ws': {
+              path: GRAPHQL_PATH,
+              // The handshake follows the HTTP rules (Origin, Host, key): a refused socket closes with
+              // 4403 before any operation runs; an accepted one keeps its role for every operation.
+              onConnect: (ctx) => {
+                const extra = ctx.extra as { request: IncomingMessage; role?: Role };
+                const decision = decideAccess(config, extra.request.headers, ctx.connectionParams);
+                if (isRefusal(decision)) return false;
+                extra.role = decision;
+                return true;
+              },
+              // Parse, validate and cost as over HTTP, answering a bad document on its id (see request-checks).
+              onSubscribe: (_ctx, _id, payload) => (schemaRef.schema ? prepareSocketOperation(schemaRef.schema, payload, config.api.graphql) : undefined),
+              onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
+              // Nest's type omits onError, which it hands on to graphql-ws all the same.
+              ...({ onError: subscriptionErrors } as object),
             },
-            onNext: (_ctx, _id, _payload, _args, result) => formatSubscriptionResult(result),
-            // Nest's type omits onError, which it hands on to graphql-ws all the same.
-            ...({ onError: subscriptionErrors } as object),
           },
-        },
-        context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role } }) => ({
-          req: ctx.req,
-          role: ctx.extra?.role,
-          connectionParams: ctx.connectionParams ?? ctx.extra?.connectionParams,
-        }),
-        formatError,
-      }),
+          context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role } }) => ({
+            req: ctx.req,
+            role: ctx.extra?.role,
+            connectionParams: ctx.connectionParams ?? ctx.extra?.connectionParams,
+          }),
+          formatError,
+        };
+      },
     }),
   ],
   controllers: [GraphiqlController, GuidesController, McpController, MetricsController],

@@ -4,11 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
+import { logConsoleThroughLogger, logProcessWarnings, REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { accessGate } from './auth/access';
+import { rateGate } from './auth/rate-limit.guard';
+import { ThrottlerStorage, type ThrottlerStorageService } from '@nestjs/throttler';
 import { serveConsole } from './console/console-static';
 import { validationError } from './graphql/errors';
 import { mountQueueBoard } from './queues/queue-board';
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await NestFactory.create<NestExpressApplication>(AppModule, { bufferLogs: true });
   app.useLogger(app.get(PinoLogger));
+  logProcessWarnings();
+  logConsoleThroughLogger();
   // First middleware: every log line of the request, and the jobs it queues, carry this id.
   app.getHttpAdapter().getInstance().disable('x-powered-by');
   app.use((req: IncomingMessage & { id?: string }, res: ServerResponse, next: () => void) => {
@@ -33,6 +37,8 @@ async function main(): Promise<void> {
   });
   // Second: Origin/Host rules and the key, for every path (see auth/access.ts).
   app.use(accessGate(config));
+  // Third: a principal already over its rate limit is answered here, before any parsing.
+  app.use(rateGate(app.get<ThrottlerStorageService>(ThrottlerStorage), config.api.rateLimitPerWindow, config.api.rateWindowMs));
   app.enableShutdownHooks();
   mountQueueBoard(app);
   serveConsole(app, config.paths.root);

@@ -4,6 +4,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { NestFactory } from '@nestjs/core';
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
+import { logConsoleThroughLogger, logProcessWarnings } from '@scopegraph/observability';
 import { WorkerHostService } from './worker-host.service';
 import { WorkerModule } from './worker.module';
 
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   loadConfig(); // fail fast with a readable message before Nest starts
   const app = await NestFactory.createApplicationContext(WorkerModule, { bufferLogs: true });
   app.useLogger(app.get(PinoLogger));
+  logProcessWarnings();
+  logConsoleThroughLogger();
   app.enableShutdownHooks();
   await bootstrapGraph(app);
   app.get(WorkerHostService).start();

@@ -21,7 +21,7 @@ const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor, RerankBatchProcess
 @Module({
   imports: [
     ConfigModule,
-    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, false) }),
+    LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, false, config.logFormat) }),
     GraphModule, QueueModule, HealthModule, LlmModule, IngestModule, RerankModule, PipelineModule],
   providers: [
     ...PROCESSORS,

@@ -121,11 +121,18 @@ export const envSchema = z.object({
   GRAPHQL_MAX_COST: positiveInt.max(1_000_000).default(2_000),
   GRAPHQL_MAX_DEPTH: positiveInt.max(100).default(12),
   GRAPHQL_MAX_ALIASES: positiveInt.max(1_000).default(20),
+  /**
+   * Characters of source one operation may return (each search: sourceChars × (topK + expanded
+   * nodes), summed over aliases; a whole source counts as 1,000,000): refused before it runs.
+   */
+  GRAPHQL_MAX_SOURCE_CHARS: positiveInt.max(100_000_000).default(2_000_000),
   /** Tokens in one GraphQL document: bounds parsing and validation work before anything runs. */
   GRAPHQL_MAX_TOKENS: positiveInt.max(1_000_000).default(3_000),
   /** Longest a Neo4j transaction of an API request may run before the server ends it. */
   NEO4J_TX_TIMEOUT_MS: positiveInt.max(3_600_000).default(15_000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  /** auto: readable lines when stdout is a terminal, JSON lines otherwise; json or pretty force one. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   // Reranking (libs/rerank). auto: gemini with GEMINI_API_KEY, else openai with RERANK_OPENAI_BASE_URL,
   // else cohere / voyage with their key, else the local keyword reranker.
   RERANK_PROVIDER: z.enum(['auto', 'gemini', 'openai', 'cohere', 'voyage', 'local']).default('auto'),
@@ -209,7 +216,7 @@ export interface AppConfig {
     /** The rate limit's window in ms, and the operations it allows (rateLimitPerMin scaled to it, at least 1). */
     rateWindowMs: number;
     rateLimitPerWindow: number;
-    graphql: { maxCost: number; maxDepth: number; maxAliases: number; maxTokens: number };
+    graphql: { maxCost: number; maxDepth: number; maxAliases: number; maxTokens: number; maxSourceChars: number };
   };
   ingest: {
     allowedRoots: string[];
@@ -222,6 +229,7 @@ export interface AppConfig {
     lockRetryMs: number;
   };
   logLevel: Env['LOG_LEVEL'];
+  logFormat: Env['LOG_FORMAT'];
   rerank: {
     provider: Env['RERANK_PROVIDER'];
     model?: string;
@@ -289,7 +297,7 @@ export function toAppConfig(env: Env): AppConfig {
       rateLimitPerMin: env.API_RATE_LIMIT_PER_MIN,
       rateWindowMs: env.API_RATE_LIMIT_WINDOW_S * 1000,
       rateLimitPerWindow: Math.max(1, Math.round((env.API_RATE_LIMIT_PER_MIN * env.API_RATE_LIMIT_WINDOW_S) / 60)),
-      graphql: { maxCost: env.GRAPHQL_MAX_COST, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxTokens: env.GRAPHQL_MAX_TOKENS },
+      graphql: { maxCost: env.GRAPHQL_MAX_COST, maxDepth: env.GRAPHQL_MAX_DEPTH, maxAliases: env.GRAPHQL_MAX_ALIASES, maxTokens: env.GRAPHQL_MAX_TOKENS, maxSourceChars: env.GRAPHQL_MAX_SOURCE_CHARS },
     },
     ingest: {
       allowedRoots: (env.INGEST_ALLOWED_ROOTS ?? defaultAllowedRoot(root)).split(path.delimiter).filter(Boolean),
@@ -302,6 +310,7 @@ export function toAppConfig(env: Env): AppConfig {
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,
     },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     rerank: {
       provider: env.RERANK_PROVIDER,
       model: env.RERANK_MODEL,

@@ -19,6 +19,20 @@ export interface HealthReport {
   queues: QueueCounts[];
 }
 
+/**
+ * ioredis's words for a connection that is down ("Stream isn't writeable and enableOfflineQueue
+ * options is false") say how the client is configured, not what is wrong: this says what is.
+ */
+export function describeRedisError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/ECONNREFUSED/.test(message)) return 'Redis refused the connection: is it running at REDIS_URL / REDIS_PORT? (npm run services:up starts it)';
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return 'Redis host not found: check REDIS_URL';
+  if (/Command timed out|ETIMEDOUT/.test(message)) return 'Redis did not answer in time (REDIS_COMMAND_TIMEOUT_MS): it is overloaded, paused or unreachable';
+  if (/Stream isn't writeable|enableOfflineQueue|Connection is closed|max retries per request/.test(message)) return 'not connected to Redis: the connection is down and being retried';
+  if (/NOAUTH|WRONGPASS/.test(message)) return 'Redis refused the credentials in REDIS_URL';
+  return `Redis check failed: ${message.slice(0, 200)}`;
+}
+
 /** The check's answer, or the fallback once the deadline passes (the check itself may finish later, unobserved). */
 function withDeadline<T>(check: Promise<T>, ms: number, fallback: (ms: number) => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -50,7 +64,7 @@ export class HealthService {
   async report(): Promise<HealthReport> {
     const [neo4j, redis, queues] = await Promise.all([
       withDeadline(this.neo4jHealth(), HealthService.CHECK_DEADLINE_MS, (ms) => ({ ok: false, indexes: [], error: `no answer within ${ms} ms` })),
-      withDeadline(this.redisHealth(), HealthService.CHECK_DEADLINE_MS, (ms) => ({ ok: false, error: `no answer within ${ms} ms` })),
+      withDeadline(this.redisHealth(), HealthService.CHECK_DEADLINE_MS, (ms) => ({ ok: false, error: `Redis did not answer within ${ms} ms: it is overloaded, paused or unreachable` })),
       withDeadline(this.queueCounts(), HealthService.CHECK_DEADLINE_MS, () => []),
     ]);
     return { ok: neo4j.ok && redis.ok && neo4j.indexes.every((i) => i.online), neo4j, redis, queues };
@@ -82,7 +96,7 @@ export class HealthService {
     try {
       return { ok: true, version: await this.queues.redisVersion() };
     } catch (error) {
-      return { ok: false, error: (error as Error).message };
+      return { ok: false, error: describeRedisError(error) };
     }
   }
 

@@ -3,3 +3,4 @@ export * from './metrics-share';
 export * from './request-context';
 export * from './logging';
 export * from './scrape';
+export * from './log-file';

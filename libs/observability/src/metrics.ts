@@ -19,7 +19,7 @@ export const graphqlDuration = new Histogram({
 
 export const rateLimited = new Counter({
   name: 'scopegraph_rate_limited_total',
-  help: 'Requests refused with 429 at the rate limit, by transport (graphql | http)',
+  help: 'Requests refused with 429 at the rate limit, by where (graphql | http: the guard; gate: refused before the body was read)',
   labelNames: ['transport'] as const,
   registers: [metricsRegistry],
 });

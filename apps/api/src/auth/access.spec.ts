@@ -1,5 +1,6 @@
 import { loadConfig } from '@scopegraph/config';
-import { browserRefusal, decideAccess, roleForKey } from './access';
+import { browserRefusal, decideAccess, principalOf, roleForKey } from './access';
+import { rateKey, rateTracker } from './rate-limit.guard';
 
 const NO_FILE = '/nonexistent/.env';
 const config = (env: Record<string, string> = {}) => loadConfig({ NEO4J_PASSWORD: 'pw', ...env }, NO_FILE);
@@ -33,5 +34,13 @@ describe('access rules', () => {
     expect(browserRefusal(c, { host: 'search.internal:4000', origin: 'http://localhost:4000' })).toMatchObject({ status: 403 });
     expect(decideAccess(c, { host: 'search.internal:4000' })).toMatchObject({ status: 401 });
     expect(decideAccess(c, { host: 'search.internal:4000' }, { apiKey: 'k1' })).toBe('admin');
+  });
+
+  it('rate-limits by the configured key that matched, else by address: an unchecked key is no principal', () => {
+    expect(principalOf(config(), 'admin')).toBeUndefined();
+    expect(principalOf(config({ API_KEY: 'k1', API_ADMIN_KEY: 'k2' }), 'read')).toBe('key:read');
+    expect(rateTracker({ ip: '10.0.0.7' })).toBe('ip:10.0.0.7');
+    expect(rateTracker({ principal: 'key:read', ip: '10.0.0.7' })).toBe('key:read');
+    expect(rateKey(rateTracker({ ip: '10.0.0.7' }))).toBe(rateKey(rateTracker({ ip: '10.0.0.7' })));
   });
 });

@@ -17,9 +17,13 @@ export const ROLE_ORDER: Record<Role, number> = { read: 1, admin: 2 };
 
 /** Why a request was refused, with the GraphQL code and HTTP status it is answered with. */
 export interface Refusal {
-  status: 401 | 403;
-  code: 'UNAUTHENTICATED' | 'FORBIDDEN';
+  status: 401 | 403 | 429;
+  code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'RATE_LIMITED';
   message: string;
+  /** Extra response headers (Retry-After for a 429). */
+  headers?: Record<string, string>;
+  /** Extra `extensions` of the GraphQL error (retryAfterS for a 429). */
+  extensions?: Record<string, unknown>;
 }
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -120,8 +124,17 @@ export function isRefusal(decision: Role | Refusal): decision is Refusal {
 
 export const FORBIDDEN_ADMIN: Refusal = { status: 403, code: 'FORBIDDEN', message: 'this operation needs the admin key (API_ADMIN_KEY)' };
 
-/** A request that passed the gate carries its role. */
-export type GatedRequest = IncomingMessage & { role?: Role };
+/**
+ * A request that passed the gate carries its role and, when a configured key matched, its principal:
+ * which key that was. Without keys configured anything presented is unchecked, so there is no
+ * principal and rate limits count by client address (an invented key must not buy a fresh budget).
+ */
+export type GatedRequest = IncomingMessage & { role?: Role; principal?: string };
+
+/** The principal a decided role stands for: each configured key grants exactly one role. */
+export function principalOf(config: AppConfig, role: Role): string | undefined {
+  return keysConfigured(config) ? `key:${role}` : undefined;
+}
 
 /** Static documents from the repository (apps/api/src/guides), readable without a key. */
 const PUBLIC_PREFIX = '/guides/';
@@ -142,6 +155,8 @@ export function accessGate(config: AppConfig) {
     const decision = publicRead ? (browserRefusal(config, req.headers) ?? 'read') : decideAccess(config, req.headers);
     if (!isRefusal(decision)) {
       req.role = decision;
+      // Public reads match no key: they count by address like keyless requests.
+      req.principal = publicRead ? undefined : principalOf(config, decision);
       return next();
     }
     writeRefusal(req, res, decision);
@@ -149,12 +164,12 @@ export function accessGate(config: AppConfig) {
 }
 
 export function writeRefusal(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
-  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+  const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...refusal.headers };
   // Browsers then prompt for the key (as the password) on pages such as /graphiql and /queues.
   if (refusal.status === 401 && !header(req.headers, 'origin')) headers['www-authenticate'] = 'Basic realm="scopegraph", charset="UTF-8"';
   const body = (req.url ?? '').startsWith(MCP_PREFIX)
     ? { jsonrpc: '2.0', error: { code: -32001, message: refusal.message, data: { code: refusal.code } }, id: null }
-    : { errors: [{ message: refusal.message, extensions: { code: refusal.code } }] };
+    : { errors: [{ message: refusal.message, extensions: { code: refusal.code, ...refusal.extensions } }] };
   res.writeHead(refusal.status, headers);
   res.end(JSON.stringify(body));
 }

@@ -69,4 +69,28 @@ describe('formatError', () => {
     expect(formatSubscriptionResult({ errors: [error] }).errors?.[0].extensions).toEqual({ code: 'NOT_FOUND', domainCode: 'JOB_NOT_FOUND' });
     expect(formatSubscriptionResult({ data: { a: 1 } })).toEqual({ data: { a: 1 } });
   });
+
+  it('answers graphql-js request errors (no path, no cause) as the client\'s, with graphql-js\'s own message', () => {
+    const unnamed = new GraphQLError('Must provide operation name if query contains multiple operations.');
+    expect(formatError(unnamed.toJSON(), unnamed)).toEqual({ message: unnamed.message, extensions: { code: 'BAD_REQUEST' } });
+    const syntax = new GraphQLError('Syntax Error: Expected Name, found <EOF>.');
+    expect(formatError(syntax.toJSON(), syntax).extensions).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
+    const variable = new GraphQLError('Variable "$n" got invalid value "many"; Int cannot represent non-integer value: "many"', { originalError: new GraphQLError('Int cannot represent non-integer value: "many"') });
+    expect(formatError(variable.toJSON(), variable)).toEqual({ message: variable.message, extensions: { code: 'BAD_USER_INPUT' } });
+    // A fault while completing a result has a path: still internal.
+    const completion = new GraphQLError('Cannot return null for non-nullable field Query.x.', { path: ['x'] });
+    expect(formatError(completion.toJSON(), completion).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+  });
+
+  it('names the reason when graphql-js aborts validation at its work limit', () => {
+    const aborted = new GraphQLError('Validation aborted.', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    const out = formatError(aborted.toJSON(), aborted);
+    expect(out.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX' });
+    expect(out.message).toMatch(/too costly to validate: too many fields share a response name/);
+  });
+
+  it('passes persisted-query codes through and never shows the http status extension', () => {
+    const missing = new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 200 } } });
+    expect(formatError(missing.toJSON(), missing)).toEqual({ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } });
+  });
 });

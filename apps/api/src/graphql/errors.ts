@@ -23,6 +23,9 @@ export enum ErrorCode {
   /** Apollo's own code for a malformed HTTP request (batch, CSRF-blocked GET or text/plain POST, bad JSON). */
   BadRequest = 'BAD_REQUEST',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  /** Automatic persisted queries: the hash is not (or no longer) known; the client resends the query. */
+  PersistedQueryNotFound = 'PERSISTED_QUERY_NOT_FOUND',
+  PersistedQueryNotSupported = 'PERSISTED_QUERY_NOT_SUPPORTED',
 }
 
 /**
@@ -89,7 +92,33 @@ const PASSTHROUGH = new Set<string>([
   ErrorCode.RateLimited,
   ErrorCode.BadRequest,
   ErrorCode.ServiceUnavailable,
+  ErrorCode.PersistedQueryNotFound,
+  ErrorCode.PersistedQueryNotSupported,
 ]);
+
+/**
+ * graphql-js's whole message when OverlappingFieldsCanBeMergedRule spends its work budget (many
+ * fields of one response name, e.g. `{ __typename }` repeated a thousand times): it names no reason.
+ */
+const VALIDATION_ABORTED = 'Validation aborted.';
+const VALIDATION_ABORTED_REASON =
+  'the document is too costly to validate: too many fields share a response name, so checking that they merge stopped at graphql-js\'s work limit; repeat fewer fields';
+
+/**
+ * An error graphql-js raised about the request itself (a bad document, variables or operation name),
+ * not one a resolver threw: no path, and no cause but graphql-js's own (a variable's coercion error
+ * wraps the scalar's). Resolver and result errors always carry a path.
+ */
+function isRequestError(error: unknown, formatted: GraphQLFormattedError): boolean {
+  return error instanceof GraphQLError && !formatted.path && (!error.originalError || error.originalError instanceof GraphQLError);
+}
+
+function requestErrorCode(message: string): ErrorCode {
+  if (/^Syntax Error:/.test(message)) return ErrorCode.GraphqlParse;
+  // Apollo's code for the same mistake over HTTP.
+  if (/^Variable "\$/.test(message)) return ErrorCode.BadUserInput;
+  return ErrorCode.BadRequest;
+}
 
 /** graphql-js's parser message when GRAPHQL_MAX_TOKENS is exceeded (it has no code of its own). */
 const TOO_MANY_TOKENS = /^Syntax Error: Document contains more th(?:an|at) \d+ tokens/;
@@ -150,6 +179,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     if (status === HttpStatus.FORBIDDEN) return { ...base, message, extensions: { code: ErrorCode.Forbidden } };
     if (status === HttpStatus.NOT_FOUND) return { ...base, message, extensions: { code: ErrorCode.NotFound } };
   }
+  if (formatted.message === VALIDATION_ABORTED) {
+    return { message: VALIDATION_ABORTED_REASON, extensions: { code: ErrorCode.QueryTooComplex } };
+  }
   if (TOO_MANY_TOKENS.test(formatted.message)) {
     return { message: `${formatted.message.replace(/^Syntax Error: /, '')} (GRAPHQL_MAX_TOKENS)`, extensions: { code: ErrorCode.QueryTooComplex } };
   }
@@ -157,8 +189,14 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     return { ...base, extensions: { code: ErrorCode.BadUserInput } };
   }
   if (PASSTHROUGH.has(code)) {
-    const { stacktrace: _drop, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    // `http` sets Apollo's status (Apollo drops it from bodies; graphql-ws would send it on).
+    const { stacktrace: _drop, http: _status, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...base, extensions };
+  }
+  // A request mistake graphql-js reported without a code (an unknown operation name, several
+  // operations and none named, bad variables over graphql-ws): the client's to fix, shown as it is.
+  if (isRequestError(error, formatted)) {
+    return { ...base, extensions: { code: requestErrorCode(formatted.message) } };
   }
   if (isServiceUnavailable(original)) {
     logger.warn(`service unavailable at ${formatted.path?.join('.') ?? '?'}: ${(original as Error).message}`);

@@ -1,7 +1,7 @@
-import { ArgumentsHost, Catch, HttpException, Logger } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Catch, HttpException, Logger } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { GraphQLError } from 'graphql';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '@scopegraph/errors';
 
 /** Longest piece of caller input a log line carries. */
@@ -20,18 +20,43 @@ function isClientError(exception: unknown): boolean {
   return false;
 }
 
-/** body-parser's errors (too large, bad JSON) carry a 4xx status but are no HttpException. */
-function bodyParserStatus(exception: unknown): number | undefined {
-  const status = (exception as { status?: unknown; type?: unknown })?.status;
-  return typeof status === 'number' && status >= 400 && status < 500 && typeof (exception as { type?: unknown }).type === 'string' ? status : undefined;
+const GRAPHQL_PATH = '/graphql';
+
+interface BodyRefusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * A request the HTTP layer refused before GraphQL saw it: body-parser's errors (too large, bad
+ * charset) and zlib's (a corrupt gzip body) carry a 4xx status but are no HttpException; Nest turns
+ * body-parser's SyntaxError (bad JSON) into a BadRequestException, which on the GraphQL path nothing
+ * else raises.
+ */
+function bodyRefusal(exception: unknown, req: IncomingMessage): BodyRefusal | undefined {
+  const e = exception as { status?: unknown; type?: unknown; expose?: unknown; code?: unknown; message?: string };
+  let status: number | undefined;
+  let message = e?.message ?? 'bad request';
+  if (exception instanceof HttpException) {
+    if ((req.url ?? '').split('?')[0] !== GRAPHQL_PATH || exception.getStatus() >= 500) return undefined;
+    status = exception.getStatus();
+    if (exception instanceof BadRequestException && /JSON/.test(message)) message = `request body is not valid JSON: ${message}`;
+  } else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && (typeof e.type === 'string' || e.expose === true)) {
+    status = e.status;
+    if (typeof e.code === 'string' && e.code.startsWith('Z_')) message = `request body could not be decoded as content-encoding ${String(req.headers['content-encoding'] ?? '?').slice(0, 40)}: ${message}`;
+  }
+  if (status === undefined) return undefined;
+  const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+  return { status, code, message };
 }
 
 /**
  * Nest's default handler logs every error a resolver throws at ERROR with its stack, user input and
  * all. Here GraphQL errors go on to the one mapping (graphql/errors.ts formatError, which logs the
  * unexpected ones once); client errors are logged at debug as one truncated line. HTTP routes keep
- * Nest's behaviour, except that a body-parser 4xx is answered in the GraphQL error shape without a
- * stack in the log.
+ * Nest's behaviour, except that a refused body (and any 4xx on the GraphQL path) is answered in the
+ * GraphQL error shape with a code, without a stack in the log.
  */
 @Catch()
 export class ApiExceptionFilter extends BaseExceptionFilter {
@@ -40,12 +65,14 @@ export class ApiExceptionFilter extends BaseExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): unknown {
     if (isClientError(exception)) this.logger.debug(`client error: ${truncate((exception as Error).message)}`);
     if (host.getType<string>() === 'graphql') return exception;
-    const status = bodyParserStatus(exception);
-    if (status !== undefined) {
-      const res = host.switchToHttp().getResponse<ServerResponse>();
-      this.logger.warn(`refused request body: ${truncate((exception as Error).message)}`);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ errors: [{ message: (exception as Error).message, extensions: { code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }] }));
+    const http = host.switchToHttp();
+    const refusal = bodyRefusal(exception, http.getRequest<IncomingMessage>());
+    if (refusal) {
+      const res = http.getResponse<ServerResponse>();
+      // The client's mistake: one short line, not at warn (a client could fill the log with them).
+      this.logger.debug(`refused request: ${truncate(refusal.message)}`);
+      res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] }));
       return undefined;
     }
     return super.catch(exception, host);

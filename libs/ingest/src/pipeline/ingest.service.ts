@@ -179,6 +179,14 @@ export class IngestService {
       }),
     );
     walk.errors.forEach(addError);
+    // A first run that found files but could read none (binaries, images, unsupported languages) is
+    // the caller's mistake, not an empty repository: refused, and the node just created removed.
+    // An empty folder stays an empty repository; one that had files keeps going (their scopes go).
+    const unreadable = Object.values(walk.skipped).reduce((a, b) => a + b, 0) + unread;
+    if (files.length === 0 && stored.size === 0 && unreadable > 0) {
+      await this.repo.deleteRepository(repoId);
+      throw new DomainError(DomainErrorCode.InvalidRepositoryPath, nothingReadable(rootPath, walk.skipped, unread), 'path');
+    }
     progress.filesTotal = files.length;
     const indexed = new Set(files.map((f) => f.path));
     const gone = [...stored.keys()].filter((p) => !indexed.has(p));
@@ -751,4 +759,9 @@ export function etaSeconds(done: number, total: number, elapsedMs: number): numb
   return Math.round(((total - done) * elapsedMs) / done / 1000);
 }
 
-
+/** Why a folder gave nothing to index, from the walk's counts. */
+export function nothingReadable(rootPath: string, skipped: Record<string, number>, unread: number): string {
+  const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${reason}`);
+  if (unread > 0) reasons.push(`${unread} unreadable`);
+  return `nothing could be read in ${rootPath}: every file was skipped (${reasons.join(', ')}); index a folder with source files in a supported language`;
+}

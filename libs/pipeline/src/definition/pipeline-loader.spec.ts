@@ -154,6 +154,16 @@ describe('pipeline loader', () => {
     expect(issuesOf(() => parsePipeline('*:*', 'bad.yaml'))[0].message).toMatch(/not valid YAML: Unresolved alias/);
   });
 
+  it('refuses YAML warnings (an unknown tag) instead of printing them to stderr', () => {
+    const emitted = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      expect(issuesOf(() => parsePipeline('pipeline: !custom\n  name: k', 'tag.yaml'))[0].message).toMatch(/^is not valid YAML: .*!custom/);
+      expect(emitted).not.toHaveBeenCalled();
+    } finally {
+      emitted.mockRestore();
+    }
+  });
+
   it('validates user YAML against the shipped pipelines, which it may extend', () => {
     const shipped = known(['root.yaml', ROOT]);
     expect(validatePipelineText('pipeline:\n  name: mine\n  extends: root\n', shipped).lineage).toEqual(['root', 'mine']);

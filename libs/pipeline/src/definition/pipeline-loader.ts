@@ -75,8 +75,11 @@ export function parsePipeline(text: string, file: string): RawPipeline {
     throw new PipelineDefinitionError([...issues, { file, field, stepId, message }]);
   };
   if (text.length > MAX_PIPELINE_YAML_CHARS) fail(`is longer than ${MAX_PIPELINE_YAML_CHARS} characters`);
-  const doc = parseDocument(text, { uniqueKeys: true });
-  if (doc.errors.length > 0) fail(`is not valid YAML: ${doc.errors[0].message.split('\n')[0]}`);
+  // yaml would print its warnings (an unknown tag...) to stderr through process.emitWarning; they are
+  // the caller's to fix, so they fail the definition like errors do.
+  const doc = parseDocument(text, { uniqueKeys: true, logLevel: 'silent' });
+  const problem = doc.errors[0] ?? doc.warnings[0];
+  if (problem) fail(`is not valid YAML: ${problem.message.split('\n')[0]}`);
   // toJS throws (not records) for an alias without its anchor and for alias bombs.
   let root: { pipeline?: unknown } | null = null;
   try {
