@@ -1,3 +1,6 @@
+import { loadConfig } from '@scopegraph/config';
+import { CypherFiles, Neo4jService } from '@scopegraph/graph';
+import { createRedisConnection } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
 import { runId, RunningStack, startStack } from '../support/processes';
@@ -11,6 +14,9 @@ describe('indexRepository job through the API and the worker', () => {
   const name = runId('job');
   let stack: RunningStack;
   let url: string;
+  const config = loadConfig();
+  const neo4j = new Neo4jService(config, new CypherFiles());
+  const redis = createRedisConnection(config.redis.url);
 
   beforeAll(async () => {
     stack = await startStack('idx');
@@ -20,6 +26,8 @@ describe('indexRepository job through the API and the worker', () => {
   afterAll(async () => {
     await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }).catch(() => undefined);
     await stack?.stop();
+    await neo4j.onModuleDestroy();
+    redis.disconnect();
   });
 
   it('indexes the fixture, streaming phases, and lists the repository with its counts', async () => {
@@ -70,9 +78,28 @@ describe('indexRepository job through the API and the worker', () => {
     } finally {
       await client.dispose();
     }
+    // Before: the graph and Redis hold the repository (its nodes carry its id; its file fingerprints are a key of its own).
+    const { id } = (await gql(url, 'query($n: String!) { repository(name: $n) { id } }', { n: other })).body.data.repository;
+    const nodesOf = async () =>
+      (await neo4j.runStatement<{ n: number }>('MATCH (x) WHERE x.repoId = $id OR (x:Repository AND x.id = $id) RETURN count(x) AS n', { id }))[0].n;
+    const keysOf = async () => {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, page] = await redis.scan(cursor, 'MATCH', `${stack.prefix}:*`, 'COUNT', 1000);
+        keys.push(...page.filter((k) => k.includes(id)));
+        cursor = next;
+      } while (cursor !== '0');
+      return keys;
+    };
+    expect(await nodesOf()).toBeGreaterThan(50);
+    expect(await keysOf()).toEqual([`${stack.prefix}:fingerprints:${id}`]);
+
     expect((await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other })).body.data.deleteRepository).toBe(true);
     const after = await gql(url, 'query($n: String!) { repository(name: $n) { name } }', { n: other });
     expect(after.body.data.repository).toBeNull();
+    expect(await nodesOf()).toBe(0);
+    expect(await keysOf()).toEqual([]);
     const again = await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other });
     expect(again.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
