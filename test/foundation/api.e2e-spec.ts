@@ -1,5 +1,8 @@
-import { API_READY, freePort, runApp, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
+import { Queue } from 'bullmq';
+import { loadConfig } from '@scopegraph/config';
+import { createRedisConnection, QueueName } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
+import { API_READY, freePort, runApp, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
 
 const HEALTH = '{ health { ok neo4j { ok version edition indexes { name type state online } } redis { ok version } queues { name waiting active failed } } }';
 const START_PROBE = 'mutation($input: ProbeInput) { startProbe(input: $input) { id queue name } }';
@@ -63,17 +66,29 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
   });
 
   it('delivers every progress event to a subscriber that attached early, in order and without repeats', async () => {
-    // Start a slow job, subscribe immediately: with 6 steps of 500 ms every step arrives after the
-    // subscription is set up (the current progress is sent first if it already moved).
-    const started = await gql(url, START_PROBE, { input: { steps: 6, stepDelayMs: 500 } });
-    const jobId = started.body.data.startProbe.id;
+    // Gated, not timed: the system queue is paused, so the probe waits; the test marks the waiting
+    // job's progress itself (step 0) and resumes the queue only once the subscriber has that mark. The
+    // subscriber is then attached before the worker's first step, however slow the machine is.
+    const redis = createRedisConnection(loadConfig().redis.url);
+    const queue = new Queue(QueueName.SYSTEM, { connection: redis, prefix: stack.prefix });
+    await queue.pause();
+    let resumed: Promise<void> | undefined;
     const client = wsClient(url);
     try {
-      const events = await collect(client, JOB_EVENTS, { jobId });
+      const started = await gql(url, START_PROBE, { input: { steps: 6, stepDelayMs: 20 } });
+      const jobId = started.body.data.startProbe.id;
+      const collecting = collect(client, JOB_EVENTS, { jobId }, 60_000, (e) => {
+        if (e.data?.jobEvents.progress?.step === 0) resumed ??= queue.resume();
+      });
+      await (await queue.getJob(jobId))!.updateProgress({ step: 0, total: 6 });
+      const events = await collecting;
       const steps = events.map((e) => e.data!.jobEvents).filter((p) => p.kind === 'PROGRESS').map((p) => p.progress.step);
-      expect(steps).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(steps).toEqual([0, 1, 2, 3, 4, 5, 6]);
     } finally {
       await client.dispose();
+      await (resumed ?? queue.resume());
+      await queue.close();
+      redis.disconnect();
     }
   });
 

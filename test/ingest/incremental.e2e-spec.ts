@@ -151,6 +151,8 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
   it('converges after an interrupted run whose edit was then reverted', async () => {
     const file = path.join(dir, 'ts/src/utils/format.ts');
     const text = fs.readFileSync(file, 'utf8');
+    // The tree ends as it starts, so the graph must too: nothing the interrupted run wrote may remain.
+    const before = await h.snapshot(repoA);
     fs.writeFileSync(file, text.replace('export function formatAmount(', 'export function formatMoney(').replace('toFixed(4)', 'toFixed(2)'));
     // The run writes scopes and edges (in several transactions, as a large change would), then dies
     // before recording the files as fully written.
@@ -162,6 +164,9 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     h.repo.singleTransactionRows = singleTransactionRows;
     fs.writeFileSync(file, text);
     await h.ingest.index({ path: dir, name: repoA });
+    const after = await h.snapshot(repoA);
+    expect(after.nodes).toEqual(before.nodes);
+    expect(after.edges).toEqual(before.edges);
   });
 
   it('leaves the graph identical to a fresh index of the same tree', async () => {

@@ -1,9 +1,16 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Queue } from 'bullmq';
+import { loadConfig } from '@scopegraph/config';
+import { CypherFiles, Neo4jService } from '@scopegraph/graph';
+import { createRedisConnection, QueueName } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
-import { runId, RunningStack, startStack } from '../support/processes';
+import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 
 const INDEX = 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id queue } }';
 const PROGRESS = 'subscription($id: ID!) { indexProgress(jobId: $id) { phase filesTotal filesParsed scopes edges embedded errors result failedReason } }';
+const JOB_EVENTS = 'subscription($id: ID!) { jobEvents(queue: INDEX, jobId: $id) { jobId kind result failedReason } }';
 
 // The whole path a user takes: GraphQL mutation on the API process, the job on the worker process,
 // progress back over graphql-ws, counts in the repositories query.
@@ -11,6 +18,9 @@ describe('indexRepository job through the API and the worker', () => {
   const name = runId('job');
   let stack: RunningStack;
   let url: string;
+  const config = loadConfig();
+  const neo4j = new Neo4jService(config, new CypherFiles());
+  const redis = createRedisConnection(config.redis.url);
 
   beforeAll(async () => {
     stack = await startStack('idx');
@@ -20,6 +30,8 @@ describe('indexRepository job through the API and the worker', () => {
   afterAll(async () => {
     await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }).catch(() => undefined);
     await stack?.stop();
+    await neo4j.onModuleDestroy();
+    redis.disconnect();
   });
 
   it('indexes the fixture, streaming phases, and lists the repository with its counts', async () => {
@@ -61,6 +73,41 @@ describe('indexRepository job through the API and the worker', () => {
     expect(body.errors?.[0].message).toMatch(/name/);
   });
 
+  it('ends both subscriptions with the failure and its reason when the job fails', async () => {
+    // The API accepts the folder; it is gone before the worker runs (the index queue is paused until
+    // then), so the job fails, unrecoverably, in the worker.
+    fs.mkdirSync(path.join(ROOT, '.cache'), { recursive: true });
+    const dir = fs.mkdtempSync(path.join(ROOT, '.cache', 'gone-'));
+    fs.writeFileSync(path.join(dir, 'a.ts'), 'export const a = 1;\n');
+    const queue = new Queue(QueueName.INDEX, { connection: redis, prefix: stack.prefix });
+    await queue.pause();
+    const client = wsClient(url);
+    try {
+      const started = await gql(url, INDEX, { input: { path: dir, name: runId('gone') } });
+      expect(started.body.errors).toBeUndefined();
+      const id = started.body.data.indexRepository.id;
+      fs.rmSync(dir, { recursive: true, force: true });
+      const progress = collect(client, PROGRESS, { id }, 60_000);
+      const jobEvents = collect(client, JOB_EVENTS, { id }, 60_000);
+      await queue.resume();
+      const [indexEvents, events] = await Promise.all([progress, jobEvents]);
+      const last = indexEvents[indexEvents.length - 1].data!.indexProgress;
+      expect(last).toMatchObject({ phase: 'failed', result: null });
+      expect(last.failedReason).toMatch(/does not exist|no such|ENOENT/i);
+      expect(last.failedReason).toContain(path.basename(dir));
+      const final = events[events.length - 1].data!.jobEvents;
+      expect(final).toEqual({ jobId: id, kind: 'FAILED', result: null, failedReason: last.failedReason });
+      // Not retried: a vanished path will not come back.
+      const job = await gql(url, 'query($id: ID!) { job(queue: INDEX, id: $id) { state attemptsMade failedReason } }', { id });
+      expect(job.body.data.job).toEqual({ state: 'failed', attemptsMade: 1, failedReason: last.failedReason });
+    } finally {
+      await client.dispose();
+      await queue.resume();
+      await queue.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('deletes a repository and everything indexed from it', async () => {
     const other = runId('del');
     const started = await gql(url, INDEX, { input: { path: FIXTURE, name: other } });
@@ -70,9 +117,28 @@ describe('indexRepository job through the API and the worker', () => {
     } finally {
       await client.dispose();
     }
+    // Before: the graph and Redis hold the repository (its nodes carry its id; its file fingerprints are a key of its own).
+    const { id } = (await gql(url, 'query($n: String!) { repository(name: $n) { id } }', { n: other })).body.data.repository;
+    const nodesOf = async () =>
+      (await neo4j.runStatement<{ n: number }>('MATCH (x) WHERE x.repoId = $id OR (x:Repository AND x.id = $id) RETURN count(x) AS n', { id }))[0].n;
+    const keysOf = async () => {
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, page] = await redis.scan(cursor, 'MATCH', `${stack.prefix}:*`, 'COUNT', 1000);
+        keys.push(...page.filter((k) => k.includes(id)));
+        cursor = next;
+      } while (cursor !== '0');
+      return keys;
+    };
+    expect(await nodesOf()).toBeGreaterThan(50);
+    expect(await keysOf()).toEqual([`${stack.prefix}:fingerprints:${id}`]);
+
     expect((await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other })).body.data.deleteRepository).toBe(true);
     const after = await gql(url, 'query($n: String!) { repository(name: $n) { name } }', { n: other });
     expect(after.body.data.repository).toBeNull();
+    expect(await nodesOf()).toBe(0);
+    expect(await keysOf()).toEqual([]);
     const again = await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other });
     expect(again.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });

@@ -7,6 +7,7 @@ import { askModel, evidenceIds } from '../fakes/ask-scripts';
 import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { gql } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
+import { pollUntil } from '../support/poll';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 
 // The SDK's own client against both transports: `scopegraph mcp` on stdio and /mcp on the API, with
@@ -48,12 +49,16 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
     // Index through the tool, then wait for the repository to show its embedded scopes.
     const queued = await http.callTool({ name: 'index_repository', arguments: { path: FIXTURE, name } });
     expect(textOf(queued)).toMatch(/queued as job \S+/);
-    for (let i = 0; i < 240; i++) {
-      const repos = await gql(stack.url, 'query { repositories { name scopes embedded } }', {}, { 'x-api-key': API_KEY });
-      const repo = repos.body.data?.repositories.find((r: { name: string }) => r.name === name);
-      if (repo && repo.scopes > 0 && repo.embedded === repo.scopes) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    let last: unknown;
+    await pollUntil(
+      `repository ${name} indexed with every scope embedded`,
+      async () => {
+        const repos = await gql(stack.url, 'query { repositories { name scopes embedded } }', {}, { 'x-api-key': API_KEY });
+        const repo = (last = repos.body.data?.repositories.find((r: { name: string }) => r.name === name));
+        return repo && repo.scopes > 0 && repo.embedded === repo.scopes;
+      },
+      { timeoutMs: 120_000, intervalMs: 500, seen: () => last },
+    );
   });
 
   afterAll(async () => {

@@ -17,7 +17,7 @@ const PROGRESS = `subscription($id: ID!) { askProgress(id: $id) {
   step { stepId action outcome ms modelMs modelCalls modelAttempts detail }
   result { answer answerEn question questionEn inventedCitations loops retries missing modelAvailable model warnings
     evidenceSummarized evidenceTokens evidence history attempts
-    citations { id path startLine qualifiedName }
+    citations { id path startLine endLine qualifiedName }
     plan { mode query fallback }
     timings { totalMs modelMs overheadMs firstChunkMs }
     trace { stepId action outcome ms modelMs modelCalls modelAttempts inputTokens outputTokens detail } }
@@ -103,7 +103,15 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     expect(final.evidence.length).toBeGreaterThan(0);
     expect(final.citations).toHaveLength(1);
     expect(final.evidence.map((e: any) => e.id)).toContain(final.citations[0].id);
-    expect(final.citations[0].path).toBeTruthy();
+    // The citation points where the cited evidence is, and that is where the graph has the scope.
+    const cited = final.evidence.find((e: any) => e.id === final.citations[0].id);
+    expect(final.citations[0]).toEqual({ id: cited.id, path: cited.path, startLine: cited.startLine, endLine: cited.endLine, qualifiedName: cited.qualifiedName });
+    const [scope] = await h.neo4j.runStatement<{ path: string; startLine: number; endLine: number }>(
+      'MATCH (s:Scope {id: $id, repoId: $repo}) RETURN s.path AS path, s.startLine AS startLine, s.endLine AS endLine',
+      { id: cited.id, repo },
+    );
+    expect(final.citations[0]).toMatchObject({ path: scope.path, startLine: scope.startLine, endLine: scope.endLine });
+    expect(final.citations[0].startLine).toBeLessThanOrEqual(final.citations[0].endLine);
     // The stream carried the answer without its protocol prefix; a STEP event came for every traced step.
     expect(chunks.trim()).toBe(final.answerEn.trim());
     expect(final.answer).not.toContain('[Answer:]');

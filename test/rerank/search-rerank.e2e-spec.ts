@@ -35,7 +35,7 @@ describe('search with rerank', () => {
   });
 
   it('retrieves candidateCount hits, returns the top K at once, and reranks them on the worker', async () => {
-    const input = { text: 'invoice', repository: repo, topK: 5, rerank: { question: 'where is invoice data stored in SQL?', candidateCount: 20, batchSize: 5, parallel: 2 } };
+    const input = { text: 'create an invoice', repository: repo, topK: 5, rerank: { question: 'where is invoice data stored in SQL?', candidateCount: 20, batchSize: 5, parallel: 2 } };
     const { body } = await gql(stack.url, SEARCH, { input });
     expect(body.errors).toBeUndefined();
     expect(body.data.search.results).toHaveLength(5);
@@ -52,7 +52,13 @@ describe('search with rerank', () => {
     }
     expect(final.kind).toBe('COMPLETED');
     const hits = final.result.hits;
-    expect(hits.length).toBeLessThanOrEqual(5);
+    expect(hits).toHaveLength(5);
+    // The rerank changed the order: its top hit was not retrieval's first, and it is what the model prefers.
+    const retrievedFirst = body.data.search.results[0].scope;
+    expect(/sql|Sql|dbo/.test(retrievedFirst.qualifiedName)).toBe(false);
+    expect(hits[0].scopeId).not.toBe(retrievedFirst.id);
+    expect(hits[0].scoreBreakdown.retrievalRank).toBeGreaterThan(1);
+    expect(`${hits[0].scope.name} ${hits[0].scope.path}`).toMatch(/sql|Sql|dbo/);
     // What the fake model scored high comes first, whatever its retrieval rank was.
     const llm = hits.map((x: any) => x.scoreBreakdown.llm);
     expect(llm[0]).toBe(0.95);

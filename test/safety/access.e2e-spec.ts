@@ -1,7 +1,11 @@
 import * as http from 'node:http';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
-import { API_READY, freePort, runApp, runId, RunningApp, startApp } from '../support/processes';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { API_READY, freePort, ROOT, runApp, runId, RunningApp, startApp } from '../support/processes';
 import { gql, wsClient } from '../support/graphql-client';
 
 // Safe by default: a keyless API on loopback only serves this machine's own pages and processes;
@@ -46,6 +50,11 @@ function statusWithHost(port: number, path: string, host: string, method: string
     req.on('error', reject);
     req.end(body);
   });
+}
+
+async function indexQueue(url: string, headers: Record<string, string>) {
+  const { body } = await gql(url, SYSTEM_COUNTS, {}, headers);
+  return body.data.health.queues.find((q: { name: string }) => q.name === 'index');
 }
 
 async function systemQueue(url: string, headers: Record<string, string> = {}) {
@@ -95,6 +104,29 @@ describe('keyless API on loopback: Origin and Host checks', () => {
     expect(body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(body.errors?.[0].message).toMatch(/Origin/);
     expect(await systemQueue(url)).toEqual(before);
+  });
+
+  it('refuses a foreign Origin with 403 FORBIDDEN on /mcp, /metrics, /queues and the console too; a loopback Origin passes', async () => {
+    const base = `http://127.0.0.1:${port}`;
+    const request = (path: string, origin: string) => {
+      const post = path === '/mcp';
+      return fetch(`${base}${path}`, {
+        method: post ? 'POST' : 'GET',
+        headers: { origin, ...(post ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}) },
+        body: post ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined,
+      });
+    };
+    for (const path of ['/mcp', '/metrics', '/queues', '/']) {
+      const refused = await request(path, EVIL);
+      const body = await refused.json();
+      // /mcp answers in JSON-RPC's shape, the rest in GraphQL's; both say it was the Origin.
+      const code = path === '/mcp' ? body.error?.data?.code : body.errors?.[0]?.extensions?.code;
+      const message = path === '/mcp' ? body.error?.message : body.errors?.[0]?.message;
+      expect({ path, status: refused.status, code, origin: /Origin/.test(message) }).toEqual({ path, status: 403, code: 'FORBIDDEN', origin: true });
+      const local = await request(path, `http://localhost:${port}`);
+      await local.arrayBuffer();
+      expect({ path, forbidden: local.status === 403 }).toEqual({ path, forbidden: false });
+    }
   });
 
   it('refuses a DNS-rebinding Host header on every path', async () => {
@@ -188,12 +220,48 @@ describe('read and admin keys', () => {
     expect(boardAdmin.status).toBe(200);
   });
 
+  it('refuses index_repository through MCP to the read key (FORBIDDEN, nothing queued); the admin key is let through', async () => {
+    const mcp = async (key: string) => {
+      const client = new Client({ name: 'e2e-keys', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+      return client;
+    };
+    const before = await indexQueue(url, { 'x-api-key': admin });
+    const reader = await mcp(read);
+    try {
+      // Reading through MCP works with the read key; indexing does not.
+      expect((await reader.callTool({ name: 'list_repositories', arguments: {} })).isError).toBeFalsy();
+      // A path the admin key could index: only the key stands in the way.
+      const refused = (await reader.callTool({ name: 'index_repository', arguments: { path: join(ROOT, 'test/fixtures/polyglot-repo'), name: runId('mcpread') } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect((refused.content[0] as { text: string }).text).toMatch(/^FORBIDDEN\b.*admin key/);
+    } finally {
+      await reader.close();
+    }
+    expect(await indexQueue(url, { 'x-api-key': admin })).toEqual(before);
+    // The admin key passes the same check: its refusal, if any, is about the path, not the key.
+    const writer = await mcp(admin);
+    try {
+      const outside = (await writer.callTool({ name: 'index_repository', arguments: { path: '/etc', name: 'etc' } })) as CallToolResult;
+      expect((outside.content[0] as { text: string }).text).toMatch(/^BAD_USER_INPUT.*allowed roots/);
+    } finally {
+      await writer.close();
+    }
+  });
+
   it('holds sockets to the same keys: none is refused at the handshake, read cannot delete', async () => {
     const anonymous = wsClient(url);
     try {
       expect((await runOverSocket(anonymous, '{ __typename }')).closeCode).toBe(4403);
     } finally {
       await anonymous.dispose();
+    }
+    // A wrong key is no key: the socket is closed, nothing runs over it.
+    const wrong = wsClient(url, { apiKey: `${read}x` });
+    try {
+      expect((await runOverSocket(wrong, '{ __typename }')).closeCode).toBe(4403);
+    } finally {
+      await wrong.dispose();
     }
     const reader = wsClient(url, { apiKey: read });
     try {

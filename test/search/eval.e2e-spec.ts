@@ -3,6 +3,7 @@ import { runEval } from '../../apps/cli/src/commands/eval.command';
 import { parseDataset } from '../../libs/search/src/eval';
 import { gql } from '../support/graphql-client';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
+import { pollUntil } from '../support/poll';
 import { API_READY, freePort, runId, RunningApp, startApp } from '../support/processes';
 
 // `scopegraph eval` against the real API: the polyglot fixture is indexed under this run's own
@@ -25,13 +26,12 @@ describe('scopegraph eval (real API and Neo4j)', () => {
     api = started;
     url = `http://127.0.0.1:${port}/graphql`;
     // The full-text index is eventually consistent: wait until it serves this repository.
-    for (let i = 0; i < 100; i++) {
+    await pollUntil('the full-text index to serve usp_CreateInvoice over the API', async () => {
       const { body } = await gql(url, 'query($i: SearchInput!) { search(input: $i) { results { rank } } }', {
         i: { text: 'usp_CreateInvoice', mode: 'BM25', topK: 1, repository: repoId },
       });
-      if (body.data?.search.results.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return body.data?.search.results.length > 0;
+    });
   });
 
   afterAll(async () => {

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultPlan, type SearchMode, SearchRepository, SearchService } from '../../libs/search/src';
 import { IngestHarness } from '../support/ingest-harness';
+import { pollUntil } from '../support/poll';
 import { runId } from '../support/processes';
 
 jest.setTimeout(120_000);
@@ -45,7 +46,7 @@ describe('search quality: build output, relationship questions, exact strings, c
     expect(r.filters).toEqual({ include: [], exclude: [] });
     service = new SearchService(new SearchRepository(h.neo4j), h.embedder);
     // The full-text index is eventually consistent: wait until it serves this repository.
-    for (let i = 0; i < 100 && (await search('bm25', 'formatLeashLength')).results.length === 0; i++) await new Promise((res) => setTimeout(res, 100));
+    await pollUntil('the full-text index to serve formatLeashLength', async () => (await search('bm25', 'formatLeashLength')).results.length > 0);
   });
 
   afterAll(() => h.dispose([repoId]));

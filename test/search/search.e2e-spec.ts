@@ -2,29 +2,18 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, cypherInt, MigrationService, Neo4jService } from '@scopegraph/graph';
-import { IngestRepository, IngestService, type ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
+import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParserService, ReferenceResolver } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
+import { QueueService } from '@scopegraph/queue';
 import { defaultPlan, fieldBoostedQuery, LANGUAGES, RagClient, SCOPE_KINDS, SearchHit, SearchRepository, SearchService, withSourceChars } from '@scopegraph/search';
 import { collectInjectionFailures, INJECTION_STRINGS, LUCENE_STRINGS } from './injection-strings';
 import { gql } from '../support/graphql-client';
+import { pollUntil } from '../support/poll';
 import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
 
 // Against the real Neo4j (and, for the GraphQL part, the built API process). The polyglot fixture is
 // indexed once under this run's own repository id; only that repository is deleted afterwards.
 const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
-
-/** Parse results are not cached here: the test must not leave keys in Redis. */
-const noParseCache = {
-  getMany: async (_repoId: string, files: unknown[]) => files.map(() => undefined),
-  setMany: async () => undefined,
-  fingerprints: async () => new Map(),
-  setFingerprints: async () => undefined,
-} as unknown as ParseCache;
-/** Nor are embeddings: every vector comes from the model. */
-const noEmbeddingCache = {
-  getMany: async (hashes: string[]) => hashes.map(() => undefined),
-  setMany: async () => undefined,
-} as unknown as ConstructorParameters<typeof IngestService>[4];
 
 const names = (hits: SearchHit[]) => hits.map((h) => h.scope.qualifiedName);
 
@@ -32,8 +21,10 @@ const names = (hits: SearchHit[]) => hits.map((h) => h.scope.qualifiedName);
 Logger.overrideLogger(['error', 'warn']);
 
 describe('search over an indexed repository (real Neo4j)', () => {
-  const config = loadConfig();
+  // The real Redis-backed parse and embedding caches, under this run's own key prefix (deleted after).
+  const config = { ...loadConfig(), queue: { prefix: runId('searchkeys') } };
   const neo4j = new Neo4jService(config, new CypherFiles());
+  const queues = new QueueService(config);
   const ingestRepo = new IngestRepository(neo4j);
   const repoId = runId('search');
   let embedder: EmbeddingProvider;
@@ -49,27 +40,40 @@ describe('search over an indexed repository (real Neo4j)', () => {
     return rows[0];
   };
 
+  const keysMatching = async (pattern: string): Promise<string[]> => {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, page] = await queues.redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      keys.push(...page);
+      cursor = next;
+    } while (cursor !== '0');
+    return keys;
+  };
+
   beforeAll(async () => {
     await neo4j.waitUntilReady();
     await new MigrationService(neo4j, config).migrate();
     embedder = createEmbeddingProvider({ provider: 'local', dimensions: config.embedding.dimensions, modelsDir: config.embedding.modelsDir });
     const parser = new ParserService();
     await parser.init();
-    const ingest = new IngestService(ingestRepo, parser, noParseCache, new ReferenceResolver(config), noEmbeddingCache, embedder, config);
+    await queues.onModuleInit();
+    const ingest = new IngestService(ingestRepo, parser, new ParseCache(queues), new ReferenceResolver(config), new EmbeddingCache(queues), embedder, config);
     const result = await ingest.index({ path: FIXTURE, name: repoId });
     expect(result.embedded).toBeGreaterThan(50);
+    // The run went through both caches: parsed files and vectors are in Redis under this run's prefix.
+    for (const kind of ['parse', 'emb']) expect((await keysMatching(`${config.queue.prefix}:${kind}:*`)).length).toBeGreaterThan(0);
     service = new SearchService(new SearchRepository(neo4j), embedder);
     rag = new RagClient(service);
     // The full-text index is eventually consistent: wait until it serves this repository.
-    for (let i = 0; i < 100; i++) {
-      const { results } = await rag.scope().inRepository(repoId).fullText('usp_CreateInvoice').limit(1).execute();
-      if (results.length > 0) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await pollUntil('the full-text index to serve usp_CreateInvoice', async () => (await rag.scope().inRepository(repoId).fullText('usp_CreateInvoice').limit(1).execute()).results.length > 0);
   });
 
   afterAll(async () => {
     await ingestRepo.deleteRepository(repoId);
+    const keys = await keysMatching(`${config.queue.prefix}:*`);
+    if (keys.length > 0) await queues.redis.del(...keys);
+    await queues.onModuleDestroy();
     await embedder?.close?.();
     await neo4j.onModuleDestroy();
   });
@@ -339,6 +343,33 @@ describe('search over an indexed repository (real Neo4j)', () => {
     });
   });
 
+  describe('code-safe query text, sampled', () => {
+    // The unit spec checks 2,000 such strings against a Lucene lexer of the project's own; this seeded
+    // sample goes through Neo4j's real full-text query parser, where an escaping slip is an error.
+    const SAMPLE = 200;
+    it(`never fails a full-text query for ${SAMPLE} seeded random strings of Lucene syntax, words and phrases`, async () => {
+      let seed = 2027;
+      const next = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+      const alphabet = [...'+-&|!(){}[]^"~*?:\\/ \t\n\u3000aAzZ09_.,;<>=$`\'#@%“”', 'AND', 'OR', 'NOT', 'TO', 'é', '中', ' invoice ', ' create the tax ', 'x y z'];
+      const failures: string[] = [];
+      let reachedIndex = 0;
+      for (let n = 0; n < SAMPLE; n++) {
+        const length = 1 + Math.floor(next() * 40);
+        let text = '';
+        for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+        try {
+          const { explain } = await rag.scope().inRepository(repoId).fullText(text).limit(1).execute();
+          if (explain.lists.some((l) => l.luceneQuery)) reachedIndex++;
+        } catch (error) {
+          failures.push(`${JSON.stringify(text)}: ${(error as Error).message.slice(0, 200)}`);
+        }
+      }
+      expect({ failed: failures.length, first: failures.slice(0, 3) }).toEqual({ failed: 0, first: [] });
+      // Most of the sample has a searchable word, so it reached the index rather than stopping early.
+      expect(reachedIndex).toBeGreaterThan(SAMPLE / 2);
+    });
+  });
+
   describe('GraphQL API', () => {
     let api: RunningApp;
     let url: string;
@@ -414,21 +445,21 @@ describe('search over an indexed repository (real Neo4j)', () => {
     });
 
     it.each([
-      ['empty text', { text: '  ' }, /text must not be empty/, undefined],
-      ['text over 1000 characters', { text: 'x'.repeat(1001) }, /text must be shorter than or equal to 1000/, undefined],
-      ['topK over 200', { text: 'x', topK: 201 }, /topK must not be greater than 200/, undefined],
-      ['a negative weight', { text: 'x', weights: { bm25: -1 } }, /weights.bm25 must not be less than 0/, undefined],
-      ['a malformed glob', { text: 'x', pathGlob: 'src/[ab' }, /unclosed "\[" at position 5/, undefined],
-      ['an unknown language', { text: 'x', language: 'cobol' }, /language must be one of/, undefined],
+      ['empty text', { text: '  ' }, /text must not be empty/, 'text'],
+      ['text over 1000 characters', { text: 'x'.repeat(1001) }, /text must be shorter than or equal to 1000/, 'text'],
+      ['topK over 200', { text: 'x', topK: 201 }, /topK must not be greater than 200/, 'topK'],
+      ['a negative weight', { text: 'x', weights: { bm25: -1 } }, /weights.bm25 must not be less than 0/, 'weights.bm25'],
+      ['a malformed glob', { text: 'x', pathGlob: 'src/[ab' }, /unclosed "\[" at position 5/, 'pathGlob'],
+      ['an unknown language', { text: 'x', language: 'cobol' }, /language must be one of/, 'language'],
       ['an unknown repository', { text: 'x', repository: 'no-such-repository-here' }, /unknown repository/, 'repository'],
-      ['depth over 3', { text: 'x', expand: { depth: 4 } }, /depth must not be greater than 3/, undefined],
-    ])('answers BAD_USER_INPUT for %s', async (_label, input, message, field) => {
+      ['depth over 3', { text: 'x', expand: { depth: 4 } }, /depth must not be greater than 3/, 'expand.depth'],
+    ])('answers BAD_USER_INPUT for %s, naming the field', async (_label, input, message, field) => {
       const { body } = await gql(url, SEARCH, { input });
       expect(body.data).toBeFalsy();
       expect(body.errors).toHaveLength(1);
       expect(body.errors![0].extensions?.code).toBe('BAD_USER_INPUT');
       expect(body.errors![0].message).toMatch(message);
-      if (field) expect(body.errors![0].extensions?.field).toBe(field);
+      expect(body.errors![0].extensions?.field).toBe(field);
     });
 
     it('rejects an unknown mode or edge type through the enums', async () => {

@@ -19,8 +19,11 @@ export function wsClient(url: string, connectionParams: Record<string, unknown> 
   return createClient({ url: url.replace(/^http/, 'ws'), webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
 }
 
-/** Collects every event of a subscription until it completes (or fails), with a time limit. */
-export function collect<T = any>(client: Client, query: string, variables: Record<string, unknown>, timeoutMs = 60_000): Promise<GqlResponse<T>[]> {
+/**
+ * Collects every event of a subscription until it completes (or fails), with a time limit. `onEvent`
+ * sees each event as it arrives, so a test can open a gate on what it has seen.
+ */
+export function collect<T = any>(client: Client, query: string, variables: Record<string, unknown>, timeoutMs = 60_000, onEvent?: (event: GqlResponse<T>) => void): Promise<GqlResponse<T>[]> {
   return new Promise((resolve, reject) => {
     const events: GqlResponse<T>[] = [];
     const timer = setTimeout(() => {
@@ -30,7 +33,10 @@ export function collect<T = any>(client: Client, query: string, variables: Recor
     const dispose = client.subscribe<T>(
       { query, variables },
       {
-        next: (value) => events.push(value as GqlResponse<T>),
+        next: (value) => {
+          events.push(value as GqlResponse<T>);
+          onEvent?.(value as GqlResponse<T>);
+        },
         error: (error) => {
           clearTimeout(timer);
           reject(error instanceof Error ? error : new Error(JSON.stringify(error)));

@@ -8,11 +8,12 @@ import { ReferenceResolver } from './resolve/reference-resolver';
 
 /**
  * The repository catalogue (list, delete) without the parser: the API lists and deletes repositories
- * but never parses, so it should not pay for loading the grammars.
+ * but never parses, so it should not pay for loading the grammars. The parse cache is here because a
+ * deleted repository's keys go with it.
  */
 @Module({
-  providers: [IngestRepository],
-  exports: [IngestRepository],
+  providers: [IngestRepository, ParseCache],
+  exports: [IngestRepository, ParseCache],
 })
 export class IngestCatalogModule {}
 
@@ -28,7 +29,6 @@ export class IngestCatalogModule {}
         return parser;
       },
     },
-    ParseCache,
     EmbeddingCache,
     ReferenceResolver,
     IngestService,

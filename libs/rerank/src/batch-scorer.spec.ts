@@ -96,15 +96,41 @@ describe('BatchScorer', () => {
     expect(outcome).toMatchObject({ ok: false, fallbackReason: 'malformed-output', detail: 'the answer is not JSON: "x"' });
   });
 
-  it('times out a hanging call at the batch limit, or at the rerank deadline when that comes first', async () => {
-    const t0 = Date.now();
-    const timeout = await new BatchScorer(scripted(['hang']), RETRY).score({ request: REQUEST, batchTimeoutMs: 80, deadlineAt: FAR() });
-    expect(timeout).toMatchObject({ ok: false, fallbackReason: 'timeout', calls: 1 });
-    expect(Date.now() - t0).toBeLessThan(1_000);
-    const deadline = await new BatchScorer(scripted(['hang']), RETRY).score({ request: REQUEST, batchTimeoutMs: 10_000, deadlineAt: Date.now() + 80 });
-    expect(deadline).toMatchObject({ ok: false, fallbackReason: 'deadline' });
-    const already = await new BatchScorer(scripted([OK]), RETRY).score({ request: REQUEST, batchTimeoutMs: 10_000, deadlineAt: Date.now() - 1 });
-    expect(already).toMatchObject({ ok: false, fallbackReason: 'deadline', calls: 0 });
+  describe('on a fake clock', () => {
+    // The scorer's clock (now, sleep) and its abort timer both run on jest's fake timers, so the test
+    // moves time itself: the call must still be pending 1 ms before its limit and settle exactly at it.
+    beforeEach(() => jest.useFakeTimers({ now: 1_700_000_000_000 }));
+    afterEach(() => jest.useRealTimers());
+    const now = () => Date.now();
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    const hanging = () => new BatchScorer(scripted(['hang']), RETRY, now, sleep);
+
+    async function settlesAt<T>(outcome: Promise<T>, ms: number): Promise<T> {
+      let settled = false;
+      void outcome.then(() => (settled = true));
+      await jest.advanceTimersByTimeAsync(ms - 1);
+      expect(settled).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      return outcome;
+    }
+
+    it('times out a hanging call at the batch limit', async () => {
+      const outcome = await settlesAt(hanging().score({ request: REQUEST, batchTimeoutMs: 80, deadlineAt: now() + 60_000 }), 80);
+      expect(outcome).toMatchObject({ ok: false, fallbackReason: 'timeout', calls: 1, durationMs: 80 });
+    });
+
+    it('times out at the rerank deadline when that comes first', async () => {
+      const outcome = await settlesAt(hanging().score({ request: REQUEST, batchTimeoutMs: 10_000, deadlineAt: now() + 80 }), 80);
+      expect(outcome).toMatchObject({ ok: false, fallbackReason: 'deadline', calls: 1, durationMs: 80 });
+    });
+
+    it('does not call the provider once the deadline has passed', async () => {
+      const provider = scripted([OK]);
+      const outcome = await new BatchScorer(provider, RETRY, now, sleep).score({ request: REQUEST, batchTimeoutMs: 10_000, deadlineAt: now() - 1 });
+      expect(outcome).toMatchObject({ ok: false, fallbackReason: 'deadline', calls: 0 });
+      expect(provider.calls).toBe(0);
+    });
   });
 
   it('stops retrying when the wait the server asks for would not fit in the budget', async () => {

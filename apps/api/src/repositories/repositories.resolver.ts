@@ -3,7 +3,7 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
+import { IngestProgress, IngestRepository, ParseCache, validateIndexRequest } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
@@ -18,6 +18,7 @@ export class RepositoriesResolver {
     private readonly queues: QueueService,
     private readonly events: JobEventsService,
     private readonly repo: IngestRepository,
+    private readonly parseCache: ParseCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -55,6 +56,7 @@ export class RepositoriesResolver {
   async deleteRepository(@Args('name') name: string): Promise<boolean> {
     if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);
     await this.repo.deleteRepository(name);
+    await this.parseCache.forgetRepository(name);
     return true;
   }
 

@@ -206,9 +206,10 @@ export class IngestService {
       precise: this.config.ingest.tsResolver === 'precise',
     });
     if (!plan.only) prepareChecker();
+    const completed = { referencesRead: 0, reparsed: 0 };
     if (partialLikely) {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
-      if (lacking.length) await time('readReferences', () => this.completeReferences(repoId, rootPath, filters, parsed, lacking));
+      if (lacking.length) Object.assign(completed, await time('readReferences', () => this.completeReferences(repoId, rootPath, filters, parsed, lacking)));
     }
     const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
     const resolved = resolveRun.result;
@@ -352,6 +353,7 @@ export class IngestService {
         ignored: walk.ignored,
         skipped: walk.skipped,
         nonUtf8: files.filter((f) => f.nonUtf8).length,
+        ...completed,
       },
       filters: {
         include: filters.include,
@@ -528,9 +530,10 @@ export class IngestService {
    * Gives unchanged files read without their references (see ParseCache.getMany) those
    * references: from the cache, or by parsing the file again when they are gone from it.
    */
-  private async completeReferences(repoId: string, rootPath: string, filters: WalkFilters, parsed: ParsedFile[], files: FileMeta[]): Promise<void> {
+  private async completeReferences(repoId: string, rootPath: string, filters: WalkFilters, parsed: ParsedFile[], files: FileMeta[]): Promise<{ referencesRead: number; reparsed: number }> {
     const index = new Map(parsed.map((f, i) => [f.path, i]));
     const found = await this.cache.references(repoId, files.map((f) => ({ path: f.path, fileHash: f.contentHash })));
+    let reparsed = 0;
     for (const [k, meta] of files.entries()) {
       const file = parsed[index.get(meta.path)!];
       const references = found[k];
@@ -542,7 +545,9 @@ export class IngestService {
       // Its scopes are in the graph as they were: a file that changed meanwhile cannot be completed.
       if ('skip' in again || again.unchanged || again.contentHash !== meta.contentHash) throw new Error(`${meta.path} changed while being indexed`);
       parsed[index.get(meta.path)!] = slim(again.parsed);
+      reparsed++;
     }
+    return { referencesRead: files.length - reparsed, reparsed };
   }
 
   /** Keeps each indexed file's fingerprint with the content hash read under it; forgets gone files. */

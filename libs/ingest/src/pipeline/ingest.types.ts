@@ -27,7 +27,11 @@ export interface IngestResult {
   name: string;
   rootPath: string;
   /** `unread`: reused files whose fingerprint (size, times, inode) was unchanged, so they were not even read. */
-  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number };
+  /**
+   * `referencesRead`: reused files whose parses were read without references and completed later from
+   * the cache's references; `reparsed`: reused files parsed again because those references were gone.
+   */
+  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number; referencesRead: number; reparsed: number };
   /** The include/exclude globs this run walked with (given, or stored with the repository). */
   filters: { include: string[]; exclude: string[] };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };

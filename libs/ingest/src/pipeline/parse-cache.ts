@@ -107,6 +107,14 @@ export class ParseCache {
     return out;
   }
 
+  /**
+   * Drops what Redis keeps by the repository's id (its files' fingerprints) when it is deleted. Parses
+   * are keyed by a digest of id, path and content and expire on their own TTL.
+   */
+  async forgetRepository(repoId: string): Promise<void> {
+    await this.queues.redis.del(this.fingerprintKey(repoId));
+  }
+
   async setFingerprints(repoId: string, set: Map<string, KnownFingerprint>, remove: string[]): Promise<void> {
     if (set.size === 0 && remove.length === 0) return;
     const key = this.fingerprintKey(repoId);

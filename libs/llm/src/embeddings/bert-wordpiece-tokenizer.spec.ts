@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { BertWordPieceTokenizer } from './bert-wordpiece-tokenizer';
-import { DEFAULT_LOCAL_EMBEDDING_MODEL, LOCAL_EMBEDDING_MODELS, localModelFiles } from './local-models';
+import { assertLocalModelInstalled, DEFAULT_LOCAL_EMBEDDING_MODEL, LOCAL_EMBEDDING_MODELS } from './local-models';
 import reference from './testdata/reference-token-ids.json';
 
 /**
@@ -83,16 +82,13 @@ describe('BertWordPieceTokenizer (MPNet-style tokenizer.json, ids from the refer
   });
 });
 
-const spec = LOCAL_EMBEDDING_MODELS[DEFAULT_LOCAL_EMBEDDING_MODEL];
-const { tokenizerPath } = localModelFiles(spec);
-const installed = existsSync(tokenizerPath);
-if (!installed) {
-  // eslint-disable-next-line no-console
-  console.warn(`Skipping reference tokenizer checks: ${tokenizerPath} is missing. Run \`npm run models\` first.`);
-}
-
-(installed ? describe : describe.skip)('BertWordPieceTokenizer vs the reference tokenizer (all-MiniLM-L6-v2)', () => {
-  const tokenizer = installed ? BertWordPieceTokenizer.fromFile(tokenizerPath) : (undefined as never);
+// No skip when the model is missing: every reference check then fails with LocalModelNotInstalledError,
+// which names the missing file and `npm run models`.
+describe('BertWordPieceTokenizer vs the reference tokenizer (all-MiniLM-L6-v2)', () => {
+  let tokenizer: BertWordPieceTokenizer;
+  beforeAll(() => {
+    tokenizer = BertWordPieceTokenizer.fromFile(assertLocalModelInstalled(LOCAL_EMBEDDING_MODELS[DEFAULT_LOCAL_EMBEDDING_MODEL]).tokenizerPath);
+  });
 
   it.each(reference.cases.map((c) => [JSON.stringify(c.text).slice(0, 60), c.text, c.ids] as const))(
     'matches the reference ids for %s',

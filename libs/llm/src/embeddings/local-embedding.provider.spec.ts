@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEmbeddingProvider, tokenBatches } from './local-embedding.provider';
-import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, isLocalModelInstalled, localModelFiles, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
+import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, localModelFiles, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
 import { cosineSimilarity, l2Norm } from './vector-math';
 
 /**
@@ -30,15 +30,6 @@ const DIMS = 384;
 const MODEL_TEST_TIMEOUT_MS = 60_000;
 
 const modelsDir = resolveModelsDir();
-const installed = isLocalModelInstalled(DEFAULT_LOCAL_EMBEDDING_MODEL, modelsDir);
-if (!installed) {
-  // eslint-disable-next-line no-console
-  console.warn(
-    `Skipping LocalEmbeddingProvider model tests: ${DEFAULT_LOCAL_EMBEDDING_MODEL} is not installed under ${modelsDir}. ` +
-      'Run `npm run models` (bash scripts/models.sh) to install it.',
-  );
-}
-
 describe('LocalEmbeddingProvider without a model', () => {
   it('tells how to install the model when the directory is missing', () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-models-'));
@@ -65,7 +56,9 @@ describe('LocalEmbeddingProvider without a model', () => {
   });
 });
 
-(installed ? describe : describe.skip)('LocalEmbeddingProvider (all-MiniLM-L6-v2, real model)', () => {
+// No skip when the model is missing: init() then fails every test here with LocalModelNotInstalledError,
+// which names the missing files and `npm run models`, so `npm run test:unit` cannot pass without the model.
+describe('LocalEmbeddingProvider (all-MiniLM-L6-v2, real model)', () => {
   jest.setTimeout(MODEL_TEST_TIMEOUT_MS);
   let provider: LocalEmbeddingProvider;
 

@@ -1,11 +1,18 @@
 import { countJoinedTokens, countTokens, truncateToTokens } from './tokenizer';
 
 describe('token budget tokenizer', () => {
-  it('counts BPE tokens, not characters / 4', () => {
-    // One o200k token for a common word, many for a long identifier of rare pieces.
-    expect(countTokens('hello')).toBe(1);
-    expect(countTokens('createInvoiceFromRow')).toBeGreaterThan(1);
-    expect(countTokens('a'.repeat(400))).not.toBe(100);
+  // o200k_base's own counts (not characters / 3 or / 4); the Russian and Japanese rows also tell it from
+  // cl100k_base, which counts them 15 and 10.
+  it.each<[string, string, number]>([
+    ['a common word', 'hello', 1],
+    ['a camelCase identifier', 'createInvoiceFromRow', 4],
+    ['400 repeated letters', 'a'.repeat(400), 50],
+    ['a TypeScript function', 'export function add(a: number, b: number): number {\n  return a + b;\n}\n', 20],
+    ['an English sentence', 'The invoice service validates the row, computes the tax and stores the invoice.', 15],
+    ['a Russian sentence', 'Счёт-фактура сохранена в базе данных', 11],
+    ['a Japanese sentence', '請求書を保存しました', 6],
+  ])('counts o200k BPE tokens exactly: %s', (_, text, tokens) => {
+    expect(countTokens(text)).toBe(tokens);
   });
 
   it('treats special-token strings in code as text instead of throwing', () => {

@@ -20,7 +20,18 @@ describe('batchCacheKey', () => {
   it('is stable for the same inputs, and a sha256 hex', () => {
     expect(batchCacheKey(base)).toBe(batchCacheKey({ ...base, scopes: base.scopes.map((s) => ({ ...s })) }));
     expect(batchCacheKey(base)).toMatch(/^[0-9a-f]{64}$/);
-    expect(PROMPT_VERSION).toBeGreaterThan(0);
+  });
+
+  it('changes with the prompt version (a new prompt is never answered from the old one\'s cache)', () => {
+    let nextVersionKey = '';
+    jest.isolateModules(() => {
+      jest.doMock('../prompt/prompt', () => ({ PROMPT_VERSION: PROMPT_VERSION + 1 }));
+      const { batchCacheKey: keyOfNextVersion } = require('./cache-key') as typeof import('./cache-key');
+      nextVersionKey = keyOfNextVersion(base);
+    });
+    jest.dontMock('../prompt/prompt');
+    expect(nextVersionKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(nextVersionKey).not.toBe(batchCacheKey(base));
   });
 
   it.each<[string, Partial<BatchCacheKeyInput>]>([
