@@ -46,13 +46,14 @@ describe('scopegraph CLI', () => {
     const section = listed.slice(listed.indexOf(`  ${name}\n`));
     expect(section).toMatch(new RegExp(`typescript\\s+resolved ${ts.resolved}, external ${ts.external}, dynamic ${ts.dynamic}, unresolved ${ts.unresolved}`));
 
-    const found = await cli('search', 'create and store an invoice', '--repo', name, '--top-k', '5', '--json');
+    // The fixture holds the same invoicing example in several languages: the TypeScript one is asked for.
+    const found = await cli('search', 'create and store an invoice', '--repo', name, '--top-k', '5', '--language', 'typescript', '--json');
     expect(found.code).toBe(0);
     const names = JSON.parse(found.stdout).results.map((r: { scope: { qualifiedName: string } }) => r.scope.qualifiedName);
     expect(names).toContain('InvoiceService.create');
 
-    const text = await cli('search', 'InvoiceRepository', '--repo', name, '--mode', 'bm25', '--top-k', '3');
-    expect(text.stdout).toMatch(/1\. .*InvoiceRepository/);
+    const text = await cli('search', 'InvoiceRepository', '--repo', name, '--mode', 'bm25', '--top-k', '3', '--language', 'typescript');
+    expect(text.stdout).toMatch(/1\. InvoiceRepository \(class, typescript\)/);
   });
 
   it('fails with a clear message and exit code 1 on bad input', async () => {

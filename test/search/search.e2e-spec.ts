@@ -239,7 +239,11 @@ describe('search over an indexed repository (real Neo4j)', () => {
       const methods = await q().whereKind('method').execute();
       expect(methods.results.every((r) => r.scope.kind === 'method')).toBe(true);
       const named = await q().whereName('create').execute();
-      expect(names(named.results)).toEqual(['InvoiceService.create']);
+      // the TypeScript service and its Java twin in the polyglot fixture, nothing else named `create`
+      expect(named.results.map((r) => `${r.scope.qualifiedName} ${r.scope.path}`).sort()).toEqual([
+        'InvoiceService.create java/src/main/java/com/acme/billing/service/InvoiceService.java',
+        'InvoiceService.create ts/src/services/invoice-service.ts',
+      ]);
       const qualified = await q().whereName('MyApp.Services.InvoiceService.CreateInvoice').execute();
       expect(qualified.results).toHaveLength(1);
     });
