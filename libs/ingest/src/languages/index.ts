@@ -6,6 +6,7 @@ import { TypeScriptExtractor } from '../parse/typescript.extractor';
 import { CSharpResolver } from '../resolve/csharp';
 import { DynamicResolver } from '../resolve/dynamic';
 import type { LanguagePlugin } from './plugin';
+import { rustPlugin } from './rust';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
 
@@ -45,6 +46,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
     family: 'sql',
     extractor: () => new SqlExtractor(),
   },
+  rustPlugin,
 ];
 
 const byLanguage = new Map<Language, { plugin: LanguagePlugin; entry: LanguagePlugin['languages'][number] }>();
