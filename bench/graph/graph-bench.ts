@@ -21,7 +21,7 @@ import { projectRoot } from '@scopegraph/config';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { seededRandom } from '@scopegraph/rerank';
 import {
-  familyOf, fastModuleOptions, IngestService, Language, ParsedFile, ParseCache, ParserService, ReferenceResolver, RefOutcome, resolveRepository,
+  familyOf, fastModuleOptions, IngestService, Language, ParsedFile, ParseCache, ParserService, readManifests, ReferenceResolver, RefOutcome, resolveRepository,
   TsProjects, tsProjectOptions, walkRepository,
 } from '@scopegraph/ingest';
 import { IngestHarness } from '../../test/support/ingest-harness';
@@ -148,7 +148,8 @@ async function main(): Promise<void> {
   for (const { name, root } of repos()) {
     // Resolution quality (one run each).
     const files = await parseRepo(parser, root);
-    const modules = fastModuleOptions(root, tsProjectOptions(root).options);
+    // manifests (Cargo.toml, go.mod...) as an index run reads them
+    const modules = { ...fastModuleOptions(root, tsProjectOptions(root).options), manifests: readManifests(root, files.map((f) => f.path)) };
     const fast = resolveRepository(files, { ...modules, collectOutcomes: true });
     const session = new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, files);
     const precise = resolveRepository(files, { ...modules, precise: session.oracle, collectOutcomes: true });
