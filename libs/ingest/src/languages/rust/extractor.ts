@@ -33,7 +33,11 @@ const MARKER_TRAITS = new Set(['Sized', 'Send', 'Sync', 'Copy', 'Clone', 'Debug'
  */
 export const FN_VALUE = '<fn>';
 export const UNTYPED = '_';
+/** Bound with different types in one function (see RustWalker.bind); never overwritten. */
+const CONFLICT = '_?';
 export const VALUE_PREFIX = '<value>';
+/** A local bound by `Enum::Variant(x)`: typed by the variant's payload (`<variant>Ast.Repetition`). */
+export const VARIANT_PREFIX = '<variant>';
 /** Binding name under which a function records its declared return type (member binding of the function). */
 export const RETURN_BINDING = '->';
 /** Binding name under which a type alias records the type it names (member binding of the alias). */
@@ -54,11 +58,11 @@ export const IMPL_PREFIX = 'impl ';
  * inline module. `exported`: `pub` exactly (`pub(crate)` and friends are not visible outside the crate);
  * trait items and members of `impl Trait for T` are as visible as the trait.
  *
- * References (paths written with `.` for `::`): calls `f`, `a.f` (`a::f`), `crate.a.f`, `super.f`,
- * `Self.new`, `Type.new`, `x.m`, `self.field.m`, calls on a call's result `a.b().c` (the resolver
- * types `a.b()` from its declared return type), macro invocations `m!`, struct literals `Point { }`
- * (CALLS, like a `new`), type names in signatures, fields, lets and casts (REFERENCES), supertraits
- * (EXTENDS). `impl Trait for Type` is recorded as a binding of the module (see IMPL_PREFIX).
+ * References: calls as written, `f`, `a::f`, `crate::a::f`, `super::f`, `Type::new` (`Self::new` with
+ * the impl's type in place of `Self`), `x.m`, `self.field.m`, calls on a call's result `a.b().c` (the
+ * resolver types `a.b()` from its declared return type), macro invocations `m!`, `log::info!`, struct
+ * literals `Point { }` (CALLS, like a `new`); type names in signatures, fields, lets and casts
+ * (REFERENCES, `.`-separated: `fmt.Formatter`), supertraits (EXTENDS). `impl Trait for Type` is recorded as a binding of the module (see IMPL_PREFIX).
  * Imports: one RawImport per `use` leaf (`use a::{b, c as d}` -> specifier `a::b`, names
  * [{imported:'b', local:'b'}]...; globs `a::*`), `mod foo;` (specifier `mod foo`), `extern crate x`.
  * Inside an inline module the specifier is prefixed with that module's path and `|`
@@ -95,9 +99,28 @@ class RustWalker {
     this.content = b.content;
   }
 
+  /** Bindings per scope; flushed to the builder at the end (see bind). */
+  private readonly bindings = new Map<ScopeDraft, Map<string, { type: string; member: boolean }>>();
+
   run(root: SyntaxNode): void {
     this.b.file.docComment = this.innerDoc(root);
     this.items(root, { module: this.b.file }, this.b.file);
+    for (const [scope, names] of this.bindings) for (const [name, v] of names) this.b.binding(scope, name.slice(2), v.type, v.member);
+  }
+
+  /**
+   * A name's type in a scope. A name bound twice with different types in one function (match arms
+   * `A(x) => .., B(x) => ..`, shadowing `let`s) is untyped: which binding a use sees is not known here.
+   * An untyped binding (a closure's parameter, a pattern) does not hide a typed one of the same name.
+   */
+  private bind(scope: ScopeDraft, name: string, type: string, member: boolean): void {
+    if (!name || !type) return;
+    let names = this.bindings.get(scope);
+    if (!names) this.bindings.set(scope, (names = new Map()));
+    const key = `${member ? 'm' : 'l'}:${name}`;
+    const prev = names.get(key);
+    if (!prev || prev.type === UNTYPED) names.set(key, { type, member });
+    else if (prev.type !== type && type !== UNTYPED) prev.type = CONFLICT;
   }
 
   private text(n: SyntaxNode): string {
@@ -167,7 +190,7 @@ class RustWalker {
         return;
       case 'macro_invocation': {
         const m = fieldChild(node, this.f.macro);
-        const name = m ? this.path(m) : null;
+        const name = m ? this.path(m)?.replace(/\./g, '::') : null;
         if (name) this.b.ref(scope, 'CALLS', `${name}!`, startLine(node));
         return;
       }
@@ -195,14 +218,14 @@ class RustWalker {
       }
       case 'for_expression': {
         const pat = fieldChild(node, this.f.pattern);
-        if (pat) this.patternLocals(pat, scope);
+        if (pat) this.patternLocals(pat, scope, 0, ctx);
         for (const c of node.namedChildren) if (c.id !== pat?.id) this.walk(c, ctx, scope);
         return;
       }
       case 'let_condition':
       case 'match_pattern': {
         const pat = fieldChild(node, this.f.pattern) ?? (t === 'match_pattern' ? node.namedChild(0) : null);
-        if (pat) this.patternLocals(pat, scope);
+        if (pat) this.patternLocals(pat, scope, 0, ctx);
         for (const c of node.namedChildren) if (c.id !== pat?.id) this.walk(c, ctx, scope);
         return;
       }
@@ -277,7 +300,14 @@ class RustWalker {
         if (v.type !== 'enum_variant') continue;
         const vb = fieldChild(v, this.f.body);
         if (vb?.type === 'field_declaration_list') this.fields(vb, inner, s, false);
-        else if (vb) this.typeRefs(vb, inner, s);
+        else if (vb) {
+          this.typeRefs(vb, inner, s);
+          // `Variant(Payload)`: what `Enum::Variant(x)` binds x to (see patternLocals)
+          const types = vb.namedChildren.filter((c) => c.type !== 'attribute_item' && c.type !== 'visibility_modifier');
+          const name = fieldChild(v, this.f.name)?.text;
+          const tn = types.length === 1 ? this.valueType(types[0], inner) : null;
+          if (name && tn) this.bind(s, `${name}()`, tn, true);
+        }
         const value = fieldChild(v, this.f.value);
         if (value) this.walk(value, inner, s);
       }
@@ -292,7 +322,7 @@ class RustWalker {
       if (!type) continue;
       this.typeRefs(type, ctx, s);
       const tn = this.valueType(type, ctx);
-      if (bind && name && tn) this.b.binding(s, name.text, tn, true);
+      if (bind && name && tn) this.bind(s, name.text, tn, true);
     }
   }
 
@@ -311,7 +341,7 @@ class RustWalker {
     this.typeArgs(typeNode, inner, scope);
     if (traitNode) this.typeArgs(traitNode, inner, scope);
     this.whereClause(node, inner, scope);
-    if (self && trait) this.b.binding(ctx.module, `${IMPL_PREFIX}${trait} for ${self}`, self, true);
+    if (self && trait) this.bind(ctx.module, `${IMPL_PREFIX}${trait} for ${self}`, self, true);
     if (!body || !self) return;
     for (const c of body.namedChildren) {
       if (c.type === 'function_item' || c.type === 'function_signature_item' || c.type === 'const_item') this.walk(c, inner, scope);
@@ -338,14 +368,14 @@ class RustWalker {
     const generics = this.generics(node, ctx, s);
     const inner: Ctx = { module: ctx.module, generics, ...(ctx.self ? { self: ctx.self } : {}) };
     this.whereClause(node, inner, s);
-    if (member) this.b.binding(s, 'self', ctx.self!, false);
+    if (member) this.bind(s, 'self', ctx.self!, false);
     const params = fieldChild(node, this.f.parameters);
     if (params) this.params(params, inner, s, true);
     const ret = fieldChild(node, this.f.return_type);
     if (ret) {
       this.typeRefs(ret, inner, s);
       const tn = this.valueType(ret, inner);
-      if (tn && tn !== FN_VALUE) this.b.binding(s, RETURN_BINDING, tn === 'Self' && ctx.self ? ctx.self : tn, true);
+      if (tn && tn !== FN_VALUE) this.bind(s, RETURN_BINDING, tn === 'Self' && ctx.self ? ctx.self : tn, true);
     }
     // Items nested in a function body belong to the function (`outer.inner`), not to the module.
     if (body) this.items(body, inner, s);
@@ -358,12 +388,12 @@ class RustWalker {
         const type = fieldChild(p, this.f.type);
         if (type) this.typeRefs(type, ctx, s);
         const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChild(0)?.text : undefined;
-        if (name) this.b.binding(s, name, (type ? this.valueType(type, ctx) : null) ?? UNTYPED, false);
-        else if (pat) this.patternLocals(pat, s);
+        if (name) this.bind(s, name, (type ? this.valueType(type, ctx) : null) ?? UNTYPED, false);
+        else if (pat) this.patternLocals(pat, s, 0, ctx);
       } else if (!typedOnly) {
         // closure parameters without a type
-        if (p.type === 'identifier') this.b.binding(s, p.text, UNTYPED, false);
-        else this.patternLocals(p, s);
+        if (p.type === 'identifier') this.bind(s, p.text, UNTYPED, false);
+        else this.patternLocals(p, s, 0, ctx);
       }
     }
   }
@@ -376,8 +406,8 @@ class RustWalker {
     const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChild(0)?.text : undefined;
     if (name) {
       const tn = (type ? this.valueType(type, ctx) : null) ?? (value ? this.valueOf(value, ctx) : null) ?? UNTYPED;
-      this.b.binding(scope, name, tn, false);
-    } else if (pat) this.patternLocals(pat, scope);
+      this.bind(scope, name, tn, false);
+    } else if (pat) this.patternLocals(pat, scope, 0, ctx);
     for (const c of node.namedChildren) if (c.id !== pat?.id && c.id !== type?.id) this.walk(c, ctx, scope);
   }
 
@@ -387,6 +417,15 @@ class RustWalker {
     switch (value.type) {
       case 'closure_expression':
         return FN_VALUE;
+      case 'macro_invocation': {
+        const m = fieldChild(value, this.f.macro)?.text;
+        return m === 'vec' ? 'Vec' : m === 'format' ? 'String' : null;
+      }
+      case 'string_literal':
+      case 'raw_string_literal':
+        return 'str';
+      case 'array_expression':
+        return 'std.slice';
       case 'struct_expression': {
         const name = fieldChild(value, this.f.name);
         return name ? this.typePath(name, ctx) : null;
@@ -426,25 +465,37 @@ class RustWalker {
   }
 
   /** Identifiers bound by a pattern (`Some(x)`, `(a, b)`, `Point { x, .. }`): locals of unknown type. */
-  private patternLocals(pat: SyntaxNode, scope: ScopeDraft, depth = 0): void {
+  private patternLocals(pat: SyntaxNode, scope: ScopeDraft, depth = 0, ctx?: Ctx): void {
     if (depth > 8) return;
     if (pat.type === 'identifier') {
-      this.b.binding(scope, pat.text, UNTYPED, false);
+      this.bind(scope, pat.text, UNTYPED, false);
       return;
+    }
+    if (pat.type === 'tuple_struct_pattern') {
+      // `Enum::Variant(x)` / `Enum::Variant(ref mut x)`: x is the variant's payload
+      const type = fieldChild(pat, this.f.type);
+      const subs = pat.namedChildren.filter((c) => c.id !== type?.id);
+      const path = type && ctx ? this.typePath(type, ctx) : null;
+      let id: SyntaxNode | null = subs.length === 1 ? subs[0] : null;
+      while (id && (id.type === 'ref_pattern' || id.type === 'mut_pattern')) id = id.namedChildren.find((c) => c.type !== 'mutable_specifier') ?? null;
+      if (path && path.includes('.') && id?.type === 'identifier') {
+        this.bind(scope, id.text, `${VARIANT_PREFIX}${path}`, false);
+        return;
+      }
     }
     for (const c of pat.namedChildren) {
       // `Enum::Variant(x)`: the path is not a binding
       if (c.type === 'scoped_identifier' || c.type === 'type_identifier' || c.type === 'scoped_type_identifier') continue;
       if (c.type === 'field_pattern') {
         const p = fieldChild(c, this.f.pattern);
-        if (p) this.patternLocals(p, scope, depth + 1);
+        if (p) this.patternLocals(p, scope, depth + 1, ctx);
         else {
           const n = c.namedChildren.find((x) => x.type === 'shorthand_field_identifier' || x.type === 'identifier');
-          if (n) this.b.binding(scope, n.text, UNTYPED, false);
+          if (n) this.bind(scope, n.text, UNTYPED, false);
         }
         continue;
       }
-      this.patternLocals(c, scope, depth + 1);
+      this.patternLocals(c, scope, depth + 1, ctx);
     }
   }
 
@@ -468,7 +519,7 @@ class RustWalker {
     if (type) {
       this.typeRefs(type, { ...ctx, generics }, s);
       const tn = this.valueType(type, { ...ctx, generics });
-      if (tn) this.b.binding(s, ALIAS_BINDING, tn, true);
+      if (tn) this.bind(s, ALIAS_BINDING, tn, true);
     }
     const bounds = fieldChild(node, this.f.bounds);
     if (bounds) this.typeRefs(bounds, { ...ctx, generics }, s);
@@ -491,7 +542,7 @@ class RustWalker {
     if (type) {
       this.typeRefs(type, ctx, s);
       const tn = this.valueType(type, ctx);
-      if (tn && !inImpl && scope.kind !== 'trait') this.b.binding(ctx.module, name, tn, false);
+      if (tn && !inImpl && scope.kind !== 'trait') this.bind(ctx.module, name, tn, false);
     }
     if (value) this.walk(value, ctx, s);
   }
@@ -595,7 +646,7 @@ class RustWalker {
     if (args) this.walk(args, ctx, scope);
   }
 
-  /** The callee as a `.`-separated path (`a.f`, `Type.new`, `self.x.m`, `a.b().c`), or null. */
+  /** The callee as written: `f`, `a::f`, `Type::new`, `self.x.m`, `a.b().c` (`()`: called), or null. */
   private callee(fn: SyntaxNode, ctx: Ctx, depth = 0): string | null {
     if (depth > MAX_CHAIN) return null;
     switch (fn.type) {
@@ -603,14 +654,15 @@ class RustWalker {
       case 'self':
         return fn.text;
       case 'scoped_identifier': {
-        const p = this.path(fn, ctx);
+        // written with `::` (a path: never a local variable's field), unlike `x.m`
+        const p = this.path(fn, ctx)?.replace(/\./g, '::');
         if (!p) return null;
-        const dot = p.indexOf('.');
-        const head = dot < 0 ? p : p.slice(0, dot);
-        if (head === 'Self' && ctx.self) return `${ctx.self}${p.slice(4)}`;
+        const sep = p.indexOf('::');
+        const head = sep < 0 ? p : p.slice(0, sep);
+        if (head === 'Self' && ctx.self) return `${ctx.self.replace(/\./g, '::')}${p.slice(4)}`;
         // `T::new()` with `T: Trait` calls the trait's item
         const bound = ctx.generics?.get(head);
-        if (bound !== undefined && dot > 0) return bound === UNTYPED || bound === FN_VALUE ? null : `${bound}${p.slice(dot)}`;
+        if (bound !== undefined && sep > 0) return bound === UNTYPED || bound === FN_VALUE ? null : `${bound.replace(/\./g, '::')}${p.slice(sep)}`;
         return p;
       }
       case 'generic_function': {
@@ -780,6 +832,11 @@ class RustWalker {
       }
       case 'function_type':
         return FN_VALUE;
+      case 'array_type':
+        return 'std.slice';
+      case 'tuple_type':
+      case 'unit_type':
+        return 'std.tuple';
       case 'generic_type': {
         const base = this.typePath(n, ctx);
         const args = n.namedChildren.find((c) => c.type === 'type_arguments');

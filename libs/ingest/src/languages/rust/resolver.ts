@@ -4,7 +4,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { isRustBuiltin, isStdMethod, isStdOnlyMethod, STD_CRATES } from './builtins';
-import { ALIAS_BINDING, FN_VALUE, IMPL_PREFIX, RETURN_BINDING, UNTYPED, VALUE_PREFIX } from './extractor';
+import { ALIAS_BINDING, FN_VALUE, IMPL_PREFIX, RETURN_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
 
 /** A compilation unit: a package's library (+ `main.rs`), one `src/bin` binary, or its tests/examples/benches. */
 interface Crate {
@@ -58,6 +58,7 @@ export class RustResolver implements FamilyResolver {
   private readonly moduleOfScope = new Map<string, Module>();
   private readonly cratesByName = new Map<string, Crate>();
   private readonly lookupMemo = new Map<string, Entity[] | null>();
+  private readonly typing = new Set<string>();
   private readonly methodsByCrate = new Map<Crate, Map<string, ParsedScope[]>>();
 
   constructor(private readonly c: ResolverContext) {}
@@ -176,7 +177,11 @@ export class RustResolver implements FamilyResolver {
 
   // ---- lookups -------------------------------------------------------------------------------
 
-  resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
+  resolve(written: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
+    // `a::b::f` is a path (modules, types), never a local's field: look it up as one
+    const isPath = written[0].includes('::');
+    const parts = isPath ? [...written[0].split('::'), ...written.slice(1)] : written;
+    if (isPath) wantType = true;
     const head = parts[0];
     const rest = parts.slice(1);
     if (head.includes('+')) {
@@ -187,7 +192,7 @@ export class RustResolver implements FamilyResolver {
     if (!wantType) {
       const local = this.c.localBinding(head, from);
       if (local !== null) {
-        if (!rest.length) return { reason: local === FN_VALUE || local === UNTYPED ? 'dynamic' : 'not-found' };
+        if (!rest.length) return { reason: local === FN_VALUE || local.startsWith(UNTYPED) ? 'dynamic' : 'not-found' };
         if (local === FN_VALUE) return { reason: 'dynamic' };
         const types = this.types(local, from, env);
         if (!types.length) {
@@ -217,10 +222,33 @@ export class RustResolver implements FamilyResolver {
   }
 
   types(typeName: string, ctx: ParsedScope, env: FileEnv, depth = 0): ParsedScope[] {
-    if (depth > 4 || typeName === FN_VALUE || typeName === UNTYPED) return [];
+    if (depth > 4 || typeName === FN_VALUE || typeName.startsWith(UNTYPED)) return [];
+    // `let x = x.next()` and friends: a binding typed through itself has no type
+    const key = `${ctx.id}\u0000${typeName}`;
+    if (this.typing.has(key)) return [];
+    this.typing.add(key);
+    try {
+      return this.typesOf(typeName, ctx, env, depth);
+    } finally {
+      this.typing.delete(key);
+    }
+  }
+
+  private typesOf(typeName: string, ctx: ParsedScope, env: FileEnv, depth: number): ParsedScope[] {
     if (typeName.startsWith(VALUE_PREFIX)) {
       const out = this.valueOutcome(typeName, ctx, env, depth);
       return Array.isArray(out) ? out : [];
+    }
+    if (typeName.startsWith(VARIANT_PREFIX)) {
+      // `Enum.Variant`: the enum's recorded payload type of `Variant()`
+      const path = typeName.slice(VARIANT_PREFIX.length);
+      const dot = path.lastIndexOf('.');
+      const out: ParsedScope[] = [];
+      for (const e of this.types(path.slice(0, dot), ctx, env, depth + 1)) {
+        const payload = e.kind === 'enum' ? this.c.t.memberBindings.get(e.id)?.get(`${path.slice(dot + 1)}()`) : undefined;
+        if (payload) out.push(...this.types(payload, e, this.envOf(e), depth + 1));
+      }
+      return out;
     }
     // `T: A + B`: a value of T has the members of every bound
     if (typeName.includes('+')) return [...new Set(typeName.split('+').flatMap((t) => this.types(t, ctx, env, depth + 1)))];
@@ -240,7 +268,17 @@ export class RustResolver implements FamilyResolver {
 
   /** The types of a value a local was initialised from (see VALUE_PREFIX), or why there are none. */
   private valueOutcome(typeName: string, ctx: ParsedScope, env: FileEnv, depth: number): ParsedScope[] | UnresolvedReason {
-    if (depth > 4) return 'unknown-receiver';
+    const key = `v\u0000${ctx.id}\u0000${typeName}`;
+    if (depth > 4 || this.typing.has(key)) return 'unknown-receiver';
+    this.typing.add(key);
+    try {
+      return this.valueOutcomeOf(typeName, ctx, env, depth);
+    } finally {
+      this.typing.delete(key);
+    }
+  }
+
+  private valueOutcomeOf(typeName: string, ctx: ParsedScope, env: FileEnv, depth: number): ParsedScope[] | UnresolvedReason {
     const path = typeName.slice(VALUE_PREFIX.length);
     const parts = path.split('.');
     if (path.endsWith('()')) {
@@ -325,7 +363,7 @@ export class RustResolver implements FamilyResolver {
   /** Why `x.m()` through a local typed `typeName` found no type. */
   private typeReason(typeName: string, from: ParsedScope, env: FileEnv): UnresolvedReason {
     if (typeName === FN_VALUE) return 'dynamic';
-    if (typeName === UNTYPED) return 'unknown-receiver';
+    if (typeName.startsWith(UNTYPED)) return 'unknown-receiver';
     if (typeName.startsWith(VALUE_PREFIX)) {
       const out = this.valueOutcome(typeName, from, env, 0);
       if (!Array.isArray(out)) return out === 'builtin' || out === 'external' || out === 'dynamic' ? out : 'unknown-receiver';
@@ -361,7 +399,8 @@ export class RustResolver implements FamilyResolver {
       if (called) seg = seg.slice(0, -2);
       const ext = this.reasonOf(cur);
       if (ext) return { reason: ext };
-      const next = this.step(cur, seg);
+      // `x.f.g()`: `f` is a field (a method would be written `f()`), the last segment a method
+      const next = this.step(cur, seg, !called && i < parts.length - 1);
       if (!next.length) {
         const owners = cur.flatMap((e) => (e.kind === 'scopes' ? e.scopes : []));
         // an enum's variant: constructing one is a use of the enum
@@ -390,7 +429,7 @@ export class RustResolver implements FamilyResolver {
   }
 
   /** One path segment further: a module's item, a type's member (or a typed field's type). */
-  private step(ents: Entity[], seg: string): Entity[] {
+  private step(ents: Entity[], seg: string, field = false): Entity[] {
     const out: Entity[] = [];
     const types: ParsedScope[] = [];
     for (const e of ents) {
@@ -406,10 +445,11 @@ export class RustResolver implements FamilyResolver {
       }
     }
     if (types.length) {
-      const members = this.c.findMember(types, seg);
+      const fieldType = this.c.memberBinding(types, seg);
+      const members = field && fieldType ? [] : this.c.findMember(types, seg);
       if (members.length) out.push({ kind: 'scopes', scopes: members });
       else {
-        const field = this.c.memberBinding(types, seg);
+        const field = fieldType;
         if (field) {
           const ft = this.types(field, types[0], this.envOf(types[0]));
           if (ft.length) out.push(...ft.flatMap((t): Entity[] => (t.kind === 'type_alias' ? this.aliasEntities(t) : [{ kind: 'scopes', scopes: [t] }])));

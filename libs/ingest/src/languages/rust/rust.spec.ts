@@ -65,7 +65,7 @@ describe('RustExtractor', () => {
       'Point REFERENCES Inner',
       'Shape EXTENDS Named',
       'Point.new CALLS Point',
-      'Point.new CALLS Inner.default',
+      'Point.new CALLS Inner::default',
       'Point.go CALLS self.inner.run',
       'Point.go CALLS s.area',
       'Point.go CALLS f',
@@ -157,16 +157,36 @@ describe('RustResolver', () => {
       'src/main.rs': 'use serde::Serialize;\nfn main() { let v = Vec::new(); v.len(); std::process::exit(0); serde::to_string(); println!("x"); let f = |x: u8| x; f(1); unknown.go(); missing(); }',
     }), { manifests: { 'Cargo.toml': '[package]\nname = "app"\n[dependencies]\nserde = "1"\n' } });
     expect(misses(r)).toEqual([
-      'main Vec.new: builtin',
+      'main Vec::new: builtin',
       'main f: dynamic',
       'main missing: not-found',
       'main println!: builtin',
-      'main serde.to_string: external',
-      'main std.process.exit: builtin',
+      'main serde::to_string: external',
+      'main std::process::exit: builtin',
       'main unknown.go: unknown-receiver',
       'main v.len: builtin',
     ]);
     expect(r.fileImports).toEqual([{ fromPath: 'src/main.rs', specifier: 'serde::Serialize', line: 1, external: 'serde' }]);
+  });
+
+  it('types match bindings by the variant payload, and leaves a name bound to two types untyped', () => {
+    const r = resolveRepository(parse({
+      'src/lib.rs': [
+        'pub struct Lit; impl Lit { fn span(&self) {} }',
+        'pub struct Rep; impl Rep { fn span(&self) {} fn min(&self) {} }',
+        'pub enum Ast { Lit(Lit), Rep(Box<Rep>) }',
+        'mod ast { pub fn make() {} }',
+        'fn walk(a: &Ast) { match a { Ast::Rep(x) => { x.min(); } _ => {} } }',
+        'fn both(a: &Ast) { match a { Ast::Lit(x) => x.span(), Ast::Rep(x) => x.span() } }',
+        'fn shadow(ast: Lit) { ast.span(); ast::make(); }',
+      ].join('\n'),
+    }));
+    expect(edges(r, 'CALLS')).toEqual([
+      'shadow -> src/lib.rs#Lit.span|method',
+      'shadow -> src/lib.rs#ast.make|function',
+      'walk -> src/lib.rs#Rep.min|method',
+    ]);
+    expect(misses(r)).toEqual(['both x.span: unknown-receiver']);
   });
 
   it('lets tests/ use the library by its package name', () => {
