@@ -200,7 +200,8 @@ class RustWalker {
       case 'struct_expression': {
         const name = fieldChild(node, this.f.name);
         const p = name ? this.typePath(name, ctx) : null;
-        if (p) this.b.ref(scope, 'CALLS', p, startLine(node));
+        // a path as written (`ast::Span { }`): never a local variable's field
+        if (p) this.b.ref(scope, 'CALLS', p.replace(/\./g, '::'), startLine(node));
         if (name) this.typeArgs(name, ctx, scope);
         const body = fieldChild(node, this.f.body);
         if (body) this.items(body, ctx, scope);

@@ -473,7 +473,7 @@ export class RustResolver implements FamilyResolver {
     if (own.length) return own;
     // `#[macro_export]` and textually scoped macros: any macro of the crate by that name
     if (name.endsWith('!')) {
-      const macros = this.cratesMacros(m.crate, name);
+      const macros = this.cratesMacros(m.crate, name, m);
       if (macros.length) return [{ kind: 'scopes', scopes: macros }];
     }
     const crate = this.cratesByName.get(name);
@@ -550,11 +550,21 @@ export class RustResolver implements FamilyResolver {
     return this.c.reasonFor(head, env);
   }
 
-  private cratesMacros(crate: Crate, name: string): ParsedScope[] {
+  /**
+   * Macros are scoped by text, not by path: a `macro_rules!` of this module or an enclosing one, or a
+   * `#[macro_export]`ed one anywhere in the crate.
+   */
+  private cratesMacros(crate: Crate, name: string, from: Module): ParsedScope[] {
     const out: ParsedScope[] = [];
+    for (let p = from.path; ; p = p.slice(0, -1)) {
+      const m = this.modules.get(this.key(crate, p));
+      if (m) for (const s of m.scopes) for (const c of this.c.t.childrenNamed(s, name)) if (c.kind === 'function') out.push(c);
+      if (out.length || !p.length) break;
+    }
+    if (out.length) return out;
     for (const m of this.modules.values()) {
       if (m.crate !== crate) continue;
-      for (const s of m.scopes) for (const c of this.c.t.childrenNamed(s, name)) if (c.kind === 'function') out.push(c);
+      for (const s of m.scopes) for (const c of this.c.t.childrenNamed(s, name)) if (c.kind === 'function' && c.exported) out.push(c);
     }
     return out;
   }
