@@ -6,7 +6,7 @@ import { isBuiltinType, isFnTrait } from './builtins';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
 const FIELDS = fieldTable([
-  'alias', 'argument', 'arguments', 'body', 'bounds', 'field', 'function', 'left', 'list', 'macro', 'name',
+  'alias', 'argument', 'arguments', 'body', 'bounds', 'element', 'field', 'function', 'left', 'list', 'macro', 'name',
   'parameters', 'path', 'pattern', 'return_type', 'trait', 'type', 'type_parameters', 'value',
 ] as const);
 type Fields = ReturnType<typeof FIELDS>;
@@ -21,6 +21,8 @@ const TYPE_ITEMS: Record<string, ScopeKind> = {
 /** Wrappers whose first type argument is what a value of them is used as (`Box<T>`, `Rc<T>`, `Option<T>`...). */
 const TRANSPARENT = new Set(['Box', 'Rc', 'Arc', 'Option', 'Result', 'RefCell', 'Cell', 'Mutex', 'RwLock', 'Cow', 'Pin', 'NonNull', 'ManuallyDrop', 'MutexGuard', 'Ref', 'RefMut']);
 const MAX_CHAIN = 6;
+/** Collections whose first type argument is what iterating them yields. */
+const COLLECTIONS = new Set(['Vec', 'VecDeque', 'HashSet', 'BTreeSet', 'BinaryHeap', 'LinkedList', 'Option', 'SmallVec']);
 /** Bounds that say nothing about a value's methods worth following. */
 const MARKER_TRAITS = new Set(['Sized', 'Send', 'Sync', 'Copy', 'Clone', 'Debug', 'Unpin', 'Default', 'Eq', 'PartialEq', 'Ord', 'PartialOrd', 'Hash']);
 
@@ -36,6 +38,8 @@ export const UNTYPED = '_';
 /** Bound with different types in one function (see RustWalker.bind); never overwritten. */
 const CONFLICT = '_?';
 export const VALUE_PREFIX = '<value>';
+/** Appended to a binding name for the element type of the collection it holds (`items[]`: `Item`). */
+export const ELEMENT_SUFFIX = '[]';
 /** A local bound by `Enum::Variant(x)`: typed by the variant's payload (`<variant>Ast.Repetition`). */
 export const VARIANT_PREFIX = '<variant>';
 /** Binding name under which a function records its declared return type (member binding of the function). */
@@ -219,7 +223,11 @@ class RustWalker {
       }
       case 'for_expression': {
         const pat = fieldChild(node, this.f.pattern);
-        if (pat) this.patternLocals(pat, scope, 0, ctx);
+        const iterable = fieldChild(node, this.f.value);
+        const over = iterable ? this.iterated(iterable, ctx) : null;
+        const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChild(0)?.text : undefined;
+        if (name && over) this.bind(scope, name, `${VALUE_PREFIX}${over}${ELEMENT_SUFFIX}`, false);
+        else if (pat) this.patternLocals(pat, scope, 0, ctx);
         for (const c of node.namedChildren) if (c.id !== pat?.id) this.walk(c, ctx, scope);
         return;
       }
@@ -324,6 +332,8 @@ class RustWalker {
       this.typeRefs(type, ctx, s);
       const tn = this.valueType(type, ctx);
       if (bind && name && tn) this.bind(s, name.text, tn, true);
+      const el = bind && name ? this.elementType(type, ctx) : null;
+      if (el && name) this.bind(s, `${name.text}${ELEMENT_SUFFIX}`, el, true);
     }
   }
 
@@ -390,6 +400,8 @@ class RustWalker {
         if (type) this.typeRefs(type, ctx, s);
         const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChild(0)?.text : undefined;
         if (name) this.bind(s, name, (type ? this.valueType(type, ctx) : null) ?? UNTYPED, false);
+        const el = name && type ? this.elementType(type, ctx) : null;
+        if (el && name) this.bind(s, `${name}${ELEMENT_SUFFIX}`, el, false);
         else if (pat) this.patternLocals(pat, s, 0, ctx);
       } else if (!typedOnly) {
         // closure parameters without a type
@@ -407,6 +419,8 @@ class RustWalker {
     const name = pat?.type === 'identifier' ? pat.text : pat?.type === 'mut_pattern' ? pat.namedChild(0)?.text : undefined;
     if (name) {
       const tn = (type ? this.valueType(type, ctx) : null) ?? (value ? this.valueOf(value, ctx) : null) ?? UNTYPED;
+      const el = type ? this.elementType(type, ctx) : null;
+      if (el) this.bind(scope, `${name}${ELEMENT_SUFFIX}`, el, false);
       this.bind(scope, name, tn, false);
     } else if (pat) this.patternLocals(pat, scope, 0, ctx);
     for (const c of node.namedChildren) if (c.id !== pat?.id && c.id !== type?.id) this.walk(c, ctx, scope);
@@ -463,6 +477,48 @@ class RustWalker {
       default:
         return null;
     }
+  }
+
+  /** What a `for` loop iterates, as a value path: `&self.items`, `v.iter()`, `xs.iter_mut()` -> `self.items`, `v`, `xs`. */
+  private iterated(n: SyntaxNode, ctx: Ctx, depth = 0): string | null {
+    if (depth > 4) return null;
+    if (n.type === 'reference_expression') {
+      const inner = fieldChild(n, this.f.value);
+      return inner ? this.iterated(inner, ctx, depth + 1) : null;
+    }
+    if (n.type === 'call_expression') {
+      const fn = fieldChild(n, this.f.function);
+      const field = fn?.type === 'field_expression' ? fieldChild(fn, this.f.field)?.text : undefined;
+      const recv = fn?.type === 'field_expression' ? fieldChild(fn, this.f.value) : null;
+      return recv && field && /^(iter|iter_mut|into_iter|drain)$/.test(field) ? this.iterated(recv, ctx, depth + 1) : null;
+    }
+    if (n.type === 'identifier' || n.type === 'field_expression') {
+      const p = this.receiver(n, ctx, depth + 1);
+      return p && p !== 'self' && !p.endsWith('()') ? p : null;
+    }
+    return null;
+  }
+
+  /** The element type of a collection type (`Vec<T>`, `&[T]`, `[T; N]`, `HashSet<T>`, `Option<T>`), or null. */
+  private elementType(n: SyntaxNode, ctx: Ctx, depth = 0): string | null {
+    if (depth > 4) return null;
+    if (n.type === 'reference_type' || n.type === 'pointer_type') {
+      const inner = fieldChild(n, this.f.type);
+      return inner ? this.elementType(inner, ctx, depth + 1) : null;
+    }
+    if (n.type === 'array_type') {
+      const el = fieldChild(n, this.f.element);
+      return el ? this.valueType(el, ctx) : null;
+    }
+    if (n.type === 'generic_type') {
+      const base = this.typePath(n, ctx);
+      const args = n.namedChildren.find((c) => c.type === 'type_arguments');
+      const first = args?.namedChildren.find((c) => c.type !== 'lifetime');
+      if (!base || !first) return null;
+      if (COLLECTIONS.has(base)) return this.valueType(first, ctx);
+      if (base === 'Box' || base === 'Rc' || base === 'Arc') return this.elementType(first, ctx, depth + 1);
+    }
+    return null;
   }
 
   /** Identifiers bound by a pattern (`Some(x)`, `(a, b)`, `Point { x, .. }`): locals of unknown type. */
