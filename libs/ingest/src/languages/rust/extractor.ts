@@ -44,6 +44,8 @@ export const ELEMENT_SUFFIX = '[]';
 export const VARIANT_PREFIX = '<variant>';
 /** Binding name under which a function records its declared return type (member binding of the function). */
 export const RETURN_BINDING = '->';
+/** Binding name under which a member of `impl Trait for T` records its trait (inherent methods win over it). */
+export const TRAIT_BINDING = '<trait>';
 /** Binding name under which a type alias records the type it names (member binding of the alias). */
 export const ALIAS_BINDING = '=';
 /** Binding name prefix under which a module records `impl Trait for Type` (see RustResolver.afterHeritage). */
@@ -89,6 +91,8 @@ interface Ctx {
   self?: string;
   /** In `impl Trait for T`: members are as visible as the trait. */
   traitImpl?: boolean;
+  /** The trait of `impl Trait for T`, as written. */
+  trait?: string;
   /** Generic parameters in scope and the trait each is bound by (`T: Area` -> Area; `F: Fn()` -> FN_VALUE). */
   generics?: Map<string, string>;
 }
@@ -347,7 +351,10 @@ class RustWalker {
     const self = this.typePath(typeNode, inner);
     const trait = traitNode ? this.typePath(traitNode, inner) : null;
     if (self) inner.self = self;
-    if (trait) inner.traitImpl = true;
+    if (trait) {
+      inner.traitImpl = true;
+      inner.trait = trait;
+    }
     // The impl's own type and trait names are uses of them, from the module that holds the block.
     this.typeArgs(typeNode, inner, scope);
     if (traitNode) this.typeArgs(traitNode, inner, scope);
@@ -380,6 +387,7 @@ class RustWalker {
     const inner: Ctx = { module: ctx.module, generics, ...(ctx.self ? { self: ctx.self } : {}) };
     this.whereClause(node, inner, s);
     if (member) this.bind(s, 'self', ctx.self!, false);
+    if (inImpl && ctx.trait) this.bind(s, TRAIT_BINDING, ctx.trait, true);
     const params = fieldChild(node, this.f.parameters);
     if (params) this.params(params, inner, s, true);
     const ret = fieldChild(node, this.f.return_type);

@@ -4,7 +4,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { isRustBuiltin, isStdMethod, isStdOnlyMethod, STD_CRATES } from './builtins';
-import { ALIAS_BINDING, FN_VALUE, IMPL_PREFIX, RETURN_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
+import { ALIAS_BINDING, FN_VALUE, IMPL_PREFIX, RETURN_BINDING, TRAIT_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
 
 /** A compilation unit: a package's library (+ `main.rs`), one `src/bin` binary, or its tests/examples/benches. */
 interface Crate {
@@ -13,6 +13,11 @@ interface Crate {
   name: string | null;
   /** Dependencies named in the package's Cargo.toml (`-` as `_`). */
   deps: Set<string>;
+  /**
+   * Each file directly in `tests/` (`examples/`, `benches/`) is a crate of its own; the modules in
+   * their subdirectories (`tests/common/mod.rs`), which any of them may declare, live in this one.
+   */
+  shared?: Crate;
 }
 
 interface Module {
@@ -69,13 +74,18 @@ export class RustResolver implements FamilyResolver {
     const manifests = this.readManifests();
     const crates = new Map<string, Crate>();
     for (const env of envs) {
-      const { crateKey, modPath, pkg } = this.locate(env.file.path, manifests);
-      let crate = crates.get(crateKey);
-      if (!crate) {
-        crate = { key: crateKey, name: crateKey.endsWith('/src') || crateKey === 'src' ? pkg.name : null, deps: pkg.deps };
-        crates.set(crateKey, crate);
-        if (crate.name && !this.cratesByName.has(crate.name)) this.cratesByName.set(crate.name, crate);
-      }
+      const { crateKey, sharedKey, modPath, pkg } = this.locate(env.file.path, manifests);
+      const crateOf = (key: string): Crate => {
+        let crate = crates.get(key);
+        if (!crate) {
+          crate = { key, name: key.endsWith('/src') || key === 'src' ? pkg.name : null, deps: pkg.deps };
+          crates.set(key, crate);
+          if (crate.name && !this.cratesByName.has(crate.name)) this.cratesByName.set(crate.name, crate);
+        }
+        return crate;
+      };
+      const crate = crateOf(crateKey);
+      if (sharedKey) crate.shared = crateOf(sharedKey);
       const m = this.module(crate, modPath);
       m.scopes.push(env.fileScope);
       this.moduleOfScope.set(env.fileScope.id, m);
@@ -150,7 +160,7 @@ export class RustResolver implements FamilyResolver {
     const { m, spec } = this.importSite(env, imp);
     if (!m) return;
     if (imp.isNamespace) {
-      const sub = this.modules.get(this.key(m.crate, [...m.path, spec.replace(/^mod\s+/, '')]));
+      const sub = this.submodule(m, spec.replace(/^mod\s+/, ''));
       const files = sub?.scopes.filter((s) => s.kind === 'file') ?? [];
       if (!files.length) this.c.link(env, imp, { kind: 'missing' });
       for (const f of files) this.c.link(env, imp, { kind: 'file', path: f.path });
@@ -415,7 +425,24 @@ export class RustResolver implements FamilyResolver {
     if (ext) return { reason: ext };
     const targets = [...new Set(cur.flatMap((e) => (e.kind === 'scopes' ? e.scopes : e.kind === 'module' ? e.m.scopes.filter((s) => s.kind === 'module') : [])))];
     const ok = targets.filter((t) => accepts(kinds, t.kind));
-    return ok.length ? { targets: ok } : { reason: 'not-found' };
+    return ok.length ? { targets: this.inherentFirst(ok) } : { reason: 'not-found' };
+  }
+
+  /** `x.m()` where the type has an inherent `m` and a trait impl's `m`: Rust calls the inherent one. */
+  private inherentFirst(targets: ParsedScope[]): ParsedScope[] {
+    if (targets.length < 2) return targets;
+    const fromTrait = (t: ParsedScope) => !!this.c.t.memberBindings.get(t.id)?.has(TRAIT_BINDING);
+    const byOwner = new Map<string, ParsedScope[]>();
+    for (const t of targets) {
+      const k = `${t.owner ?? t.parentId}\u0000${t.name}`;
+      byOwner.set(k, [...(byOwner.get(k) ?? []), t]);
+    }
+    const out: ParsedScope[] = [];
+    for (const group of byOwner.values()) {
+      const inherent = group.filter((t) => !fromTrait(t));
+      out.push(...(inherent.length ? inherent : group));
+    }
+    return out;
   }
 
   private walkTypes(types: ParsedScope[], rest: string[], env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
@@ -494,7 +521,7 @@ export class RustResolver implements FamilyResolver {
     const out: Entity[] = [];
     const scopes: ParsedScope[] = [];
     for (const s of m.scopes) for (const c of this.c.t.childrenNamed(s, name)) if (!c.owner && c.kind !== 'file') scopes.push(c);
-    const sub = this.modules.get(this.key(m.crate, [...m.path, name]));
+    const sub = this.submodule(m, name);
     // a module and a function may share a name (`mod dfs; pub use dfs::dfs;`): keep both namespaces
     if (scopes.length) out.push({ kind: 'scopes', scopes });
     if (sub) out.push({ kind: 'module', m: sub });
@@ -594,6 +621,11 @@ export class RustResolver implements FamilyResolver {
     return { m: this.modules.get(this.key(fileModule.crate, [...fileModule.path, ...inner])) ?? fileModule, spec: imp.specifier.slice(bar + 1) };
   }
 
+  private submodule(m: Module, name: string): Module | undefined {
+    return this.modules.get(this.key(m.crate, [...m.path, name]))
+      ?? (m.crate.shared && !m.path.length ? this.modules.get(this.key(m.crate.shared, [name])) : undefined);
+  }
+
   private key(crate: Crate, path: string[]): string {
     return `${crate.key}::${path.join('::')}`;
   }
@@ -616,7 +648,7 @@ export class RustResolver implements FamilyResolver {
 
   /** The crate a file belongs to and its module path, by Cargo's layout. */
   private locate(path: string, manifests: Map<string, { name: string | null; deps: Set<string> }>): {
-    crateKey: string; modPath: string[]; pkg: { name: string | null; deps: Set<string> };
+    crateKey: string; sharedKey?: string; modPath: string[]; pkg: { name: string | null; deps: Set<string> };
   } {
     let dir: string | null = null;
     for (const d of manifests.keys()) {
@@ -638,8 +670,12 @@ export class RustResolver implements FamilyResolver {
       crateKey = `${prefix}src`;
       mod = rel.slice(1);
     } else if (rel.length > 1 && (rel[0] === 'tests' || rel[0] === 'examples' || rel[0] === 'benches')) {
+      if (rel.length === 2 || (rel.length === 3 && rel[2] === 'main')) {
+        // `tests/it.rs` or `tests/it/main.rs`: a crate root
+        return { crateKey: `${prefix}${rel[0]}/${rel[1]}`, sharedKey: `${prefix}${rel[0]}`, modPath: [], pkg };
+      }
       crateKey = `${prefix}${rel[0]}`;
-      mod = rel.length === 2 ? [] : rel.slice(1);
+      mod = rel.slice(1);
     } else {
       crateKey = `${prefix}src`;
       mod = rel;

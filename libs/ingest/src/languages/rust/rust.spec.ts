@@ -189,6 +189,27 @@ describe('RustResolver', () => {
     expect(misses(r)).toEqual(['both x.span: unknown-receiver']);
   });
 
+  it('prefers an inherent method over a trait impl of the same name, as the compiler does', () => {
+    const r = resolveRepository(parse({
+      'src/lib.rs': 'pub trait Build { fn add(&mut self); }\npub struct G;\nimpl G { pub fn add(&mut self) {} }\nimpl Build for G { fn add(&mut self) { G::add(self) } }\nfn f(g: &mut G) { g.add(); }',
+    }));
+    // the two `G.add` share a base id: the inherent `pub fn add` sorts second (`~1`)
+    expect(edges(r, 'CALLS').filter((e) => e.startsWith('f '))).toEqual(['f -> src/lib.rs#G.add|method~1']);
+  });
+
+  it('makes each file of tests/ a crate of its own, sharing the modules of its subdirectories', () => {
+    const r = resolveRepository(parse({
+      'tests/a.rs': 'mod common;\nfn helper() {}\n#[test]\nfn t() { helper(); common::setup(); }',
+      'tests/b.rs': 'fn helper() {}\n#[test]\nfn u() { helper(); }',
+      'tests/common/mod.rs': 'pub fn setup() {}',
+    }));
+    expect(edges(r, 'CALLS')).toEqual([
+      't -> tests/a.rs#helper|function',
+      't -> tests/common/mod.rs#setup|function',
+      'u -> tests/b.rs#helper|function',
+    ]);
+  });
+
   it('lets tests/ use the library by its package name', () => {
     const r = resolveRepository(parse({
       'lib/geo/src/lib.rs': 'pub fn area() -> f64 { 1.0 }',
