@@ -21,6 +21,8 @@ const TYPE_ITEMS: Record<string, ScopeKind> = {
 /** Wrappers whose first type argument is what a value of them is used as (`Box<T>`, `Rc<T>`, `Option<T>`...). */
 const TRANSPARENT = new Set(['Box', 'Rc', 'Arc', 'Option', 'Result', 'RefCell', 'Cell', 'Mutex', 'RwLock', 'Cow', 'Pin', 'NonNull', 'ManuallyDrop', 'MutexGuard', 'Ref', 'RefMut']);
 const MAX_CHAIN = 6;
+/** Iterator adaptors whose closure takes one element of the iterator. */
+const ADAPTORS = new Set(['map', 'for_each', 'filter', 'filter_map', 'flat_map', 'any', 'all', 'find', 'find_map', 'position', 'take_while', 'skip_while', 'inspect', 'max_by_key', 'min_by_key', 'map_while']);
 /** Collections whose first type argument is what iterating them yields. */
 const COLLECTIONS = new Set(['Vec', 'VecDeque', 'HashSet', 'BTreeSet', 'BinaryHeap', 'LinkedList', 'Option', 'SmallVec']);
 /** Bounds that say nothing about a value's methods worth following. */
@@ -707,8 +709,26 @@ class RustWalker {
       const name = this.callee(fn, ctx);
       if (name) this.b.ref(scope, 'CALLS', name, startLine(node));
       this.walk(fn, ctx, scope);
+      if (args) this.adaptorClosure(fn, args, ctx, scope);
     }
     if (args) this.walk(args, ctx, scope);
+  }
+
+  /**
+   * `xs.iter().map(|x| x.f())`: an iterator adaptor's closure over a collection of known element type
+   * gets its parameter typed by that element (`<value>xs[]`).
+   */
+  private adaptorClosure(fn: SyntaxNode, args: SyntaxNode, ctx: Ctx, scope: ScopeDraft): void {
+    if (fn.type !== 'field_expression') return;
+    const method = fieldChild(fn, this.f.field)?.text;
+    if (!method || !ADAPTORS.has(method)) return;
+    const recv = fieldChild(fn, this.f.value);
+    const over = recv?.type === 'call_expression' ? this.iterated(recv, ctx) : null;
+    const closure = args.namedChildren.find((c) => c.type === 'closure_expression');
+    const params = closure ? fieldChild(closure, this.f.parameters) : null;
+    let p = params?.namedChildren[0] ?? null;
+    while (p && (p.type === 'reference_pattern' || p.type === 'ref_pattern' || p.type === 'mut_pattern')) p = p.namedChildren.find((c) => c.type !== 'mutable_specifier') ?? null;
+    if (over && p?.type === 'identifier' && params!.namedChildren.length === 1) this.bind(scope, p.text, `${VALUE_PREFIX}${over}${ELEMENT_SUFFIX}`, false);
   }
 
   /** The callee as written: `f`, `a::f`, `Type::new`, `self.x.m`, `a.b().c` (`()`: called), or null. */

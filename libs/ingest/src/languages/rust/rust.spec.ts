@@ -189,6 +189,14 @@ describe('RustResolver', () => {
     expect(misses(r)).toEqual(['both x.span: unknown-receiver']);
   });
 
+  it('types loop variables and iterator closures by the element type of the collection', () => {
+    const r = resolveRepository(parse({
+      // Other's same-named methods make the crate-unique-name fallback useless here
+      'src/lib.rs': 'pub struct Node; impl Node { fn visit(&self) {} fn weight(&self) -> u8 { 0 } }\npub struct Other; impl Other { fn visit(&self) {} fn weight(&self) -> u8 { 1 } }\npub struct Tree { nodes: Vec<Node> }\nimpl Tree { fn walk(&self) { for n in &self.nodes { n.visit(); } let _w: Vec<u8> = self.nodes.iter().map(|n| n.weight()).collect(); } }',
+    }));
+    expect(edges(r, 'CALLS')).toEqual(['Tree.walk -> src/lib.rs#Node.visit|method', 'Tree.walk -> src/lib.rs#Node.weight|method']);
+  });
+
   it('prefers an inherent method over a trait impl of the same name, as the compiler does', () => {
     const r = resolveRepository(parse({
       'src/lib.rs': 'pub trait Build { fn add(&mut self); }\npub struct G;\nimpl G { pub fn add(&mut self) {} }\nimpl Build for G { fn add(&mut self) { G::add(self) } }\nfn f(g: &mut G) { g.add(); }',
