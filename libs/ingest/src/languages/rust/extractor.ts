@@ -37,6 +37,8 @@ const MARKER_TRAITS = new Set(['Sized', 'Send', 'Sync', 'Copy', 'Clone', 'Debug'
  */
 export const FN_VALUE = '<fn>';
 export const UNTYPED = '_';
+/** A value of a type parameter without bounds here: calls on it are `dynamic`. */
+export const GENERIC = '<generic>';
 /** Bound with different types in one function (see RustWalker.bind); never overwritten. */
 const CONFLICT = '_?';
 export const VALUE_PREFIX = '<value>';
@@ -931,7 +933,8 @@ class RustWalker {
       }
       case 'type_identifier': {
         const g = ctx.generics?.get(n.text);
-        if (g !== undefined) return g;
+        // a value of an unbounded type parameter: what its methods are depends on the instantiation
+        if (g !== undefined) return g === UNTYPED ? GENERIC : g;
         return n.text === 'Self' ? ctx.self ?? 'Self' : n.text;
       }
       case 'scoped_type_identifier':

@@ -4,7 +4,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { isRustBuiltin, isStdMethod, isStdOnlyMethod, STD_CRATES } from './builtins';
-import { ALIAS_BINDING, FN_VALUE, IMPL_PREFIX, RETURN_BINDING, TRAIT_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
+import { ALIAS_BINDING, FN_VALUE, GENERIC, IMPL_PREFIX, RETURN_BINDING, TRAIT_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
 
 /** A compilation unit: a package's library (+ `main.rs`), one `src/bin` binary, or its tests/examples/benches. */
 interface Crate {
@@ -37,6 +37,7 @@ interface UseEntry {
 
 /** What a path denotes. */
 type Entity =
+  | { kind: 'dynamic' }
   | { kind: 'module'; m: Module }
   | { kind: 'scopes'; scopes: ParsedScope[] }
   | { kind: 'external'; name: string }
@@ -232,7 +233,7 @@ export class RustResolver implements FamilyResolver {
   }
 
   types(typeName: string, ctx: ParsedScope, env: FileEnv, depth = 0): ParsedScope[] {
-    if (depth > 4 || typeName === FN_VALUE || typeName.startsWith(UNTYPED)) return [];
+    if (depth > 4 || typeName === FN_VALUE || typeName === GENERIC || typeName.startsWith(UNTYPED)) return [];
     // `let x = x.next()` and friends: a binding typed through itself has no type
     const key = `${ctx.id}\u0000${typeName}`;
     if (this.typing.has(key)) return [];
@@ -372,7 +373,7 @@ export class RustResolver implements FamilyResolver {
 
   /** Why `x.m()` through a local typed `typeName` found no type. */
   private typeReason(typeName: string, from: ParsedScope, env: FileEnv): UnresolvedReason {
-    if (typeName === FN_VALUE) return 'dynamic';
+    if (typeName === FN_VALUE || typeName === GENERIC) return 'dynamic';
     if (typeName.startsWith(UNTYPED)) return 'unknown-receiver';
     if (typeName.startsWith(VALUE_PREFIX)) {
       const out = this.valueOutcome(typeName, from, env, 0);
@@ -450,6 +451,7 @@ export class RustResolver implements FamilyResolver {
   }
 
   private reasonOf(ents: Entity[]): UnresolvedReason | null {
+    if (ents.length && ents.every((e) => e.kind === 'dynamic')) return 'dynamic';
     if (ents.length && ents.every((e) => e.kind === 'builtin')) return 'builtin';
     if (ents.length && ents.every((e) => e.kind === 'external' || e.kind === 'builtin')) return 'external';
     return null;
@@ -461,7 +463,7 @@ export class RustResolver implements FamilyResolver {
     const types: ParsedScope[] = [];
     for (const e of ents) {
       if (e.kind === 'module') out.push(...this.inModule(e.m, seg, 0));
-      else if (e.kind === 'external' || e.kind === 'builtin') out.push(e);
+      else if (e.kind === 'external' || e.kind === 'builtin' || e.kind === 'dynamic') out.push(e);
       else {
         for (const s of e.scopes) {
           const m = s.kind === 'module' ? this.moduleOfScope.get(s.id) : undefined;
@@ -480,7 +482,8 @@ export class RustResolver implements FamilyResolver {
         if (field) {
           const ft = this.types(field, types[0], this.envOf(types[0]));
           if (ft.length) out.push(...ft.flatMap((t): Entity[] => (t.kind === 'type_alias' ? this.aliasEntities(t) : [{ kind: 'scopes', scopes: [t] }])));
-          else if (field !== UNTYPED && field !== FN_VALUE) {
+          else if (field === GENERIC || field === FN_VALUE) out.push({ kind: 'dynamic' });
+          else if (field !== UNTYPED) {
             const m = this.moduleOf(types[0]);
             const r = m ? this.reasonOf(this.typeEntities(field, m)) : null;
             if (r) out.push(r === 'builtin' ? { kind: 'builtin' } : { kind: 'external', name: field.split('.')[0] });

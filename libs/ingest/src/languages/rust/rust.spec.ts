@@ -218,6 +218,13 @@ describe('RustResolver', () => {
     ]);
   });
 
+  it('counts calls on a value of an unbounded type parameter as dynamic', () => {
+    const r = resolveRepository(parse({
+      'src/lib.rs': 'pub struct Wrap<S> { inner: S }\nimpl<S> Wrap<S> { fn go(&self) { self.inner.run(); } }\nfn each<T>(t: T) { t.run(); }\nstruct A; impl A { fn run(&self) {} }',
+    }));
+    expect(misses(r)).toEqual(['Wrap.go self.inner.run: dynamic', 'each t.run: dynamic']);
+  });
+
   it('lets tests/ use the library by its package name', () => {
     const r = resolveRepository(parse({
       'lib/geo/src/lib.rs': 'pub fn area() -> f64 { 1.0 }',
