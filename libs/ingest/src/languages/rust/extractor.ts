@@ -39,8 +39,11 @@ export const FN_VALUE = '<fn>';
 export const UNTYPED = '_';
 /** A value of a type parameter without bounds here: calls on it are `dynamic`. */
 export const GENERIC = '<generic>';
-/** Bound with different types in one function (see RustWalker.bind); never overwritten. */
+/** Bound with too many different types in one function (see RustWalker.bind); never overwritten. */
 const CONFLICT = '_?';
+/** Separates the types of a name bound several times in one function (`A|B`). */
+export const ALTERNATIVE = '|';
+const MAX_ALTERNATIVES = 4;
 export const VALUE_PREFIX = '<value>';
 /** Appended to a binding name for the element type of the collection it holds (`items[]`: `Item`). */
 export const ELEMENT_SUFFIX = '[]';
@@ -121,18 +124,24 @@ class RustWalker {
   }
 
   /**
-   * A name's type in a scope. A name bound twice with different types in one function (match arms
-   * `A(x) => .., B(x) => ..`, shadowing `let`s) is untyped: which binding a use sees is not known here.
+   * A name's type in a scope. A name bound with different types in one function (match arms
+   * `A(x) => x.span(), B(x) => x.span()`, shadowing `let`s) has all of them (`A|B`): bindings carry no
+   * position, and the function does call `A.span` and `B.span`; past a few, it is untyped.
    * An untyped binding (a closure's parameter, a pattern) does not hide a typed one of the same name.
    */
   private bind(scope: ScopeDraft, name: string, type: string, member: boolean): void {
     if (!name || !type) return;
+    // `let x = x.clone();` / `let x = x?;` rebinds x to a value of its own type
+    if (type === `${VALUE_PREFIX}${name}`) return;
     let names = this.bindings.get(scope);
     if (!names) this.bindings.set(scope, (names = new Map()));
     const key = `${member ? 'm' : 'l'}:${name}`;
     const prev = names.get(key);
     if (!prev || prev.type === UNTYPED) names.set(key, { type, member });
-    else if (prev.type !== type && type !== UNTYPED) prev.type = CONFLICT;
+    else if (type !== UNTYPED && prev.type !== CONFLICT) {
+      const alternatives = new Set([...prev.type.split(ALTERNATIVE), type]);
+      prev.type = alternatives.size > MAX_ALTERNATIVES ? CONFLICT : [...alternatives].join(ALTERNATIVE);
+    }
   }
 
   private text(n: SyntaxNode): string {

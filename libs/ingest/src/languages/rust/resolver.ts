@@ -4,7 +4,7 @@ import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from
 import { TYPE_LIKE } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { isRustBuiltin, isStdMethod, isStdOnlyMethod, STD_CRATES } from './builtins';
-import { ALIAS_BINDING, FN_VALUE, GENERIC, IMPL_PREFIX, RETURN_BINDING, TRAIT_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
+import { ALIAS_BINDING, ALTERNATIVE, FN_VALUE, GENERIC, IMPL_PREFIX, RETURN_BINDING, TRAIT_BINDING, UNTYPED, VALUE_PREFIX, VARIANT_PREFIX } from './extractor';
 
 /** A compilation unit: a package's library (+ `main.rs`), one `src/bin` binary, or its tests/examples/benches. */
 interface Crate {
@@ -246,6 +246,7 @@ export class RustResolver implements FamilyResolver {
   }
 
   private typesOf(typeName: string, ctx: ParsedScope, env: FileEnv, depth: number): ParsedScope[] {
+    if (typeName.includes(ALTERNATIVE)) return [...new Set(typeName.split(ALTERNATIVE).flatMap((t) => this.types(t, ctx, env, depth + 1)))];
     if (typeName.startsWith(VALUE_PREFIX)) {
       const out = this.valueOutcome(typeName, ctx, env, depth);
       return Array.isArray(out) ? out : [];
@@ -374,6 +375,11 @@ export class RustResolver implements FamilyResolver {
   /** Why `x.m()` through a local typed `typeName` found no type. */
   private typeReason(typeName: string, from: ParsedScope, env: FileEnv): UnresolvedReason {
     if (typeName === FN_VALUE || typeName === GENERIC) return 'dynamic';
+    if (typeName.includes(ALTERNATIVE)) {
+      // every alternative outside the repository for the same reason: that reason
+      const reasons = new Set(typeName.split(ALTERNATIVE).map((t) => this.typeReason(t, from, env)));
+      return reasons.size === 1 ? [...reasons][0] : 'unknown-receiver';
+    }
     if (typeName.startsWith(UNTYPED)) return 'unknown-receiver';
     if (typeName.startsWith(VALUE_PREFIX)) {
       const out = this.valueOutcome(typeName, from, env, 0);

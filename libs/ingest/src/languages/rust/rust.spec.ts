@@ -169,7 +169,7 @@ describe('RustResolver', () => {
     expect(r.fileImports).toEqual([{ fromPath: 'src/main.rs', specifier: 'serde::Serialize', line: 1, external: 'serde' }]);
   });
 
-  it('types match bindings by the variant payload, and leaves a name bound to two types untyped', () => {
+  it('types match bindings by the variant payload; a name bound to two types in one function has both', () => {
     const r = resolveRepository(parse({
       'src/lib.rs': [
         'pub struct Lit; impl Lit { fn span(&self) {} }',
@@ -179,14 +179,18 @@ describe('RustResolver', () => {
         'fn walk(a: &Ast) { match a { Ast::Rep(x) => { x.min(); } _ => {} } }',
         'fn both(a: &Ast) { match a { Ast::Lit(x) => x.span(), Ast::Rep(x) => x.span() } }',
         'fn shadow(ast: Lit) { ast.span(); ast::make(); }',
+        'fn again(l: &Lit) { let l = l.clone(); l.span(); }',
       ].join('\n'),
     }));
     expect(edges(r, 'CALLS')).toEqual([
+      'again -> src/lib.rs#Lit.span|method',
+      'both -> src/lib.rs#Lit.span|method',
+      'both -> src/lib.rs#Rep.span|method',
       'shadow -> src/lib.rs#Lit.span|method',
       'shadow -> src/lib.rs#ast.make|function',
       'walk -> src/lib.rs#Rep.min|method',
     ]);
-    expect(misses(r)).toEqual(['both x.span: unknown-receiver']);
+    expect(misses(r)).toEqual([]);
   });
 
   it('types loop variables and iterator closures by the element type of the collection', () => {
