@@ -11,6 +11,7 @@ import { javaPlugin } from './java';
 import { phpPlugin } from './php';
 import type { LanguagePlugin } from './plugin';
 import { rubyPlugin } from './ruby';
+import { rustPlugin } from './rust';
 import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
@@ -54,6 +55,7 @@ export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
   },
   goPlugin,
   javaPlugin,
+  rustPlugin,
   cFamilyPlugin,
   rubyPlugin,
   phpPlugin,

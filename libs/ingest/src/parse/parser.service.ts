@@ -136,7 +136,7 @@ export class ParserService {
     let tree: ReturnType<Parser['parse']> = null;
     try {
       if (parser) {
-        tree = parser.parse(content);
+        tree = parser.parse(chunked(content));
         if (!tree) throw new Error('tree-sitter returned no tree');
         const found = syntaxErrors(tree.rootNode);
         const confirm = found.length ? pluginOf(lang)?.syntaxErrors : undefined;
@@ -159,4 +159,21 @@ export class ParserService {
     this.parsers.clear();
     this.initPromise = null;
   }
+}
+
+/**
+ * Hands tree-sitter the text in chunks that end on a code-point boundary. web-tree-sitter 0.27's own
+ * string input copies each chunk into a 10 KiB UTF-16 buffer and cuts it wherever that fills, which can
+ * split a surrogate pair (an emoji, a supplementary-plane letter) and turns valid code into a syntax
+ * error far from any mistake (regex-syntax's `case_folding_simple.rs`).
+ */
+const CHUNK = 4096;
+export function chunked(content: string): (index: number) => string {
+  return (index) => {
+    if (index >= content.length) return '';
+    let end = Math.min(content.length, index + CHUNK);
+    const last = content.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff && end < content.length) end++;
+    return content.slice(index, end);
+  };
 }

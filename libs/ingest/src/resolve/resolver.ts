@@ -171,7 +171,8 @@ class Resolver {
       if (!CLASS_LIKE.has(cls.kind) || !kept(cls.path)) continue;
       const bases = [...(this.c.extendsOf.get(cls.id) ?? []), ...(this.c.implementsOf.get(cls.id) ?? [])];
       if (!bases.length) continue;
-      const resolver: ResolverName = this.c.fastHeritage.has(cls.id) ? 'fast' : 'precise';
+      // Only TS/JS has a precise resolver: other families' heritage (also what afterHeritage adds) is fast.
+      const resolver: ResolverName = this.c.fastHeritage.has(cls.id) || familyOf(cls.language) !== 'js' ? 'fast' : 'precise';
       for (const list of this.t.children.get(cls.id)?.values() ?? []) {
         for (const m of list) {
           if (m.kind !== 'method' && m.kind !== 'property') continue;
