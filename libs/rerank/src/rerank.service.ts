@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EventInbox } from '@scopegraph/queue';
@@ -27,8 +26,7 @@ import { assembleResult, RerankMeta, StoredCandidate } from './scoring/assemble'
 import { normalizeRetrievalScores } from './scoring/merge';
 
 /** A rerank id: `rr` and 16 hex digits. Anything else cannot be ours, so it is not looked up. */
-const RERANK_ID_RE = /^rr[0-9a-f]{16}$/;
-const RERANK_ID_BYTES = 8;
+const RERANK_ID_RE = /^rr[0-9a-f]{24}$/;
 /** Without a worker to notice, a subscriber completes an expired rerank this long after its deadline. */
 const DEADLINE_GRACE_MS = 1_000;
 
@@ -68,7 +66,7 @@ export class RerankService {
     validateQuestion(request.question, request.queryDescription);
     validateCandidates(request.candidates);
     const options = this.options(request.options);
-    const id = `rr${randomBytes(RERANK_ID_BYTES).toString('hex')}`;
+    const id = await this.lifecycle.newId();
     const now = this.clock.now();
     const candidates = storedCandidates(request.candidates);
     const n = candidates.length;
@@ -139,7 +137,7 @@ export class RerankService {
       return { jobId: id, status: 'completed', total: batches.length, ...(skipReason ? { skipped: true as const } : {}), result };
     }
     const state = initialState({ total: batches.length, preDone: prefilled.size, order, parallel: options.parallel, mode: options.scheduling, deadlineAt: meta.deadlineAt });
-    await this.lifecycle.enqueue(id, initialDispatch(state));
+    await this.lifecycle.enqueue(id, initialDispatch(state), true);
     return { jobId: id, status: 'running', total: batches.length };
   }
 
