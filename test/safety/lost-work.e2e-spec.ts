@@ -1,10 +1,12 @@
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, Neo4jService } from '@scopegraph/graph';
 import { QueueName, QueueService } from '@scopegraph/queue';
-import { gql } from '../support/graphql-client';
+import { FakeCohere, RerankApiRequest } from '../fakes/fake-model-apis';
+import { numberedScopes, RERANK_PROGRESS, RERANK_RESULT, ScopeSeeder, START_RERANK } from '../rerank/support/rerank-harness';
+import { gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
 import { OwnRedis } from '../support/own-redis';
-import { API_READY, freePort, runId, RunningApp, startApp } from '../support/processes';
+import { API_READY, freePort, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
 
 // Work that Redis refused or lost: a job the caller was refused never runs later; a subscription to
 // work Redis lost ends with a clear error; the repository of a lost index job says so and a new run
@@ -91,4 +93,95 @@ describe('a job refused while Redis is frozen (SIGSTOP) never runs', () => {
     expect((await gql(url, PROBE)).body.errors).toBeUndefined();
     expect((await waiting())[QueueName.SYSTEM]).toBe(before[QueueName.SYSTEM] + 1);
   });
+});
+
+/** A promise to open later: what a test gates on instead of a sleep. */
+function gate<T = void>(): { opened: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const opened = new Promise<T>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+/** Subscribes; `onEvent` sees each event; resolves with the events and the error the stream ended with. */
+function watch(url: string, query: string, variables: Record<string, unknown>, onEvent: (data: any) => void) {
+  const client = wsClient(url);
+  const events: any[] = [];
+  const ended = new Promise<{ events: any[]; error?: string }>((resolve) => {
+    client.subscribe(
+      { query, variables },
+      {
+        next: (value) => {
+          events.push(value.data);
+          onEvent(value.data);
+        },
+        error: (error) => resolve({ events, error: JSON.stringify(error instanceof Error ? error.message : error) }),
+        complete: () => resolve({ events }),
+      },
+    );
+  });
+  return { ended, dispose: () => client.dispose() };
+}
+
+describe('a rerank whose Redis is killed and restarted empty after two batches', () => {
+  const seeder = new ScopeSeeder();
+  const repo = runId('lostrr');
+  const prefix = runId('lrr');
+  const held = gate();
+  let cohere: FakeCohere;
+  let redis: OwnRedis;
+  let api: RunningApp;
+  let worker: RunningApp;
+  let url: string;
+
+  beforeAll(async () => {
+    redis = new OwnRedis(await freePort(), false);
+    await redis.start();
+    cohere = await FakeCohere.start('cohere-key');
+    // The first two batches are scored at once; the rest wait on the model until the test is over.
+    let calls = 0;
+    cohere.reply(async (request: RerankApiRequest) => {
+      if (++calls > 2) await held.opened;
+      return { results: request.documents.map((_, index) => ({ index, relevance_score: 0.5 })) };
+    });
+    const env = { REDIS_URL: redis.url, QUEUE_PREFIX: prefix, RERANK_PROVIDER: 'cohere', COHERE_API_KEY: 'cohere-key', COHERE_BASE_URL: cohere.baseUrl };
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    [api, worker] = await Promise.all([startApp('api', { ...env, API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '' }, API_READY), startApp('worker', env, WORKER_READY)]);
+  });
+
+  afterAll(async () => {
+    held.open();
+    await Promise.all([api?.stop(), worker?.stop()]);
+    await cohere?.close();
+    await redis?.stop();
+    redis?.dispose();
+    await seeder.close();
+  });
+
+  it('ends rerankProgress with JOB_LOST long before its deadline, and rerankResult answers JOB_LOST', async () => {
+    const ids = await seeder.seed(repo, numberedScopes(20));
+    // A deadline far beyond this test's time limit: only noticing the loss can end the stream in time.
+    const options = { batchSize: 2, parallel: 2, timeoutMs: 600_000, batchTimeoutMs: 600_000 };
+    const started = await gql(url, START_RERANK, { input: { question: 'which one?', scopeIds: ids, options } });
+    expect(started.body.errors).toBeUndefined();
+    const jobId = started.body.data.startRerank.jobId as string;
+
+    const twoDone = gate();
+    const stream = watch(url, RERANK_PROGRESS, { jobId }, (data) => data?.rerankProgress?.done >= 2 && twoDone.open());
+    try {
+      await twoDone.opened;
+      await redis.kill();
+      await redis.start();
+      const { events, error } = await stream.ended;
+      expect(events.length).toBeGreaterThan(0);
+      expect(events.every((e) => e.rerankProgress.kind === 'PROGRESS')).toBe(true);
+      expect(error).toMatch(/JOB_LOST/);
+      expect(error).toContain(jobId);
+      expect(error).toContain('was lost');
+    } finally {
+      await stream.dispose();
+    }
+    const result = await gql(url, RERANK_RESULT, { jobId });
+    expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'JOB_LOST' }, message: expect.stringContaining(`rerank "${jobId}" was lost`) });
+  }, 30_000);
 });

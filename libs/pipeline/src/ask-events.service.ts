@@ -1,14 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { ASK_EVENTS, EventInbox, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import { ASK_EVENTS, EventInbox, JobLostError, LIVENESS_CHECK, Liveness, LivenessCheck, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { AskEvent, AskEventBody, AskResult, AskStatus } from './ask.types';
 
 /** How long an ask's events stay replayable after its last one. */
 const LOG_TTL_S = 3_600;
-/** How often a waiting subscriber checks that the job did not die without a final event. */
-const LIVENESS_POLL_MS = 2_000;
-/** Queued by the liveness poll among the events: "check that the job is still there". */
-const LIVENESS_CHECK = Symbol('liveness-check');
 
 const isLast = (event: AskEvent) => event.kind === 'final' || event.kind === 'error';
 
@@ -57,7 +53,11 @@ export class AskEventsService {
       else return { ...status, status: 'failed', message: event.message };
     }
     const job = await this.queues.getJob(QueueName.ASK, askId);
-    if (!job) return logged.length ? { ...status, status: 'failed', message: 'the ask job is gone' } : null;
+    if (!job) {
+      if (logged.length) return { ...status, status: 'failed', message: await this.goneMessage(askId) };
+      if (await this.queues.issuedBeforeDataLoss(askId)) throw new JobLostError(`ask "${askId}"`);
+      return null;
+    }
     const state = await job.getState();
     if (state === 'completed' && job.returnvalue) {
       const result = job.returnvalue as AskResult;
@@ -67,8 +67,13 @@ export class AskEventsService {
     return status;
   }
 
+  /** Why an ask's job is not in Redis (while events of it were seen). */
+  private async goneMessage(askId: string): Promise<string> {
+    return (await this.queues.issuedBeforeDataLoss(askId)) ? new JobLostError('the ask').message : 'the ask job is gone';
+  }
+
   async *watch(askId: string): AsyncGenerator<AskEvent> {
-    const inbox = new EventInbox<AskEvent | typeof LIVENESS_CHECK>();
+    const inbox = new EventInbox<AskEvent | LivenessCheck>();
     const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
     const unlisten = await this.channels.listen(channel, (message) => {
       try {
@@ -77,7 +82,7 @@ export class AskEventsService {
         this.logger.warn(`unreadable ask event on ${channel}`);
       }
     });
-    const poll = setInterval(() => inbox.push(LIVENESS_CHECK), LIVENESS_POLL_MS);
+    const liveness = new Liveness(inbox.push);
     try {
       // Listening started before the log is read, so every event is in one or the other (or both:
       // seq numbers drop the repeats); the log is replayed first, then live events follow.
@@ -93,10 +98,14 @@ export class AskEventsService {
         if (item === LIVENESS_CHECK) {
           // Only when nothing is queued: a stream that is still moving needs no check.
           if (inbox.some(() => true)) continue;
-          const job = await this.queues.getJob(QueueName.ASK, askId);
-          const state = job ? await job.getState() : 'unknown';
+          const found = await liveness.check(async () => {
+            const job = await this.queues.getJob(QueueName.ASK, askId);
+            return { job, state: job ? await job.getState() : 'unknown' };
+          });
+          if (!found) continue;
+          const { job, state } = found;
           if (state === 'failed' || state === 'unknown') {
-            yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? 'the ask job is gone' };
+            yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? (await this.goneMessage(askId)) };
             return;
           }
           // Never taken by a worker (none running, or all stuck): removed so it cannot run unwatched
@@ -122,7 +131,7 @@ export class AskEventsService {
         if (isLast(item)) return;
       }
     } finally {
-      clearInterval(poll);
+      liveness.stop();
       await unlisten();
     }
   }

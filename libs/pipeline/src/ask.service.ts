@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, projectRoot } from '@scopegraph/config';
 import { CHAT_CLIENT, ChatClientRef } from '@scopegraph/llm';
-import { AskJobData, JOB_ID_KIND, JobName, QueueName, QueueService } from '@scopegraph/queue';
+import { AskJobData, JOB_ID_KIND, JobLostError, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { AskEventsService } from './ask-events.service';
 import type { AskEvent, AskRequest, AskResult, AskStatus } from './ask.types';
 import { loadPipelineDir, RawPipeline, readRawPipelines, validatePipelineText } from './definition/pipeline-loader';
@@ -92,7 +92,7 @@ export class AskService {
   }
 
   async watch(askId: string): Promise<AsyncGenerator<AskEvent>> {
-    if (!(await this.exists(askId))) throw new AskNotFoundError(askId);
+    if (!(await this.exists(askId))) throw ASK_ID_RE.test(askId) && (await this.queues.issuedBeforeDataLoss(askId)) ? new JobLostError(`ask "${askId}"`) : new AskNotFoundError(askId);
     return this.events.watch(askId);
   }
 

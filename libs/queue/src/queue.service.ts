@@ -20,6 +20,8 @@ const BOOT_CONNECT_WAIT_MS = 10_000;
 /** Hex digits of a dataset epoch, and of the random part of a job id. */
 const EPOCH_HEX = 8;
 const ID_RANDOM_BYTES = 8;
+/** An id from newJobId (a rerank batch's too): the epoch it was issued in is group 1. */
+const ISSUED_ID = new RegExp(`^[a-z]+([0-9a-f]{${EPOCH_HEX}})[0-9a-f]{${ID_RANDOM_BYTES * 2}}(?:-\\d+)?$`);
 /** How long a refused job's id stays taken: far longer than the add it refuses can arrive after it. */
 const REFUSED_ID_TTL_MS = 3_600_000;
 /** Share of the add's deadline kept for its reply to travel back: Redis must decide before the rest. */
@@ -152,12 +154,13 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Whether a job id of `kind` was issued in an epoch that has ended, i.e. Redis lost the data it was
+   * Whether a job id (of any kind, rerank batches included) was issued in an epoch that has ended, i.e. Redis lost the data it was
    * kept in. An id of an epoch nobody knew (made up) is not: that is simply unknown.
    */
-  async issuedBeforeDataLoss(kind: string, jobId: string): Promise<boolean> {
-    if (!jobId.startsWith(kind) || jobId.length !== kind.length + EPOCH_HEX + ID_RANDOM_BYTES * 2) return false;
-    const issuedIn = jobId.slice(kind.length, kind.length + EPOCH_HEX);
+  async issuedBeforeDataLoss(jobId: string): Promise<boolean> {
+    const issued = ISSUED_ID.exec(jobId);
+    if (!issued) return false;
+    const issuedIn = issued[1];
     this.epochCache = undefined;
     if (issuedIn === (await this.epoch())) return false;
     return this.seenEpochs.has(issuedIn) || (await this.connection.sismember(`${this.prefix}:epochs-ended`, issuedIn)) === 1;

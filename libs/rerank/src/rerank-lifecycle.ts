@@ -41,7 +41,7 @@ export class RerankLifecycle {
 
   /** Whether the rerank's id was issued before Redis lost its data (its state was lost, not never there). */
   lost(rerankId: string): Promise<boolean> {
-    return this.queues.issuedBeforeDataLoss(JOB_ID_KIND[JobName.RERANK_BATCH], rerankId);
+    return this.queues.issuedBeforeDataLoss(rerankId);
   }
 
   /**

@@ -23,6 +23,8 @@ export enum ErrorCode {
   /** Apollo's own code for a malformed HTTP request (batch, CSRF-blocked GET or text/plain POST, bad JSON). */
   BadRequest = 'BAD_REQUEST',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
+  /** Queued or running work that Redis lost (restarted without its data): start it again. */
+  JobLost = 'JOB_LOST',
 }
 
 /**
@@ -49,6 +51,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
   [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.JobLost]: ErrorCode.JobLost,
   [DomainErrorCode.QueryLimitExceeded]: ErrorCode.QueryTooComplex,
 };
 
