@@ -1,9 +1,9 @@
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, Neo4jService } from '@scopegraph/graph';
 import { QueueName, QueueService } from '@scopegraph/queue';
-import { FakeCohere, RerankApiRequest } from '../fakes/fake-model-apis';
+import { FakeCohere, FakeOpenAiEmbeddings, OpenAiEmbeddingsRequest, RerankApiRequest } from '../fakes/fake-model-apis';
 import { numberedScopes, RERANK_PROGRESS, RERANK_RESULT, ScopeSeeder, START_RERANK } from '../rerank/support/rerank-harness';
-import { gql, wsClient } from '../support/graphql-client';
+import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
 import { OwnRedis } from '../support/own-redis';
 import { API_READY, freePort, runId, RunningApp, startApp, WORKER_READY } from '../support/processes';
@@ -184,4 +184,103 @@ describe('a rerank whose Redis is killed and restarted empty after two batches',
     const result = await gql(url, RERANK_RESULT, { jobId });
     expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'JOB_LOST' }, message: expect.stringContaining(`rerank "${jobId}" was lost`) });
   }, 30_000);
+});
+
+describe('an index job lost with Redis (worker and Redis killed mid-run, Redis restarted empty)', () => {
+  const INDEX_PROGRESS = 'subscription($id: ID!) { indexProgress(jobId: $id) { phase scopes embedded result failedReason } }';
+  const REPOSITORY = 'query($n: String!) { repository(name: $n) { name files scopes edges embedded indexStatus indexJobId indexError } }';
+  const DIMENSIONS = 384;
+  const name = runId('lostix');
+  const prefix = runId('lix');
+  const embeddingStarted = gate();
+  const held = gate();
+  let holding = false;
+  let embeddings: FakeOpenAiEmbeddings;
+  let redis: OwnRedis;
+  let api: RunningApp;
+  let worker: RunningApp;
+  let restarted: RunningApp | undefined;
+  let url: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    redis = new OwnRedis(await freePort(), false);
+    await redis.start();
+    embeddings = await FakeOpenAiEmbeddings.start();
+    // While `holding`, the first embedding request says so and waits: the run is then past writing its
+    // scopes and edges, before its embeddings and its counts.
+    embeddings.reply(async (request: OpenAiEmbeddingsRequest) => {
+      if (holding) {
+        embeddingStarted.open();
+        await held.opened;
+      }
+      return { data: request.input.map((text, index) => ({ index, embedding: Array.from({ length: DIMENSIONS }, (_, i) => ((text.length + i) % 7) + 1) })) };
+    });
+    env = {
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: prefix,
+      EMBEDDING_PROVIDER: 'openai',
+      EMBEDDING_OPENAI_BASE_URL: `${embeddings.baseUrl}/v1`,
+      EMBEDDING_MODEL: 'fake-embedding',
+      EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+    };
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    [api, worker] = await Promise.all([startApp('api', { ...env, API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '' }, API_READY), startApp('worker', env, WORKER_READY)]);
+  });
+
+  afterAll(async () => {
+    held.open();
+    await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }).catch(() => undefined);
+    // A SIGKILLed child has no exit code, so stop() would wait for an exit that already happened.
+    await Promise.all([api?.stop(), worker?.process.signalCode ? undefined : worker?.stop(), restarted?.stop()]);
+    await embeddings?.close();
+    await redis?.stop();
+    redis?.dispose();
+  });
+
+  it('ends indexProgress with JOB_LOST, lists the repository FAILED with the reason, and a new run completes it', async () => {
+    holding = true;
+    const started = await gql(url, INDEX, { input: { path: FIXTURE, name } });
+    expect(started.body.errors).toBeUndefined();
+    const jobId = started.body.data.indexRepository.id as string;
+    const stream = watch(url, INDEX_PROGRESS, { id: jobId }, () => undefined);
+    try {
+      await embeddingStarted.opened;
+      worker.process.kill('SIGKILL');
+      await redis.kill();
+      await redis.start();
+      const { events, error } = await stream.ended;
+      expect(events.every((e) => e.indexProgress.phase !== 'done')).toBe(true);
+      expect(error).toMatch(/JOB_LOST/);
+      expect(error).toContain(jobId);
+    } finally {
+      await stream.dispose();
+    }
+
+    const lost = (await gql(url, REPOSITORY, { n: name })).body.data.repository;
+    expect(lost).toMatchObject({ indexStatus: 'FAILED', indexJobId: jobId, files: null, scopes: null });
+    expect(lost.indexError).toMatch(new RegExp(`index job ${jobId} was lost`));
+
+    holding = false;
+    held.open();
+    restarted = await startApp('worker', env, WORKER_READY);
+    const again = await gql(url, INDEX, { input: { path: FIXTURE, name } });
+    expect(again.body.errors).toBeUndefined();
+    const client = wsClient(url);
+    let final: any;
+    try {
+      const events = await collect(client, INDEX_PROGRESS, { id: again.body.data.indexRepository.id }, 90_000);
+      final = events[events.length - 1].data!.indexProgress;
+    } finally {
+      await client.dispose();
+    }
+    expect(final.phase).toBe('done');
+    const complete = (await gql(url, REPOSITORY, { n: name })).body.data.repository;
+    expect(complete).toMatchObject({ indexStatus: 'INDEXED', indexError: null, files: final.result.files.indexed, scopes: final.result.scopes.total, embedded: final.result.scopes.total });
+    expect(complete.scopes).toBeGreaterThan(0);
+    // It carried on from what the lost run had written: the scopes were there, their embeddings were not.
+    expect(final.result.scopes.added).toBe(0);
+    expect(final.result.embeddedThisRun).toBe(final.result.scopes.total);
+  }, 150_000);
 });

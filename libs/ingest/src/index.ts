@@ -1,6 +1,7 @@
 export * from './parse';
 export * from './resolve';
 export * from './graph/ingest.repository';
+export * from './graph/repository-catalog';
 export * from './pipeline/ingest.service';
 export * from './pipeline/ingest.types';
 export * from './pipeline/embedding-text';

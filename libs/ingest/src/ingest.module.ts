@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IngestRepository } from './graph/ingest.repository';
+import { RepositoryCatalog } from './graph/repository-catalog';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { EmbeddingCache } from './pipeline/embedding-cache';
@@ -11,8 +12,8 @@ import { ReferenceResolver } from './resolve/reference-resolver';
  * but never parses, so it should not pay for loading the grammars.
  */
 @Module({
-  providers: [IngestRepository],
-  exports: [IngestRepository],
+  providers: [IngestRepository, RepositoryCatalog],
+  exports: [IngestRepository, RepositoryCatalog],
 })
 export class IngestCatalogModule {}
 

@@ -3,7 +3,7 @@ import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graph
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { IngestProgress, IngestRepository, validateIndexRequest } from '@scopegraph/ingest';
+import { IngestProgress, IngestRepository, RepositoryCatalog, validateIndexRequest } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, Repository } from './repositories.model';
@@ -18,6 +18,7 @@ export class RepositoriesResolver {
     private readonly queues: QueueService,
     private readonly events: JobEventsService,
     private readonly repo: IngestRepository,
+    private readonly catalog: RepositoryCatalog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -37,12 +38,12 @@ export class RepositoriesResolver {
 
   @Query(() => [Repository])
   repositories(): Promise<Repository[]> {
-    return this.repo.repositories();
+    return this.catalog.repositories();
   }
 
   @Query(() => Repository, { nullable: true })
   async repository(@Args('name') name: string): Promise<Repository | null> {
-    return (await this.repo.repositories()).find((r) => r.name === name) ?? null;
+    return (await this.catalog.repositories()).find((r) => r.name === name) ?? null;
   }
 
   @AdminOnly()
@@ -64,7 +65,7 @@ export class RepositoriesResolver {
     },
   })
   async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
-    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw new DomainError(DomainErrorCode.JobNotFound, `no index job "${jobId}"`);
+    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw await this.events.missing(QueueName.INDEX, jobId);
     return this.events.watch(QueueName.INDEX, jobId);
   }
 }
