@@ -284,3 +284,58 @@ describe('an index job lost with Redis (worker and Redis killed mid-run, Redis r
     expect(final.result.embeddedThisRun).toBe(final.result.scopes.total);
   }, 150_000);
 });
+
+describe('an ask lost with Redis (killed while the ask waits for a worker, restarted empty)', () => {
+  const ASK_PROGRESS = 'subscription($id: ID!) { askProgress(id: $id) { seq kind message } }';
+  const ASK_RESULT = 'query($id: ID!) { askResult(id: $id) { status message } }';
+  const repo = runId('lostask');
+  const prefix = runId('lask');
+  const neo4j = new Neo4jService(loadConfig(), new CypherFiles());
+  let redis: OwnRedis;
+  let api: RunningApp;
+  let url: string;
+  let queues: QueueService;
+
+  beforeAll(async () => {
+    redis = new OwnRedis(await freePort(), false);
+    await redis.start();
+    await neo4j.runStatement('MERGE (r:Repository {id: $id}) SET r.name = $id, r.rootPath = $path', { id: repo, path: FIXTURE });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/graphql`;
+    // No worker: the ask waits in its queue, its subscriber waits for events.
+    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', REDIS_URL: redis.url, QUEUE_PREFIX: prefix }, API_READY);
+    queues = new QueueService(loadConfig({ ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: prefix }));
+    await queues.ready(10_000);
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    await queues?.onModuleDestroy();
+    await redis?.stop();
+    redis?.dispose();
+    await neo4j.runStatement('MATCH (r:Repository {id: $id}) DETACH DELETE r', { id: repo });
+    await neo4j.onModuleDestroy();
+  });
+
+  it('ends askProgress with an ERROR event saying it was lost, and askResult answers JOB_LOST', async () => {
+    const asked = await gql(url, ASK, { input: { question: 'where is the parser?', repository: repo } });
+    expect(asked.body.errors).toBeUndefined();
+    const askId = asked.body.data.ask.id as string;
+    const stream = watch(url, ASK_PROGRESS, { id: askId }, () => undefined);
+    try {
+      // Gate on Redis itself: the API's subscriber is on the ask's channel.
+      const channel = `${prefix}:ask-events:${askId}`;
+      while (((await queues.redis.pubsub('NUMSUB', channel)) as [string, number])[1] < 1);
+      await redis.kill();
+      await redis.start();
+      const { events, error } = await stream.ended;
+      expect(error).toBeUndefined();
+      expect(events.map((e) => e.askProgress.kind)).toEqual(['ERROR']);
+      expect(events[0].askProgress.message).toMatch(/^the ask was lost: Redis lost its data/);
+    } finally {
+      await stream.dispose();
+    }
+    const result = await gql(url, ASK_RESULT, { id: askId });
+    expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'JOB_LOST' }, message: expect.stringContaining(`ask "${askId}" was lost`) });
+  }, 60_000);
+});

@@ -85,8 +85,9 @@ export class AskEventsService {
     const liveness = new Liveness(inbox.push);
     try {
       // Listening started before the log is read, so every event is in one or the other (or both:
-      // seq numbers drop the repeats); the log is replayed first, then live events follow.
-      const logged = (await this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1)).map((s) => JSON.parse(s) as AskEvent);
+      // seq numbers drop the repeats); the log is replayed first, then live events follow. A Redis
+      // restarting just now is waited out like any liveness check (the next one says what is left).
+      const logged = ((await liveness.check(() => this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1))) ?? []).map((s) => JSON.parse(s) as AskEvent);
       let last = 0;
       for (const event of logged.sort((a, b) => a.seq - b.seq)) {
         if (event.seq <= last) continue;
