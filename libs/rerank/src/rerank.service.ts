@@ -249,6 +249,10 @@ export class RerankService {
   private async caughtUp(jobId: string, lastDone: number): Promise<RerankProgressEvent | undefined> {
     const final = await this.store.getResult(jobId);
     if (final) return finalEvent(final);
+    // The state's counters first: the whole snapshot is read only when there is something new.
+    const status = await this.store.status(jobId);
+    if (!status) throw await this.missing(jobId, true);
+    if (status.status === 'running' && status.done <= lastDone) return undefined;
     const snapshot = await this.store.snapshot(jobId);
     if (!snapshot) throw await this.missing(jobId, true);
     if (snapshot.state.status === 'completed') {
