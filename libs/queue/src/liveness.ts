@@ -1,3 +1,4 @@
+import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { REDIS_UNAVAILABLE } from './redis.connection';
 
@@ -29,8 +30,12 @@ export class Liveness {
   private readonly timer: NodeJS.Timeout;
   private unreachableSince: number | undefined;
 
-  constructor(push: (check: LivenessCheck) => void) {
+  constructor(
+    push: (check: LivenessCheck) => void,
+    private readonly clock: Clock = SYSTEM_CLOCK,
+  ) {
     this.timer = setInterval(() => push(LIVENESS_CHECK), LIVENESS_POLL_MS);
+    this.timer.unref();
   }
 
   async check<T>(work: () => Promise<T>): Promise<T | undefined> {
@@ -40,8 +45,8 @@ export class Liveness {
       return value;
     } catch (error) {
       if (!(error instanceof Error) || !REDIS_UNAVAILABLE.test(error.message)) throw error;
-      this.unreachableSince ??= Date.now();
-      if (Date.now() - this.unreachableSince > LIVENESS_OUTAGE_MS) throw error;
+      this.unreachableSince ??= this.clock.now();
+      if (this.clock.now() - this.unreachableSince > LIVENESS_OUTAGE_MS) throw error;
       return undefined;
     }
   }
