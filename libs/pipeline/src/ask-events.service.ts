@@ -109,6 +109,21 @@ export class AskEventsService {
             yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? (await this.goneMessage(askId)) };
             return;
           }
+          if (job && state === 'completed') {
+            // Finished, yet its last events never came (pub/sub drops what is published while the
+            // subscriber's connection is down): the rest from the log, else the job's result.
+            const missed = ((await liveness.check(() => this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1))) ?? []).map((s) => JSON.parse(s) as AskEvent);
+            for (const event of missed.sort((a, b) => a.seq - b.seq)) {
+              if (event.seq <= last) continue;
+              last = event.seq;
+              yield event;
+              if (isLast(event)) return;
+            }
+            if (job.returnvalue) {
+              yield { askId, seq: last + 1, kind: 'final', result: job.returnvalue as AskResult };
+              return;
+            }
+          }
           // Never taken by a worker (none running, or all stuck): removed so it cannot run unwatched
           // later. Removal fails once a worker holds the job, so only a truly waiting ask ends here.
           const limit = this.config.ask.pickupTimeoutMs;
