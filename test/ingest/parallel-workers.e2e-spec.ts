@@ -100,7 +100,7 @@ describe('index jobs on two workers (per-repository lock in Redis)', () => {
       expect(job.returnvalue.scopes).toMatchObject({ added: 0, changed: 0, deleted: 0 });
       expect(job.returnvalue.files.parsed).toBe(0);
     }
-    expect(stack.worker.output() + second.output()).toMatch(new RegExp(`repository ${repoA} is being indexed by job \\d+ pid \\d+; job \\d+ waits`));
+    expect(stack.worker.output() + second.output()).toMatch(new RegExp(`repository ${repoA} is being indexed by job ix[0-9a-f]+ pid \\d+; job ix[0-9a-f]+ waits`));
   });
 
   it('waits out a lock whose holder died, then indexes', async () => {
@@ -108,7 +108,7 @@ describe('index jobs on two workers (per-repository lock in Redis)', () => {
     await redis.set(`${stack.prefix}:lock:index:${repoB}`, `job 0 pid 1:dead`, 'PX', 1_500);
     const job = await finished(await enqueue(repoB));
     expect(job.returnvalue.scopes.total).toBeGreaterThan(50);
-    expect(stack.worker.output() + second.output()).toMatch(new RegExp(`repository ${repoB} is being indexed by job 0 pid 1; job \\d+ waits`));
+    expect(stack.worker.output() + second.output()).toMatch(new RegExp(`repository ${repoB} is being indexed by job 0 pid 1; job ix[0-9a-f]+ waits`));
     expect(await redis.exists(`${stack.prefix}:lock:index:${repoB}`)).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { loadConfig } from '@scopegraph/config';
-import { JobName, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import { Worker } from 'bullmq';
+import { ASK_EVENTS, createRedisConnection, JobName, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import { AskEventsService } from '../../libs/pipeline/src/ask-events.service';
 import type { AskEvent, AskResult } from '../../libs/pipeline/src/ask.types';
 import { runId } from '../support/processes';
@@ -57,5 +58,25 @@ describe('AskEventsService over Redis', () => {
     for await (const event of events.watch(askId)) seen.push(event);
     expect(seen.map(brief)).toEqual(['1:chunk:a', '2:error']);
     expect(seen[1]).toMatchObject({ kind: 'error', message: 'the ask job is gone' });
+  });
+
+  it('catches up on a final event pub/sub dropped once the job has completed, instead of waiting forever', async () => {
+    const askId = runId('ask');
+    await queues.queue(QueueName.ASK).add(JobName.ASK, {}, { jobId: askId });
+    const publisher = events.publisher(askId);
+    await publisher.publish({ kind: 'chunk', text: 'a' });
+    const watch = events.watch(askId);
+    const seen: AskEvent[] = [(await watch.next()).value as AskEvent];
+    // The final event reaches the log but not the subscriber, as when its connection was down.
+    await queues.redis.rpush(ASK_EVENTS.log(config.queue.prefix, askId), JSON.stringify({ askId, seq: 2, kind: 'final', result: {} }));
+    const connection = createRedisConnection(config.redis.url);
+    const worker = new Worker(QueueName.ASK, async (job) => (job.id === askId ? { answer: 'done' } : undefined), { connection, prefix: config.queue.prefix });
+    try {
+      for await (const event of { [Symbol.asyncIterator]: () => watch }) seen.push(event);
+    } finally {
+      await worker.close();
+      connection.disconnect();
+    }
+    expect(seen.map(brief)).toEqual(['1:chunk:a', '2:final']);
   });
 });

@@ -470,8 +470,8 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     }
     const client = wsClient(stack.url);
     try {
-      const [event] = await collect(client, PROGRESS, { id: 'ask0000000000000000' }, 10_000);
-      expect(event.errors?.[0]).toMatchObject({ message: 'no ask "ask0000000000000000"', extensions: { code: 'NOT_FOUND' } });
+      const [event] = await collect(client, PROGRESS, { id: 'ask000000000000000000000000' }, 10_000);
+      expect(event.errors?.[0]).toMatchObject({ message: 'no ask "ask000000000000000000000000"', extensions: { code: 'NOT_FOUND' } });
     } finally {
       await client.dispose();
     }
@@ -502,7 +502,7 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
     } finally {
       await client.dispose();
     }
-    for (const unknown of ['ask0000000000000000', 'not-an-ask-id']) {
+    for (const unknown of ['ask000000000000000000000000', 'not-an-ask-id']) {
       const res = await gql(stack.url, RESULT, { id: unknown });
       expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', domainCode: 'ASK_NOT_FOUND' });
     }

@@ -461,7 +461,7 @@ describe('LLM rerank through GraphQL, BullMQ and Gemini (fake)', () => {
   });
 
   it('answers NOT_FOUND for an unknown rerank, on the query and on the subscription', async () => {
-    const query = await gql(url1, RERANK_RESULT, { jobId: 'rr0000000000000000' });
+    const query = await gql(url1, RERANK_RESULT, { jobId: 'rr000000000000000000000000' });
     expect(query.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     const client = wsClient(url2);
     try {

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,6 +11,7 @@ import { formatError } from '../../apps/api/src/graphql/errors';
 import { API_READY, freePort, ROOT, runId, RunningApp, startApp } from '../support/processes';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { numberedScopes, RERANK_PROGRESS, ScopeSeeder, START_RERANK } from '../rerank/support/rerank-harness';
+import { OwnRedis } from '../support/own-redis';
 
 // Outages of the services the API depends on: answers stay fast and say what is down, nothing the
 // caller was refused runs later, and the API recovers by itself.
@@ -18,39 +19,6 @@ import { numberedScopes, RERANK_PROGRESS, ScopeSeeder, START_RERANK } from '../r
 const HEALTH = '{ health { ok neo4j { ok } redis { ok error } } }';
 const PROBE = 'mutation { startProbe(input: { steps: 1, stepDelayMs: 1 }) { id } }';
 const SYSTEM = '{ health { queues { name waiting } } }';
-
-/** A Redis of this test's own on a spare port, persisting to a temp dir so a restart keeps its data. */
-class OwnRedis {
-  private child?: ChildProcess;
-  readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-redis-'));
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const onData = (d: Buffer) => {
-        out += d;
-        if (/Ready to accept connections/.test(out)) resolve();
-      };
-      this.child!.stdout!.on('data', onData);
-      this.child!.on('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-    });
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  }
-
-  dispose(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = performance.now();

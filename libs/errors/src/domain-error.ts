@@ -28,6 +28,8 @@ export enum DomainErrorCode {
   JobNotFound = 'JOB_NOT_FOUND',
   AskInvalidInput = 'ASK_INVALID_INPUT',
   AskNotFound = 'ASK_NOT_FOUND',
+  /** Redis issued the id, then lost the job's data (restarted without it): not "never existed". */
+  JobLost = 'JOB_LOST',
   // graph: Neo4j stopped a read at its per-query time or memory limit
   QueryLimitExceeded = 'QUERY_LIMIT_EXCEEDED',
 }

@@ -3,6 +3,7 @@ export * from './resolve';
 export { familyOf, LANGUAGE_PLUGINS, REGISTERED_LANGUAGES } from './languages';
 export type { LanguagePlugin } from './languages';
 export * from './graph/ingest.repository';
+export * from './graph/repository-catalog';
 export * from './pipeline/ingest.service';
 export * from './pipeline/ingest.types';
 export * from './pipeline/embedding-text';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IngestRepository } from './graph/ingest.repository';
+import { RepositoryCatalog } from './graph/repository-catalog';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { EmbeddingCache } from './pipeline/embedding-cache';
@@ -12,8 +13,8 @@ import { ReferenceResolver } from './resolve/reference-resolver';
  * deleted repository's keys go with it.
  */
 @Module({
-  providers: [IngestRepository, ParseCache],
-  exports: [IngestRepository, ParseCache],
+  providers: [IngestRepository, ParseCache, RepositoryCatalog],
+  exports: [IngestRepository, ParseCache, RepositoryCatalog],
 })
 export class IngestCatalogModule {}
 

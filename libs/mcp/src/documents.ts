@@ -23,7 +23,7 @@ export const NEIGHBORHOOD = `query McpNeighborhood($id: ID!, $depth: Int, $edges
 }`;
 
 export const REPOSITORIES = `query McpRepositories {
-  repositories { name rootPath files scopes edges embedded indexedAt }
+  repositories { name rootPath files scopes edges embedded indexedAt indexStatus indexError }
 }`;
 
 export const INDEX_REPOSITORY = `mutation McpIndex($input: IndexRepositoryInput!) {

@@ -1,14 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { ASK_EVENTS, EventInbox, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import { ASK_EVENTS, EventInbox, JobLostError, LIVENESS_CHECK, Liveness, LivenessCheck, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import type { AskEvent, AskEventBody, AskResult, AskStatus } from './ask.types';
 
 /** How long an ask's events stay replayable after its last one. */
 const LOG_TTL_S = 3_600;
-/** How often a waiting subscriber checks that the job did not die without a final event. */
-const LIVENESS_POLL_MS = 2_000;
-/** Queued by the liveness poll among the events: "check that the job is still there". */
-const LIVENESS_CHECK = Symbol('liveness-check');
 
 const isLast = (event: AskEvent) => event.kind === 'final' || event.kind === 'error';
 
@@ -57,7 +53,11 @@ export class AskEventsService {
       else return { ...status, status: 'failed', message: event.message };
     }
     const job = await this.queues.getJob(QueueName.ASK, askId);
-    if (!job) return logged.length ? { ...status, status: 'failed', message: 'the ask job is gone' } : null;
+    if (!job) {
+      if (logged.length) return { ...status, status: 'failed', message: await this.goneMessage(askId) };
+      if (await this.queues.issuedBeforeDataLoss(askId)) throw new JobLostError(`ask "${askId}"`);
+      return null;
+    }
     const state = await job.getState();
     if (state === 'completed' && job.returnvalue) {
       const result = job.returnvalue as AskResult;
@@ -67,8 +67,13 @@ export class AskEventsService {
     return status;
   }
 
+  /** Why an ask's job is not in Redis (while events of it were seen). */
+  private async goneMessage(askId: string): Promise<string> {
+    return (await this.queues.issuedBeforeDataLoss(askId)) ? new JobLostError('the ask').message : 'the ask job is gone';
+  }
+
   async *watch(askId: string): AsyncGenerator<AskEvent> {
-    const inbox = new EventInbox<AskEvent | typeof LIVENESS_CHECK>();
+    const inbox = new EventInbox<AskEvent | LivenessCheck>();
     const channel = ASK_EVENTS.channel(this.queues.prefix, askId);
     const unlisten = await this.channels.listen(channel, (message) => {
       try {
@@ -77,11 +82,12 @@ export class AskEventsService {
         this.logger.warn(`unreadable ask event on ${channel}`);
       }
     });
-    const poll = setInterval(() => inbox.push(LIVENESS_CHECK), LIVENESS_POLL_MS);
+    const liveness = new Liveness(inbox.push);
     try {
       // Listening started before the log is read, so every event is in one or the other (or both:
-      // seq numbers drop the repeats); the log is replayed first, then live events follow.
-      const logged = (await this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1)).map((s) => JSON.parse(s) as AskEvent);
+      // seq numbers drop the repeats); the log is replayed first, then live events follow. A Redis
+      // restarting just now is waited out like any liveness check (the next one says what is left).
+      const logged = ((await liveness.check(() => this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1))) ?? []).map((s) => JSON.parse(s) as AskEvent);
       let last = 0;
       for (const event of logged.sort((a, b) => a.seq - b.seq)) {
         if (event.seq <= last) continue;
@@ -93,11 +99,30 @@ export class AskEventsService {
         if (item === LIVENESS_CHECK) {
           // Only when nothing is queued: a stream that is still moving needs no check.
           if (inbox.some(() => true)) continue;
-          const job = await this.queues.getJob(QueueName.ASK, askId);
-          const state = job ? await job.getState() : 'unknown';
+          const found = await liveness.check(async () => {
+            const job = await this.queues.getJob(QueueName.ASK, askId);
+            return { job, state: job ? await job.getState() : 'unknown' };
+          });
+          if (!found) continue;
+          const { job, state } = found;
           if (state === 'failed' || state === 'unknown') {
-            yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? 'the ask job is gone' };
+            yield { askId, seq: last + 1, kind: 'error', message: job?.failedReason ?? (await this.goneMessage(askId)) };
             return;
+          }
+          if (job && state === 'completed') {
+            // Finished, yet its last events never came (pub/sub drops what is published while the
+            // subscriber's connection is down): the rest from the log, else the job's result.
+            const missed = ((await liveness.check(() => this.queues.redis.lrange(ASK_EVENTS.log(this.queues.prefix, askId), 0, -1))) ?? []).map((s) => JSON.parse(s) as AskEvent);
+            for (const event of missed.sort((a, b) => a.seq - b.seq)) {
+              if (event.seq <= last) continue;
+              last = event.seq;
+              yield event;
+              if (isLast(event)) return;
+            }
+            if (job.returnvalue) {
+              yield { askId, seq: last + 1, kind: 'final', result: job.returnvalue as AskResult };
+              return;
+            }
           }
           // Never taken by a worker (none running, or all stuck): removed so it cannot run unwatched
           // later. Removal fails once a worker holds the job, so only a truly waiting ask ends here.
@@ -122,7 +147,7 @@ export class AskEventsService {
         if (isLast(item)) return;
       }
     } finally {
-      clearInterval(poll);
+      liveness.stop();
       await unlisten();
     }
   }

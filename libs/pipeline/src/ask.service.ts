@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, projectRoot } from '@scopegraph/config';
 import { CHAT_CLIENT, ChatClientRef } from '@scopegraph/llm';
-import { AskJobData, JobName, QueueName, QueueService } from '@scopegraph/queue';
+import { AskJobData, JOB_ID_KIND, JobLostError, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { AskEventsService } from './ask-events.service';
 import type { AskEvent, AskRequest, AskResult, AskStatus } from './ask.types';
 import { loadPipelineDir, RawPipeline, readRawPipelines, validatePipelineText } from './definition/pipeline-loader';
@@ -16,9 +15,8 @@ import { AskInputError, AskNotFoundError } from './pipeline.errors';
 import { Retriever } from './retrieval/retriever';
 
 export const ASK_LIMITS = { maxQuestionChars: 4_000, maxSessionIdChars: 200 } as const;
-const ASK_ID_RE = /^ask[0-9a-f]{16}$/;
+const ASK_ID_RE = /^ask[0-9a-f]{24}$/;
 const SESSION_RE = /^[A-Za-z0-9_.:-]+$/;
-const ASK_ID_BYTES = 8;
 const MAX_RETRY_DELAY_MS = 10_000;
 
 /**
@@ -75,7 +73,7 @@ export class AskService {
     const pipeline = request.pipeline ?? this.config.ask.defaultPipeline;
     if (!this.pipelines.has(pipeline)) throw new AskInputError(`unknown pipeline ${JSON.stringify(pipeline)}; known: ${[...this.pipelines.keys()].join(', ')}`, 'pipeline');
     if (!(await this.retriever.repositoryIds()).includes(request.repository)) throw new AskInputError(`unknown repository ${JSON.stringify(request.repository)}`, 'repository');
-    const askId = `ask${randomBytes(ASK_ID_BYTES).toString('hex')}`;
+    const askId = await this.queues.newJobId(JOB_ID_KIND[JobName.ASK]);
     const data: AskJobData = { askId, question, repository: request.repository, sessionId, isEnglish: request.isEnglish ?? true, pipeline };
     // One attempt: a rerun would stream the answer twice; a failure is published as an error event.
     await this.queues.add(JobName.ASK, data, { jobId: askId, attempts: 1 });
@@ -94,7 +92,7 @@ export class AskService {
   }
 
   async watch(askId: string): Promise<AsyncGenerator<AskEvent>> {
-    if (!(await this.exists(askId))) throw new AskNotFoundError(askId);
+    if (!(await this.exists(askId))) throw ASK_ID_RE.test(askId) && (await this.queues.issuedBeforeDataLoss(askId)) ? new JobLostError(`ask "${askId}"`) : new AskNotFoundError(askId);
     return this.events.watch(askId);
   }
 

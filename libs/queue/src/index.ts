@@ -6,3 +6,4 @@ export * from './job-events.service';
 export * from './resource-lock.service';
 export * from './redis-channels.service';
 export * from './event-inbox';
+export * from './liveness';

@@ -4,6 +4,7 @@ import { QueueEvents } from 'bullmq';
 import { QueueName } from './queue.constants';
 import { QueueService } from './queue.service';
 import { EventInbox } from './event-inbox';
+import { JobLostError, LIVENESS_CHECK, Liveness, LivenessCheck } from './liveness';
 
 export type JobEventType = 'progress' | 'completed' | 'failed';
 
@@ -37,19 +38,27 @@ export class JobEventsService implements OnModuleDestroy {
 
   constructor(private readonly queues: QueueService) {}
 
+  /** Why a job is not in Redis: lost with Redis's data (an id of an epoch that ended), else unknown. */
+  async missing(queue: QueueName, jobId: string): Promise<Error> {
+    return (await this.queues.issuedBeforeDataLoss(jobId)) ? new JobLostError(`job "${jobId}" on queue "${queue}"`) : new UnknownJobError(queue, jobId);
+  }
+
   /**
    * Events of one job until it completes or fails. Subscribes before reading the job's state, so an
    * event cannot fall between the two; a job already finished yields its final event at once.
+   * Between events it checks the job itself (Liveness): a final event that the event stream did not
+   * deliver is made from the job's state, and a job Redis lost ends the stream with JOB_LOST.
    */
   async *watch(queue: QueueName, jobId: string): AsyncGenerator<JobEvent> {
     await this.ensureListening(queue);
-    const inbox = new EventInbox<JobEvent>();
+    const inbox = new EventInbox<JobEvent | LivenessCheck>();
     const key = `${queue}:${jobId}`;
     const listener: Listener = inbox.push;
     this.addListener(key, listener);
+    const liveness = new Liveness(inbox.push);
     try {
       const job = await this.queues.getJob(queue, jobId);
-      if (!job) throw new UnknownJobError(queue, jobId);
+      if (!job) throw await this.missing(queue, jobId);
       const state = await job.getState();
       if (state === 'completed') {
         yield { queue, jobId, type: 'completed', result: job.returnvalue, progress: job.progress };
@@ -62,12 +71,19 @@ export class JobEventsService implements OnModuleDestroy {
       // A subscriber that attaches mid-job first gets the latest progress, so it never starts blind.
       let last: string | undefined;
       let lastProgress: unknown = undefined;
-      if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !inbox.some((e) => e.type === 'progress')) {
+      if (job.progress !== undefined && job.progress !== null && job.progress !== 0 && !inbox.some((e) => e !== LIVENESS_CHECK && e.type === 'progress')) {
         last = JSON.stringify(job.progress);
         lastProgress = job.progress;
         yield { queue, jobId, type: 'progress', progress: job.progress };
       }
       for await (const event of inbox) {
+        if (event === LIVENESS_CHECK) {
+          if (inbox.some(() => true)) continue;
+          const final = await liveness.check(() => this.finalFromState(queue, jobId));
+          if (final === undefined) continue;
+          yield { ...final, progress: final.progress ?? lastProgress };
+          return;
+        }
         if (event.type === 'progress') {
           const key = JSON.stringify(event.progress);
           if (key === last) continue;
@@ -82,8 +98,20 @@ export class JobEventsService implements OnModuleDestroy {
         return;
       }
     } finally {
+      liveness.stop();
       this.removeListener(key, listener);
     }
+  }
+
+  /** The job's final event when it has finished, undefined while it has not; throws when it is gone. */
+  private async finalFromState(queue: QueueName, jobId: string): Promise<JobEvent | undefined> {
+    const job = await this.queues.getJob(queue, jobId);
+    if (!job) throw await this.missing(queue, jobId);
+    const state = await job.getState();
+    const progress = job.progress === 0 || job.progress === null ? undefined : job.progress;
+    if (state === 'completed') return { queue, jobId, type: 'completed', result: job.returnvalue, progress };
+    if (state === 'failed') return { queue, jobId, type: 'failed', failedReason: job.failedReason, progress };
+    return undefined;
   }
 
   /** The job's progress as stored now; undefined when it cannot be read (the caller falls back). */

@@ -27,6 +27,17 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.ASK]: QueueName.ASK,
 };
 
+/**
+ * The prefix of the ids the API gives each job type (then the Redis epoch and random hex, see
+ * QueueService.newJobId). Rerank batches are named after their rerank instead.
+ */
+export const JOB_ID_KIND: Record<JobName, string> = {
+  [JobName.PROBE]: 'pr',
+  [JobName.INDEX_REPOSITORY]: 'ix',
+  [JobName.RERANK_BATCH]: 'rr',
+  [JobName.ASK]: 'ask',
+};
+
 /** Redis pub/sub channel and replay list of one ask's progress events (under the queue prefix). */
 export const ASK_EVENTS = {
   channel: (prefix: string, askId: string) => `${prefix}:ask-events:${askId}`,

@@ -44,4 +44,4 @@ export function createFailFastRedisConnection(url: string, commandTimeoutMs: num
 }
 
 /** Messages of ioredis errors that mean "Redis is unreachable right now", not "this command is wrong". */
-export const REDIS_UNAVAILABLE = /Stream isn't writeable|Connection is closed|Command timed out|Reached the max retries per request|ECONNREFUSED|connect ETIMEDOUT|enableOfflineQueue/;
+export const REDIS_UNAVAILABLE = /Stream isn't writeable|Connection is closed|Command timed out|Reached the max retries per request|ECONNREFUSED|connect ETIMEDOUT|enableOfflineQueue|Redis did not accept the job in time/;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { withRequestId } from '@scopegraph/observability';
-import { JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
+import { JOB_ID_KIND, JobName, QueueName, QueueService, RerankBatchJobData } from '@scopegraph/queue';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { RERANK_CLOCK } from './clock';
 import { RerankEventsService } from './rerank-events.service';
@@ -34,9 +34,30 @@ export class RerankLifecycle {
     @Optional() private readonly runs?: RerankRepository,
   ) {}
 
-  /** Stable job ids: enqueueing a batch twice (a retried completion) adds nothing. */
-  async enqueue(rerankId: string, dispatch: Array<[number, number]>): Promise<void> {
+  /** A new rerank id (`rr`, the Redis epoch, random hex: see QueueService.newJobId). */
+  newId(): Promise<string> {
+    return this.queues.newJobId(JOB_ID_KIND[JobName.RERANK_BATCH]);
+  }
+
+  /** Whether the rerank's id was issued before Redis lost its data (its state was lost, not never there). */
+  lost(rerankId: string): Promise<boolean> {
+    return this.queues.issuedBeforeDataLoss(rerankId);
+  }
+
+  /**
+   * Stable job ids: enqueueing a batch twice (a retried completion) adds nothing. `forCaller`: the
+   * first batches, queued while an API request waits; refused (and then never run) unless Redis takes
+   * them in time. The worker's successors are not: a retried batch must be able to queue them again.
+   */
+  async enqueue(rerankId: string, dispatch: Array<[number, number]>, forCaller = false): Promise<void> {
     if (dispatch.length === 0) return;
+    if (forCaller) {
+      await this.queues.addForCaller(
+        QueueName.RERANK,
+        dispatch.map(([position, batch]) => ({ name: JobName.RERANK_BATCH, data: { rerankId, batch, position } satisfies RerankBatchJobData, jobId: `${rerankId}-${batch}` })),
+      );
+      return;
+    }
     await this.queues.queue(QueueName.RERANK).addBulk(
       dispatch.map(([position, batch]) => ({
         name: JobName.RERANK_BATCH,

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { EventInbox } from '@scopegraph/queue';
+import { EventInbox, JobLostError, LIVENESS_CHECK, Liveness, LivenessCheck } from '@scopegraph/queue';
 import { batchCacheKey, contentFingerprint } from './cache/cache-key';
 import { RerankCache, RerankCacheStats } from './cache/rerank-cache';
 import { validateCandidates, normalizeOptions, validateQuestion } from './options';
@@ -27,8 +26,7 @@ import { assembleResult, RerankMeta, StoredCandidate } from './scoring/assemble'
 import { normalizeRetrievalScores } from './scoring/merge';
 
 /** A rerank id: `rr` and 16 hex digits. Anything else cannot be ours, so it is not looked up. */
-const RERANK_ID_RE = /^rr[0-9a-f]{16}$/;
-const RERANK_ID_BYTES = 8;
+const RERANK_ID_RE = /^rr[0-9a-f]{24}$/;
 /** Without a worker to notice, a subscriber completes an expired rerank this long after its deadline. */
 const DEADLINE_GRACE_MS = 1_000;
 
@@ -68,7 +66,7 @@ export class RerankService {
     validateQuestion(request.question, request.queryDescription);
     validateCandidates(request.candidates);
     const options = this.options(request.options);
-    const id = `rr${randomBytes(RERANK_ID_BYTES).toString('hex')}`;
+    const id = await this.lifecycle.newId();
     const now = this.clock.now();
     const candidates = storedCandidates(request.candidates);
     const n = candidates.length;
@@ -139,7 +137,7 @@ export class RerankService {
       return { jobId: id, status: 'completed', total: batches.length, ...(skipReason ? { skipped: true as const } : {}), result };
     }
     const state = initialState({ total: batches.length, preDone: prefilled.size, order, parallel: options.parallel, mode: options.scheduling, deadlineAt: meta.deadlineAt });
-    await this.lifecycle.enqueue(id, initialDispatch(state));
+    await this.lifecycle.enqueue(id, initialDispatch(state), true);
     return { jobId: id, status: 'running', total: batches.length };
   }
 
@@ -150,7 +148,7 @@ export class RerankService {
     if (stored) return stored;
     await this.lifecycle.expireIfDue(jobId);
     const snapshot = await this.store.snapshot(jobId);
-    if (!snapshot) throw new RerankNotFoundError(jobId);
+    if (!snapshot) throw await this.missing(jobId);
     if (snapshot.state.status === 'completed') return (await this.lifecycle.ensureFinal(jobId)) ?? assembleResult(snapshot.meta, snapshot.candidates, snapshot.outcomes, snapshot.state);
     return assembleResult(snapshot.meta, snapshot.candidates, snapshot.outcomes, snapshot.state);
   }
@@ -160,16 +158,29 @@ export class RerankService {
   }
 
   /**
+   * Why a rerank's state is not in Redis: lost with Redis's data (its id is of an epoch that ended),
+   * else unknown or expired. `gone`: it was there when this process looked before.
+   */
+  async missing(jobId: string, gone = false): Promise<Error> {
+    if (RERANK_ID_RE.test(jobId) && (await this.lifecycle.lost(jobId))) return new JobLostError(`rerank "${jobId}"`);
+    return new RerankNotFoundError(jobId, gone);
+  }
+
+  /**
    * Progress of one rerank from any replica: listens on its channel first, then reads its state, so no
    * event can fall between the two. A late subscriber gets the ranking so far at once; events are then
    * relayed in order (older snapshots dropped), ending with the final one. When the deadline passes
    * with no worker left to notice, the subscriber completes the rerank itself (atomically, once).
+   * Between events it checks the state itself (Liveness): a snapshot or final result whose event
+   * pub/sub dropped (Redis restarted) is caught up on, and a rerank whose state Redis lost ends the
+   * stream with JOB_LOST at once rather than at its deadline.
    */
   async *watch(jobId: string): AsyncGenerator<RerankProgressEvent> {
     if (!RERANK_ID_RE.test(jobId)) throw new RerankNotFoundError(jobId);
-    const inbox = new EventInbox<RerankProgressEvent>();
+    const inbox = new EventInbox<RerankProgressEvent | LivenessCheck>();
     const unlisten = await this.events.listen(this.store.channel(jobId), inbox.push);
     let timer: NodeJS.Timeout | undefined;
+    const liveness = new Liveness(inbox.push);
     try {
       const final = await this.store.getResult(jobId);
       if (final) {
@@ -177,7 +188,7 @@ export class RerankService {
         return;
       }
       const snapshot = await this.store.snapshot(jobId);
-      if (!snapshot) throw new RerankNotFoundError(jobId);
+      if (!snapshot) throw await this.missing(jobId);
       let lastDone = 0;
       if (snapshot.state.status === 'completed') {
         const result = await this.lifecycle.ensureFinal(jobId);
@@ -196,7 +207,7 @@ export class RerankService {
       timer = setTimeout(
         () =>
           void this.lifecycle.expireIfDue(jobId).then(
-            (found) => found || inbox.fail(new RerankNotFoundError(jobId, true)),
+            async (found) => found || inbox.fail(await this.missing(jobId, true)),
             (e: Error) => {
               this.logger.warn(`expiring ${jobId}: ${e.message}`);
               inbox.fail(e);
@@ -205,6 +216,16 @@ export class RerankService {
         wait,
       );
       for await (const event of inbox) {
+        if (event === LIVENESS_CHECK) {
+          // Only when nothing is queued: a stream that is still moving needs no check.
+          if (inbox.some(() => true)) continue;
+          const caughtUp = await liveness.check(() => this.caughtUp(jobId, lastDone));
+          if (!caughtUp) continue;
+          yield caughtUp;
+          if (caughtUp.kind === 'completed') return;
+          lastDone = caughtUp.done;
+          continue;
+        }
         if (event.kind === 'completed') {
           yield event;
           return;
@@ -214,9 +235,32 @@ export class RerankService {
         yield event;
       }
     } finally {
+      liveness.stop();
       if (timer) clearTimeout(timer);
       await unlisten();
     }
+  }
+
+  /**
+   * A rerank as Redis holds it now, for a subscriber that has seen `lastDone` batches: the final
+   * event once completed, a snapshot when more batches are done, else undefined. Throws JOB_LOST (or
+   * NOT_FOUND) when its state is gone.
+   */
+  private async caughtUp(jobId: string, lastDone: number): Promise<RerankProgressEvent | undefined> {
+    const final = await this.store.getResult(jobId);
+    if (final) return finalEvent(final);
+    // The state's counters first: the whole snapshot is read only when there is something new.
+    const status = await this.store.status(jobId);
+    if (!status) throw await this.missing(jobId, true);
+    if (status.status === 'running' && status.done <= lastDone) return undefined;
+    const snapshot = await this.store.snapshot(jobId);
+    if (!snapshot) throw await this.missing(jobId, true);
+    if (snapshot.state.status === 'completed') {
+      const result = await this.lifecycle.ensureFinal(jobId);
+      return result ? finalEvent(result) : undefined;
+    }
+    if (snapshot.outcomes.size <= lastDone) return undefined;
+    return progressEvent(assembleResult(snapshot.meta, snapshot.candidates, snapshot.outcomes, snapshot.state));
   }
 
   cacheStats(): Promise<RerankCacheStats> {

@@ -12,9 +12,10 @@ function thrown(error: unknown, path = ['search']) {
 describe('formatError', () => {
   beforeAll(() => jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined));
 
-  it('gives every domain code a GraphQL code (NOT_FOUND for the *_NOT_FOUND ones, QUERY_TOO_COMPLEX for a database limit, BAD_USER_INPUT otherwise)', () => {
+  it('gives every domain code a GraphQL code (NOT_FOUND for the *_NOT_FOUND ones, QUERY_TOO_COMPLEX for a database limit, JOB_LOST for lost work, BAD_USER_INPUT otherwise)', () => {
+    const special: Partial<Record<DomainErrorCode, ErrorCode>> = { [DomainErrorCode.QueryLimitExceeded]: ErrorCode.QueryTooComplex, [DomainErrorCode.JobLost]: ErrorCode.JobLost };
     for (const code of Object.values(DomainErrorCode)) {
-      const expected = code.endsWith('NOT_FOUND') ? ErrorCode.NotFound : code === DomainErrorCode.QueryLimitExceeded ? ErrorCode.QueryTooComplex : ErrorCode.BadUserInput;
+      const expected = code.endsWith('NOT_FOUND') ? ErrorCode.NotFound : (special[code] ?? ErrorCode.BadUserInput);
       expect(graphqlCodeOf(code)).toBe(expected);
     }
   });

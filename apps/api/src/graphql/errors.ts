@@ -26,6 +26,8 @@ export enum ErrorCode {
   /** Automatic persisted queries: the hash is not (or no longer) known; the client resends the query. */
   PersistedQueryNotFound = 'PERSISTED_QUERY_NOT_FOUND',
   PersistedQueryNotSupported = 'PERSISTED_QUERY_NOT_SUPPORTED',
+  /** Queued or running work that Redis lost (restarted without its data): start it again. */
+  JobLost = 'JOB_LOST',
 }
 
 /**
@@ -52,6 +54,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
   [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.JobLost]: ErrorCode.JobLost,
   [DomainErrorCode.QueryLimitExceeded]: ErrorCode.QueryTooComplex,
 };
 

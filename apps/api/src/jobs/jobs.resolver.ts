@@ -1,7 +1,6 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { AdminOnly } from '../auth/api-key.guard';
 import { JobEvent, JobEventsService, JobName, ProbeJobData, QueueName, QueueService } from '@scopegraph/queue';
-import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { JobEventKind, JobEventPayload, JobRef, JobStatus, ProbeInput } from './jobs.model';
 
 @Resolver()
@@ -54,7 +53,7 @@ export class JobsResolver {
     @Args('jobId', { type: () => ID }) jobId: string,
   ): Promise<AsyncIterator<JobEvent>> {
     // Checked here, not inside the stream, so the client gets a coded error instead of a broken stream.
-    if (!(await this.queues.getJob(queue, jobId))) throw new DomainError(DomainErrorCode.JobNotFound, `no job "${jobId}" on queue "${queue}"`);
+    if (!(await this.queues.getJob(queue, jobId))) throw await this.events.missing(queue, jobId);
     return this.events.watch(queue, jobId);
   }
 }

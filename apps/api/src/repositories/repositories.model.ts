@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { REPOSITORY_NAME_PATTERN } from '@scopegraph/ingest';
 import { JSONScalar } from '../graphql/json.scalar';
@@ -45,6 +45,16 @@ export class LanguageCoverage {
   @Field(() => Int, { description: 'Nothing in the repository matched' }) unresolved: number;
 }
 
+export enum RepositoryIndexStatus {
+  INDEXING = 'INDEXING',
+  INDEXED = 'INDEXED',
+  FAILED = 'FAILED',
+}
+registerEnumType(RepositoryIndexStatus, {
+  name: 'RepositoryIndexStatus',
+  description: 'INDEXING while a run is on; INDEXED once one finished; FAILED when the last run did not finish (half-written: index it again to complete it)',
+});
+
 @ObjectType()
 export class Repository {
   @Field(() => ID) id: string;
@@ -57,6 +67,9 @@ export class Repository {
   @Field(() => String, { nullable: true }) indexedAt?: string | null;
   @Field(() => [String], { description: 'Globs indexed although the defaults skip them (dist/, build/, vendor/, bundles...)' }) include: string[];
   @Field(() => [String], { description: 'Globs skipped besides the defaults' }) exclude: string[];
+  @Field(() => RepositoryIndexStatus, { description: 'How its last index run ended' }) indexStatus: RepositoryIndexStatus | `${RepositoryIndexStatus}`;
+  @Field(() => ID, { nullable: true, description: 'The index job of its last run' }) indexJobId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the last run did not finish (FAILED)' }) indexError?: string | null;
 }
 
 @ObjectType()

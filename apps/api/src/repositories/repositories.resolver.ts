@@ -3,7 +3,7 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { IngestProgress, IngestRepository, ParseCache, validateIndexRequest } from '@scopegraph/ingest';
+import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
@@ -19,6 +19,7 @@ export class RepositoriesResolver {
     private readonly events: JobEventsService,
     private readonly repo: IngestRepository,
     private readonly parseCache: ParseCache,
+    private readonly catalog: RepositoryCatalog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,7 +39,7 @@ export class RepositoriesResolver {
 
   @Query(() => [Repository])
   repositories(): Promise<Repository[]> {
-    return this.repo.repositories();
+    return this.catalog.repositories();
   }
 
   @ResolveField(() => [LanguageCoverage], { description: 'Per language: references resolved, external, dynamic and unresolved (read when asked)' })
@@ -48,7 +49,7 @@ export class RepositoriesResolver {
 
   @Query(() => Repository, { nullable: true })
   async repository(@Args('name') name: string): Promise<Repository | null> {
-    return (await this.repo.repositories()).find((r) => r.name === name) ?? null;
+    return (await this.catalog.repositories()).find((r) => r.name === name) ?? null;
   }
 
   @AdminOnly()
@@ -71,7 +72,7 @@ export class RepositoriesResolver {
     },
   })
   async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
-    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw new DomainError(DomainErrorCode.JobNotFound, `no index job "${jobId}"`);
+    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw await this.events.missing(QueueName.INDEX, jobId);
     return this.events.watch(QueueName.INDEX, jobId);
   }
 }

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { RERANK_LIMITS, RerankNotFoundError, RerankProgressEvent, RerankRepository, RerankService } from '@scopegraph/rerank';
+import { RERANK_LIMITS, RerankProgressEvent, RerankRepository, RerankService } from '@scopegraph/rerank';
 import { RerankJob, RerankProgress, RerankResult, RerankStats, StartRerankInput } from './rerank.model';
 
 const MAX_ID_LENGTH = 2_000;
@@ -61,7 +61,7 @@ export class RerankResolver {
   })
   async rerankProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<RerankProgressEvent>> {
     // Checked here, not inside the stream, so the client gets a coded error instead of a broken stream.
-    if (!(await this.rerank.exists(jobId))) throw new RerankNotFoundError(jobId);
+    if (!(await this.rerank.exists(jobId))) throw await this.rerank.missing(jobId);
     return this.rerank.watch(jobId);
   }
 }

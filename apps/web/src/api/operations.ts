@@ -6,7 +6,7 @@ const LIST = 'rank score contribution';
 const PATH = 'nodeIds edgeTypes directions';
 
 export const REPOSITORIES = `query ConsoleRepositories {
-  repositories { id name rootPath files scopes edges embedded indexedAt include exclude }
+  repositories { id name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError }
 }`;
 
 export const VOCABULARY = `query ConsoleVocabulary { searchVocabulary { kinds languages edgeTypes } }`;

@@ -102,6 +102,9 @@ export interface Repository {
   indexedAt: string | null;
   include: string[];
   exclude: string[];
+  /** FAILED: the last run did not finish (half-written); re-indexing completes it. */
+  indexStatus: 'INDEXING' | 'INDEXED' | 'FAILED';
+  indexError: string | null;
 }
 
 export interface Vocabulary {

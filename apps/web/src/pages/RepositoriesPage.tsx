@@ -111,7 +111,9 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
                   <td className="num">{r.scopes ?? '–'}</td>
                   <td className="num">{r.edges ?? '–'}</td>
                   <td className="num">{r.embedded ?? '–'}</td>
-                  <td className="small">{r.indexedAt ? dateTime(r.indexedAt) : '–'}</td>
+                  <td className="small" title={r.indexError ?? undefined}>
+                    {r.indexStatus === 'INDEXED' ? (r.indexedAt ? dateTime(r.indexedAt) : '–') : r.indexStatus === 'FAILED' ? 'failed: re-index to complete' : 'indexing…'}
+                  </td>
                   <td className="mono small">
                     {r.include.map((g) => `+${g}`).join(' ')} {r.exclude.map((g) => `-${g}`).join(' ')}
                   </td>

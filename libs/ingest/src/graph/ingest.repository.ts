@@ -90,7 +90,15 @@ export interface RepositoryRow {
   /** Walk filters kept with the repository (gitignore-syntax globs). */
   include: string[];
   exclude: string[];
+  /** INDEXING while a run is on, INDEXED once one finished, FAILED when the last one did not. */
+  indexStatus: RepositoryIndexStatus;
+  /** The job of the last run started (null for runs outside the queue). */
+  indexJobId: string | null;
+  /** Why the last run did not finish. */
+  indexError: string | null;
 }
+
+export type RepositoryIndexStatus = 'INDEXING' | 'INDEXED' | 'FAILED';
 
 /** Rows per UNWIND write: large enough to amortise round trips, small enough to keep transactions light. */
 export const WRITE_BATCH = 1_000;
@@ -192,11 +200,13 @@ export class IngestRepository {
     name: string,
     rootPath: string,
     filters: { include?: string[]; exclude?: string[] } = {},
+    jobId: string | null = null,
   ): Promise<{ include: string[]; exclude: string[]; resolutionKey: string | null }> {
     const [row] = await this.neo4j.write<{ include: string[]; exclude: string[]; resolutionKey: string | null }>('ingest/upsert-repository', {
       repoId,
       name,
       rootPath,
+      jobId,
       include: filters.include ?? null,
       exclude: filters.exclude ?? null,
     });
@@ -344,6 +354,12 @@ export class IngestRepository {
   async finishRepository(repoId: string, jobId: string | null, resolutionKey: string | null): Promise<{ files: number; scopes: number; edges: number; embedded: number }> {
     const [row] = await this.neo4j.write<{ files: number; scopes: number; edges: number; embedded: number }>('ingest/finish-repository', { repoId, jobId, resolutionKey });
     return row;
+  }
+
+  /** Marks the run of `jobId` FAILED unless a newer run started since; true when it did. */
+  async failRepository(repoId: string, jobId: string | null, reason: string): Promise<boolean> {
+    const [row] = await this.neo4j.write<{ marked: number }>('ingest/fail-repository', { repoId, jobId, reason });
+    return (row?.marked ?? 0) > 0;
   }
 
   repositories(): Promise<RepositoryRow[]> {

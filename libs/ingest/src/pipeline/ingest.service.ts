@@ -108,7 +108,21 @@ export class IngestService {
     return validateIndexRequest(request, this.config.ingest.allowedRoots);
   }
 
+  /**
+   * One run. The repository is INDEXING from the start of the run and INDEXED when it finishes; a run
+   * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
+   */
   async index(request: IngestRequest, onProgress: ProgressSink = () => undefined): Promise<IngestResult> {
+    try {
+      return await this.run(request, onProgress);
+    } catch (error) {
+      const reason = `the index run did not finish: ${(error as Error).message}`;
+      await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
+      throw error;
+    }
+  }
+
+  private async run(request: IngestRequest, onProgress: ProgressSink): Promise<IngestResult> {
     const timings: Record<string, number> = {};
     const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -139,7 +153,7 @@ export class IngestService {
     await this.parser.init();
     // Parse threads load their grammars while the graph and the file tree are read.
     this.parsePool().warm();
-    const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }));
+    const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }, request.jobId ?? null));
 
     // 1. Walk: list candidate files (contents are read a few at a time while parsing), and read what
     //    the graph holds per file (not per scope) and the files' last fingerprints meanwhile.

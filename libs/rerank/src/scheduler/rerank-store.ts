@@ -225,9 +225,9 @@ export class RerankStore {
     };
   }
 
-  async status(id: string): Promise<{ status: string; deadlineAt: number } | null> {
-    const [status, deadlineAt] = await this.redis.hmget(this.keys(id).state, 'status', 'deadlineAt');
-    return status ? { status, deadlineAt: Number(deadlineAt) } : null;
+  async status(id: string): Promise<{ status: string; deadlineAt: number; done: number } | null> {
+    const [status, deadlineAt, done] = await this.redis.hmget(this.keys(id).state, 'status', 'deadlineAt', 'done');
+    return status ? { status, deadlineAt: Number(deadlineAt), done: Number(done) } : null;
   }
 
   /** What a batch job needs to know before it runs, in one round trip. */

@@ -19,7 +19,7 @@ const OPTIONS: RerankOptions = {
 
 function meta(over: Partial<RerankMeta> = {}, options: Partial<RerankOptions> = {}): RerankMeta {
   return {
-    id: 'rr0000000000000001',
+    id: 'rr000000000000000000000001',
     question: 'q',
     queryDescription: null,
     options: { ...OPTIONS, ...options },

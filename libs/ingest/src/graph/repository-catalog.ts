@@ -1,0 +1,41 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { QueueName, QueueService } from '@scopegraph/queue';
+import { IngestRepository, RepositoryRow } from './ingest.repository';
+
+/**
+ * The repositories with the truth about their last run. A run marks its repository FAILED when it
+ * throws; one whose worker died with its job lost (Redis restarted without its data) cannot, so a
+ * repository still INDEXING is checked against its job: gone from the queue, or failed there, it is
+ * marked FAILED now (half-written: a new index run completes it).
+ */
+@Injectable()
+export class RepositoryCatalog {
+  private readonly logger = new Logger(RepositoryCatalog.name);
+
+  constructor(
+    private readonly repo: IngestRepository,
+    private readonly queues: QueueService,
+  ) {}
+
+  async repositories(): Promise<RepositoryRow[]> {
+    return Promise.all((await this.repo.repositories()).map((row) => this.reconcile(row)));
+  }
+
+  private async reconcile(row: RepositoryRow): Promise<RepositoryRow> {
+    if (row.indexStatus !== 'INDEXING' || !row.indexJobId) return row;
+    const jobId = row.indexJobId;
+    let reason: string | undefined;
+    try {
+      const job = await this.queues.getJob(QueueName.INDEX, jobId);
+      if (!job) reason = `its index job ${jobId} was lost (Redis no longer holds it); index it again to complete it`;
+      else if ((await job.getState()) === 'failed') reason = `its index job ${jobId} failed: ${job.failedReason}`;
+    } catch (error) {
+      // Redis unreachable: the stored status is all there is to say.
+      this.logger.debug(`index job ${jobId} of ${row.name} not checked: ${(error as Error).message}`);
+      return row;
+    }
+    if (!reason) return row;
+    if (await this.repo.failRepository(row.id, jobId, reason)) this.logger.warn(`repository ${row.name} marked FAILED: ${reason}`);
+    return { ...row, indexStatus: 'FAILED', indexError: reason };
+  }
+}
