@@ -57,9 +57,7 @@ export class JobEventsService implements OnModuleDestroy {
     this.addListener(key, listener);
     const liveness = new Liveness(inbox.push);
     try {
-      const job = await this.queues.getJob(queue, jobId);
-      if (!job) throw await this.missing(queue, jobId);
-      const state = await job.getState();
+      const { job, state } = await this.jobAndState(queue, jobId);
       if (state === 'completed') {
         yield { queue, jobId, type: 'completed', result: job.returnvalue, progress: job.progress };
         return;
@@ -105,13 +103,27 @@ export class JobEventsService implements OnModuleDestroy {
 
   /** The job's final event when it has finished, undefined while it has not; throws when it is gone. */
   private async finalFromState(queue: QueueName, jobId: string): Promise<JobEvent | undefined> {
-    const job = await this.queues.getJob(queue, jobId);
-    if (!job) throw await this.missing(queue, jobId);
-    const state = await job.getState();
+    const { job, state } = await this.jobAndState(queue, jobId);
     const progress = job.progress === 0 || job.progress === null ? undefined : job.progress;
     if (state === 'completed') return { queue, jobId, type: 'completed', result: job.returnvalue, progress };
     if (state === 'failed') return { queue, jobId, type: 'failed', failedReason: job.failedReason, progress };
     return undefined;
+  }
+
+  /**
+   * A job and its state. The job is read again once its state says it finished: read before, it may
+   * have finished in between, and its result or failure reason (written with that state) would be
+   * missing from the copy at hand (seen: an index job failing within milliseconds reported `null`).
+   */
+  private async jobAndState(queue: QueueName, jobId: string) {
+    let job = await this.queues.getJob(queue, jobId);
+    if (!job) throw await this.missing(queue, jobId);
+    const state = await job.getState();
+    if (state === 'completed' || state === 'failed') {
+      job = await this.queues.getJob(queue, jobId);
+      if (!job) throw await this.missing(queue, jobId);
+    }
+    return { job, state };
   }
 
   /** The job's progress as stored now; undefined when it cannot be read (the caller falls back). */
