@@ -21,6 +21,8 @@ export interface Corpus {
   sha256: string;
   /** What is indexed, relative to the unpacked archive's top folder ('' = all of it). */
   subdir: string;
+  /** The build output the package ships beside `subdir` (the published-package check indexes it too). */
+  buildDir?: string;
   languages: string;
 }
 
@@ -28,11 +30,18 @@ export const DEVSET_FILE = 'bench/search/datasets/questions-dev.jsonl';
 
 export const DEVSET_CORPORA: readonly Corpus[] = [
   // Ships its TypeScript sources (src/) beside the build/ bundles; only src/ is indexed.
-  { repo: 'query-core', registry: 'npm', name: '@tanstack/query-core', version: '5.108.4', sha256: '7660b37f747ce33f1e5456299009dbe217a08514f402c13e633ae95727e361e0', subdir: 'src', languages: 'TypeScript' },
+  { repo: 'query-core', registry: 'npm', name: '@tanstack/query-core', version: '5.108.4', sha256: '7660b37f747ce33f1e5456299009dbe217a08514f402c13e633ae95727e361e0', subdir: 'src', buildDir: 'build', languages: 'TypeScript' },
   { repo: 'marshmallow', registry: 'pypi', name: 'marshmallow', version: '4.4.0', sha256: '9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e', subdir: 'src', languages: 'Python' },
   // The sdist carries the C# runtime (src/runtime) beside the Python loader and tests: a mixed codebase.
   { repo: 'pythonnet', registry: 'pypi', name: 'pythonnet', version: '3.0.5', sha256: '48e43ca463941b3608b32b4e236db92d8d40db4c58a75ace902985f76dac21cf', subdir: '', languages: 'C# + Python' },
 ];
+
+/** The codebase the published-package checks index as published (sources and build output). */
+export function packageCorpus(): Corpus & { buildDir: string } {
+  const corpus = DEVSET_CORPORA.find((c) => c.buildDir);
+  if (!corpus?.buildDir) throw new Error('no dev-set codebase declares a buildDir (bench/search/devset-corpora.ts)');
+  return { ...corpus, buildDir: corpus.buildDir };
+}
 
 /** The folder to index for a corpus: downloaded, checked and unpacked on first use. */
 export function corpusRoot(corpus: Corpus): string {
