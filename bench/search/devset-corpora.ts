@@ -21,21 +21,31 @@ export interface Corpus {
   sha256: string;
   /** What is indexed, relative to the unpacked archive's top folder ('' = all of it). */
   subdir: string;
+  /** The build output the package ships beside `subdir` (the published-package check indexes it too). */
+  buildDir?: string;
   languages: string;
 }
 
 export const DEVSET_FILE = 'bench/search/datasets/questions-dev.jsonl';
 
 export const DEVSET_CORPORA: readonly Corpus[] = [
-  { repo: 'mobx', registry: 'npm', name: 'mobx', version: '6.13.5', sha256: 'b85a7f765065c081724a7c49e91f59950151607b2f1c5a77c8ec4231f7129a1b', subdir: 'src', languages: 'TypeScript' },
-  { repo: 'click', registry: 'pypi', name: 'click', version: '8.5.1', sha256: '9bbfada76703fd1d784b83eea012e3e8c6a001a876543ef104fa56aaaeb072b4', subdir: 'src', languages: 'Python' },
+  // Ships its TypeScript sources (src/) beside the build/ bundles; only src/ is indexed.
+  { repo: 'query-core', registry: 'npm', name: '@tanstack/query-core', version: '5.108.4', sha256: '7660b37f747ce33f1e5456299009dbe217a08514f402c13e633ae95727e361e0', subdir: 'src', buildDir: 'build', languages: 'TypeScript' },
+  { repo: 'marshmallow', registry: 'pypi', name: 'marshmallow', version: '4.4.0', sha256: '9e6ffa8511012ca89732324c1c253efd7b4d35632dcbdf80aa793fe01804af3e', subdir: 'src', languages: 'Python' },
   // The sdist carries the C# runtime (src/runtime) beside the Python loader and tests: a mixed codebase.
   { repo: 'pythonnet', registry: 'pypi', name: 'pythonnet', version: '3.0.5', sha256: '48e43ca463941b3608b32b4e236db92d8d40db4c58a75ace902985f76dac21cf', subdir: '', languages: 'C# + Python' },
 ];
 
+/** The codebase the published-package checks index as published (sources and build output). */
+export function packageCorpus(): Corpus & { buildDir: string } {
+  const corpus = DEVSET_CORPORA.find((c) => c.buildDir);
+  if (!corpus?.buildDir) throw new Error('no dev-set codebase declares a buildDir (bench/search/devset-corpora.ts)');
+  return { ...corpus, buildDir: corpus.buildDir };
+}
+
 /** The folder to index for a corpus: downloaded, checked and unpacked on first use. */
 export function corpusRoot(corpus: Corpus): string {
-  const dir = path.join(projectRoot(), '.cache', 'bench', `${corpus.registry}-${corpus.name}-${corpus.version}`);
+  const dir = path.join(projectRoot(), '.cache', 'bench', `${corpus.registry}-${corpus.name.replace(/^@/, '').replace('/', '-')}-${corpus.version}`);
   const top = corpus.registry === 'npm' ? 'package' : `${corpus.name}-${corpus.version}`;
   const root = path.join(dir, top, corpus.subdir);
   if (fs.existsSync(path.join(dir, '.complete'))) return root;
@@ -58,7 +68,7 @@ function download(corpus: Corpus, dir: string): string {
     const out = execFileSync('npm', ['pack', `${corpus.name}@${corpus.version}`, '--pack-destination', dir, '--silent'], { encoding: 'utf8' });
     return path.join(dir, out.trim().split('\n').pop()!);
   }
-  // The sdist, not a wheel: wheels carry neither the C# sources nor (for click) the same layout.
+  // The sdist, not a wheel: wheels carry neither the C# sources nor (for marshmallow) the src/ layout.
   execFileSync('python3', ['-m', 'pip', 'download', '--quiet', '--no-deps', '--no-binary', ':all:', '-d', dir, `${corpus.name}==${corpus.version}`], { stdio: ['ignore', 'ignore', 'inherit'] });
   const sdist = fs.readdirSync(dir).find((f) => f.endsWith('.tar.gz'));
   if (!sdist) throw new Error(`${corpus.name}==${corpus.version}: pip download left no .tar.gz in ${dir}`);

@@ -84,7 +84,7 @@ function main(): void {
     for (const t of readJson<{ targets: { target: string; measured: number; threshold: number; pass: boolean }[] }>(distCheck).targets) {
       results.push({ target: t.target, measured: t.measured, threshold: t.threshold, pass: t.pass });
     }
-  } else results.push({ target: 'package with dist/: nDCG@10 within 0.02 of src/ alone, no scope twice', measured: null, threshold: null, pass: null, note: 'not measured (run npm run eval:dist first)' });
+  } else results.push({ target: 'package with its build output: nDCG@10 within 0.02 of src/ alone, no scope twice', measured: null, threshold: null, pass: null, note: 'not measured (run npm run eval:dist first)' });
 
   const show = (n: number | null) => (n === null ? '-' : n.toFixed(3));
   printTable([['target', 'measured', 'threshold', 'result'], ...results.map((t) => [t.target, show(t.measured), show(t.threshold), t.pass === null ? t.note ?? 'not measured' : t.pass ? 'PASS' : 'FAIL'])]);

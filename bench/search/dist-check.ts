@@ -1,21 +1,22 @@
 /**
  * A published package indexed as published (sources AND its build output) against its sources
- * alone: mobx 6.13.5's npm package (src/ plus dist/ with CommonJS/ESM/UMD bundles, source maps and
- * .d.ts files), judged on the mobx questions of the second dev set in every mode.
+ * alone: @tanstack/query-core 5.108.4's npm package (src/ plus build/ with legacy and modern
+ * CommonJS/ESM builds, source maps and .d.ts files), judged on the query-core questions of the
+ * second dev set in every mode.
  *
  *   node dist/bench/search/dist-check.js [--json .cache/eval/dist-check.json]   (npm run eval:dist)
  *
  * Indexed in process (IngestHarness: the real walker, parser, Neo4j and the configured local
  * embedder), under repository names of their own so nothing else is touched:
- *   - `dist-mobx-src`      package/src alone (what the dev set's answers were written against);
- *   - `dist-mobx-package`  the whole package/ folder with the default rules (what a user gets);
- *   - `dist-mobx-forced`   the whole package/ folder with dist/ forced back in (`--include 'dist/**'`).
+ *   - `dist-query-core-src`      package/src alone (what the dev set's answers were written against);
+ *   - `dist-query-core-package`  the whole package/ folder with the default rules (what a user gets);
+ *   - `dist-query-core-forced`   the whole package/ folder with build/ forced back in (`--include 'build/**'`).
  * The targets: with the default rules, no result list shows the same scope twice and nDCG@10 is
  * within 0.02 of src/ alone in every mode. "The same scope twice": two hits in one top 10 with the
  * same kind, qualified name and code (whitespace aside) at different paths: a copy. Also counted,
  * for information, lists naming one declaration twice at different paths (same kind and qualified
- * name, any code): in src/ alone these are different functions that share a name (`make_` in each
- * annotation file); with dist/ forced in, mostly the bundles' compiled copies and .d.ts declarations.
+ * name, any code): in src/ alone these are different functions that share a name; with build/ forced
+ * in, mostly the builds' compiled copies and .d.ts declarations.
  * The forced-in row shows what the default rules protect from; it is reported, not a target.
  */
 import * as fs from 'node:fs';
@@ -26,7 +27,7 @@ import { createEmbeddingProvider } from '@scopegraph/llm';
 import { defaultPlan, type EvalQuery, judge, meanMetrics, parseDataset, queryMetrics, type QueryMetrics, rankedScopes, type SearchPlan, SearchRepository, SearchService } from '@scopegraph/search';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg, printTable } from '../support/bench-util';
-import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE } from './devset-corpora';
+import { corpusRoot, DEVSET_FILE, packageCorpus } from './devset-corpora';
 
 Logger.overrideLogger(['error']);
 
@@ -50,7 +51,7 @@ export interface DistCheckRow {
   repo: string;
   scopes: number;
   skipped: Record<string, number>;
-  /** Per mode: metrics over all mobx questions, nDCG@10 per type, lists showing one scope (same code) twice, lists naming one declaration twice. */
+  /** Per mode: metrics over all the package's questions, nDCG@10 per type, lists showing one scope (same code) twice, lists naming one declaration twice. */
   modes: Record<string, { all: QueryMetrics & { queries: number }; byType: Record<string, number>; listsWithDuplicates: number; listsWithSameName: number; lists: number }>;
 }
 
@@ -74,14 +75,14 @@ export function hasDuplicateScope(hits: readonly { scope: { kind: string; qualif
 }
 
 async function main(): Promise<void> {
-  const mobx = DEVSET_CORPORA.find((c) => c.repo === 'mobx')!;
-  const src = corpusRoot(mobx);
+  const corpus = packageCorpus();
+  const src = corpusRoot(corpus);
   const pkg = path.dirname(src);
-  const questions = parseDataset(fs.readFileSync(path.resolve(projectRoot(), DEVSET_FILE), 'utf8'), DEVSET_FILE).filter((q) => q.repo === 'mobx');
+  const questions = parseDataset(fs.readFileSync(path.resolve(projectRoot(), DEVSET_FILE), 'utf8'), DEVSET_FILE).filter((q) => q.repo === corpus.repo);
   const indexed: Indexed[] = [
-    { label: 'src/ alone', repo: 'dist-mobx-src', prefix: '' },
-    { label: 'package, default rules', repo: 'dist-mobx-package', prefix: 'src/', include: [] },
-    { label: 'package, dist/ forced in', repo: 'dist-mobx-forced', prefix: 'src/', include: ['dist/**'] },
+    { label: 'src/ alone', repo: `dist-${corpus.repo}-src`, prefix: '' },
+    { label: 'package, default rules', repo: `dist-${corpus.repo}-package`, prefix: `${corpus.subdir}/`, include: [] },
+    { label: `package, ${corpus.buildDir}/ forced in`, repo: `dist-${corpus.repo}-forced`, prefix: `${corpus.subdir}/`, include: [`${corpus.buildDir}/**`] },
   ];
   const config = loadConfig();
   const h = new IngestHarness();
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
   const dupLists = MODES.reduce((n, m) => n + pkgRow.modes[m].listsWithDuplicates, 0);
   targets.push({ target: 'package (default rules): result lists showing one scope (same code) twice, every mode = 0', measured: dupLists, threshold: 0, pass: dupLists === 0 });
 
-  process.stdout.write(`mobx 6.13.5 npm package, ${questions.length} mobx questions of the second dev set, top ${K}\n`);
+  process.stdout.write(`${corpus.name} ${corpus.version} npm package, ${questions.length} ${corpus.repo} questions of the second dev set, top ${K}\n`);
   printTable([
     ['indexed', 'scopes', 'mode', `nDCG@${K}`, 'semantic', 'lexical', 'structural', `MRR@${K}`, `R@${K}`, 'lists with a scope twice', 'lists naming one twice'],
     ...rows.flatMap((r) =>

@@ -3,12 +3,12 @@
  * what they cost: documents embedded per second (the indexing time of the embedding phase) and the
  * latency of one query embedding (what every semantic or hybrid search waits for).
  *
- *   node dist/bench/search/embedder-compare.js --model all-MiniLM-L6-v2 [--text base,parent] [--repos rxjs,mobx] [--json FILE]
+ *   node dist/bench/search/embedder-compare.js --model all-MiniLM-L6-v2 [--text base,parent] [--repos rxjs,query-core] [--json FILE]
  *   node dist/bench/search/embedder-compare.js --compare A.json,B.json
  *   node dist/bench/search/embedder-compare.js --cost all-MiniLM-L6-v2,all-mpnet-base-v2 [--docs 256] [--queries 40] [--rounds 3]
  *
- * The scopes are those `npm run eval` and `npm run eval:devset` indexed (rxjs, mobx, click,
- * pythonnet). Each (model, text) pair embeds every scope once (vectors cached in
+ * The scopes are those `npm run eval` and `npm run eval:devset` indexed (rxjs, query-core,
+ * marshmallow, pythonnet). Each (model, text) pair embeds every scope once (vectors cached in
  * .cache/eval/vectors/), and the search runs in process through SearchService with the vector lists
  * answered by exact cosine over those vectors in memory, so one database compares models of
  * different dimensions without re-indexing; everything else (keyword list, fusion, rescore, graph
@@ -59,7 +59,7 @@ Logger.overrideLogger(['error']);
 const K = 10;
 const TOP = 50;
 const MODES: SearchPlan['mode'][] = ['semantic', 'bm25', 'hybrid', 'semantic_rerank'];
-const ALL_REPOS = ['rxjs', 'mobx', 'click', 'pythonnet'];
+const ALL_REPOS = ['rxjs', 'query-core', 'marshmallow', 'pythonnet'];
 /** Texts per model call, as the embedding phase sends a round. */
 const ROUND = 1_024;
 const MAX_NAMES = 8;

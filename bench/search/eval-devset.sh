@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The second dev set end to end: fetch its pinned codebases (mobx, click, pythonnet; sha256-checked),
-# check the dataset against their code, index each under its repository name (doc comments kept: the
-# questions are hand-written, not taken from them), run `scopegraph eval` in every mode, and check
-# the targets per question type (table + one JSON line on stdout).
+# The second dev set end to end: fetch its pinned codebases (@tanstack/query-core, marshmallow,
+# pythonnet; sha256-checked), check the dataset against their code, index each under its repository
+# name (doc comments kept: the questions are hand-written, not taken from them), run `scopegraph
+# eval` in every mode, and check the issue's targets per question type (table + one JSON line on stdout).
 #
 #   bash bench/search/eval-devset.sh         # or: npm run eval:devset   (EVAL_MODES=..., EVAL_K=...)
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A published package indexed as published (src/ and dist/) against its src/ alone, every mode, on
-# the mobx questions of the second dev set (bench/search/dist-check.ts): table, one JSON line, and
-# .cache/eval/dist-check.json, which `npm run eval:devset` adds to its targets.
+# A published package indexed as published (src/ and its build output) against its src/ alone, every
+# mode, on the @tanstack/query-core questions of the second dev set (bench/search/dist-check.ts):
+# table, one JSON line, and .cache/eval/dist-check.json, which `npm run eval:devset` adds to its targets.
 #
 #   bash bench/search/eval-dist.sh      # or: npm run eval:dist   (EVAL_SKIP_BUILD=1 to skip the build)
 #

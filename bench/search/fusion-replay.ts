@@ -8,7 +8,7 @@
  *
  *   node dist/bench/search/fusion-replay.js [--refresh] [--only a,b] [--prefix q14-] [--json FILE]
  *
- * Repositories: as `npm run eval` (rxjs) and `npm run eval:devset` (mobx, click, pythonnet) index
+ * Repositories: as `npm run eval` (rxjs) and `npm run eval:devset` (query-core, marshmallow, pythonnet) index
  * them; --prefix reads quality-tune's copies. rxjs's graph questions are judged WITHOUT expansion.
  */
 import * as fs from 'node:fs';

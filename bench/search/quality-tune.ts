@@ -6,13 +6,14 @@
  *
  * Datasets: rxjs-dev.jsonl (doc-comment questions, typed `doc`; its graph questions WITHOUT their
  * expand spec, typed `structural`) and questions-dev.jsonl (typed semantic / lexical / structural,
- * over mobx, click and pythonnet). Repositories are indexed under names of their own (`q14-...`, and
- * `rxjs` as `npm run eval` indexes it) so that other runs on the shared database are left alone.
+ * over @tanstack/query-core, marshmallow and pythonnet). Repositories are indexed under names of
+ * their own (`q14-...`, and `rxjs` as `npm run eval` indexes it) so that other runs on the shared
+ * database are left alone.
  * `--index` (re-)indexes them first: incremental, so a second run only walks and compares hashes.
  *
- * The published-package check indexes mobx's npm package as published (sources + dist/) with the
- * default walk, and with dist/ forced in (`--include dist/**`), and judges the mobx questions on
- * both (targets re-rooted under src/), next to mobx's src/ alone.
+ * The published-package check indexes the dev set's npm package (`packageCorpus()`, query-core) as
+ * published (sources + build/) with the default walk, and with build/ forced in (`--include
+ * build/**`), and judges its questions on both (targets re-rooted under src/), next to its src/ alone.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,7 +36,7 @@ import {
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg, printTable } from '../support/bench-util';
 import { DEV_SET_FILE, rxjsRoot } from './build-dataset';
-import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE } from './devset-corpora';
+import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE, packageCorpus } from './devset-corpora';
 import { PrecomputedEmbedder } from './precomputed-embedder';
 
 Logger.overrideLogger(['error']);
@@ -107,15 +108,15 @@ async function main(): Promise<void> {
   await h.init(embedder);
   const log = (m: string) => process.stderr.write(`${m}\n`);
   try {
-    const mobx = DEVSET_CORPORA.find((c) => c.repo === 'mobx')!;
-    const mobxPackage = path.dirname(corpusRoot(mobx));
+    const pkgCorpus = packageCorpus();
+    const pkgRoot = path.dirname(corpusRoot(pkgCorpus));
     if (process.argv.includes('--index')) {
       const jobs: [string, string, Record<string, unknown>][] = [
         ['rxjs', rxjsRoot(), { excludeDocComments: true }],
         ...DEVSET_CORPORA.map((c) => [PREFIX + c.repo, corpusRoot(c), {}] as [string, string, Record<string, unknown>]),
-        [`${PREFIX}mobx-package`, mobxPackage, { include: [], exclude: [] }],
-        // dist/ forced in makes ~4x the scopes to embed: only on request.
-        ...(process.argv.includes('--with-dist') ? [[`${PREFIX}mobx-package-dist`, mobxPackage, { include: ['dist/**'], exclude: [] }] as [string, string, Record<string, unknown>]] : []),
+        [`${PREFIX}${pkgCorpus.repo}-package`, pkgRoot, { include: [], exclude: [] }],
+        // The build output forced in makes several times the scopes to embed: only on request.
+        ...(process.argv.includes('--with-dist') ? [[`${PREFIX}${pkgCorpus.repo}-package-dist`, pkgRoot, { include: [`${pkgCorpus.buildDir}/**`], exclude: [] }] as [string, string, Record<string, unknown>]] : []),
       ];
       for (const [name, root, extra] of jobs) {
         const t0 = performance.now();
@@ -149,19 +150,20 @@ async function main(): Promise<void> {
       ...variants.map((v) => [v.name, ...cols.map((c) => fmt(results[v.name][c]))]),
     ]);
 
-    // Published package: mobx questions on src/ alone, on the package with the default walk, and with dist/ forced in.
-    const mobxQs = queries.filter((q) => q.repo === `${PREFIX}mobx`);
+    // Published package: its questions on src/ alone, on the package with the default walk, and with the build output forced in.
+    const pkgQs = queries.filter((q) => q.repo === `${PREFIX}${pkgCorpus.repo}`);
+    const under = `${pkgCorpus.subdir}/`;
     const pkg: Record<string, Record<string, unknown>> = {};
     for (const [label, repo, prefix] of [
-      ['mobx src/ only', `${PREFIX}mobx`, ''],
-      ['mobx package, default walk', `${PREFIX}mobx-package`, 'src/'],
-      ['mobx package, dist/ forced in', `${PREFIX}mobx-package-dist`, 'src/'],
+      [`${pkgCorpus.repo} ${under} only`, `${PREFIX}${pkgCorpus.repo}`, ''],
+      [`${pkgCorpus.repo} package, default walk`, `${PREFIX}${pkgCorpus.repo}-package`, under],
+      [`${pkgCorpus.repo} package, ${pkgCorpus.buildDir}/ forced in`, `${PREFIX}${pkgCorpus.repo}-package-dist`, under],
     ] as const) {
       if (!(await h.repo.repositories()).some((r) => r.id === repo)) continue;
       const ms: ReturnType<typeof queryMetrics>[] = [];
       let duplicates = 0;
       let lists = 0;
-      for (const q of mobxQs) {
+      for (const q of pkgQs) {
         const moved = { ...q, repo, relevant: q.relevant.map((t) => ({ ...t, path: prefix + t.path })) };
         const res = await service.execute(VARIANTS.find((v) => v.name.startsWith('hybrid 3: '))!.plan(moved));
         const top = res.results.slice(0, K);
@@ -172,7 +174,7 @@ async function main(): Promise<void> {
       }
       pkg[label] = { ...meanMetrics(ms), listsWithASameNamedScopeTwice: `${duplicates}/${lists}` };
     }
-    process.stdout.write('\nmobx questions, hybrid (default), by what was indexed:\n');
+    process.stdout.write(`\n${pkgCorpus.repo} questions, hybrid (default), by what was indexed:\n`);
     printTable([['indexed', 'nDCG@10', 'MRR@10', 'R@10', 'top-10 lists naming one scope twice'], ...Object.entries(pkg).map(([k, m]) => [k, r3(m.ndcg), r3(m.mrr), r3(m.recall), String(m.listsWithASameNamedScopeTwice)])]);
     const out = { k: K, queries: queries.length, variants: results, publishedPackage: pkg };
     if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(out, null, 2));

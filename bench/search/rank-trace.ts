@@ -5,7 +5,7 @@
  *
  *   node dist/bench/search/rank-trace.js [--type semantic] [--ids a,b] [--prefix q14-] [--dataset FILE]
  *
- * Repositories are those `npm run eval:devset` indexes (mobx, click, pythonnet); `--prefix q14-`
+ * Repositories are those `npm run eval:devset` indexes (query-core, marshmallow, pythonnet); `--prefix q14-`
  * reads the copies quality-tune indexes. Ranks are 1-based within 150 candidates; "-" = not found.
  */
 import * as fs from 'node:fs';

@@ -37,7 +37,7 @@ function balanced(text: string): boolean {
 
 /**
  * One whole statement on its line, declaring and binding nothing (so no scope or typed binding
- * changes). TS/JS without semicolons (mobx): a line the next one does not continue.
+ * changes). TS/JS without semicolons (@tanstack/query-core): a line the next one does not continue.
  */
 function isPlainStatement(text: string, lang: Lang, next = ''): boolean {
   const t = text.trim();
@@ -250,8 +250,8 @@ interface Corpus {
 const CORPORA: Corpus[] = [
   { label: 'polyglot fixture (TS, Python, C#, SQL)', root: () => FIXTURE, tsResolver: 'fast' },
   { label: 'rxjs 7.8.2 src (TypeScript)', root: () => path.join(npmPackageSources('rxjs@7.8.2'), 'src'), tsResolver: 'fast' },
-  { label: 'mobx 6.13.5 src (TypeScript)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'mobx')!), tsResolver: 'fast' },
-  { label: 'click 8.5.1 src (Python)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'click')!), tsResolver: 'precise' },
+  { label: '@tanstack/query-core 5.108.4 src (TypeScript)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'query-core')!), tsResolver: 'fast' },
+  { label: 'marshmallow 4.4.0 src (Python)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'marshmallow')!), tsResolver: 'precise' },
   { label: 'pythonnet 3.0.5 (C# and Python)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'pythonnet')!), tsResolver: 'precise' },
 ];
 
