@@ -306,8 +306,9 @@ describe('web console in Chromium', () => {
   });
 
   it("opens a scope's neighbourhood as a graph whose nodes navigate", async () => {
-    const { search } = await api('query($input: SearchInput!) { search(input: $input) { results { scope { id qualifiedName } } } }', { input: { text: 'InvoiceService create', repository: repo, mode: 'BM25', topK: 5 } });
-    const create = search.results.find((r: any) => r.scope.qualifiedName === 'InvoiceService.create').scope;
+    const { search } = await api('query($input: SearchInput!) { search(input: $input) { results { scope { id qualifiedName path } } } }', { input: { text: 'InvoiceService create', repository: repo, mode: 'BM25', topK: 5 } });
+    // the TypeScript one: the polyglot fixture has a Java InvoiceService.create too
+    const create = search.results.find((r: any) => r.scope.qualifiedName === 'InvoiceService.create' && r.scope.path === 'ts/src/services/invoice-service.ts').scope;
     await page.goto(`${base}/#/search?q=InvoiceService+create&mode=BM25&repo=${repo}&k=5`);
     await page.getByRole('list', { name: 'results', exact: true }).locator(`li[data-scope-id="${create.id}"]`).click();
     await page.getByRole('link', { name: /Open scope & graph/ }).click();

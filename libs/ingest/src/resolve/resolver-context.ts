@@ -263,6 +263,20 @@ export class ResolverContext {
     return [];
   }
 
+  /** Does `t` or any of its ancestors extend or implement something from outside the repository? */
+  inheritsFromOutside(t: ParsedScope): boolean {
+    const seen = new Set<string>();
+    const stack = [t];
+    while (stack.length) {
+      const s = stack.pop()!;
+      if (seen.has(s.id)) continue;
+      seen.add(s.id);
+      if (this.unresolvedBase.has(s.id)) return true;
+      stack.push(...(this.extendsOf.get(s.id) ?? []), ...(this.implementsOf.get(s.id) ?? []));
+    }
+    return false;
+  }
+
   /** Declared type of a member field/property named `name` in the owners or their bases. */
   memberBinding(owners: ParsedScope[], name: string): string | null {
     const seen = new Set<string>();

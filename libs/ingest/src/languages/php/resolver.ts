@@ -219,7 +219,7 @@ export class PhpResolver implements FamilyResolver {
         const methods = found.filter((f) => f.kind === 'method' || f.kind === 'function');
         if (methods.length && accept.has('method')) return this.c.finish(methods, accept, 'not-found');
         if (found.length) return this.c.finish(found, accept, 'not-found');
-        if (cur.some((t) => this.outsideAncestor(t))) return { reason: 'external' };
+        if (cur.some((t) => this.c.inheritsFromOutside(t))) return { reason: 'external' };
         // `if ($h instanceof Formattable) $h->setFormatter()`: declared on subtypes of the declared type
         const below = this.onSubtypes(cur, name);
         if (below.length === 1) return this.c.finish(below, accept, 'not-found');
@@ -227,7 +227,7 @@ export class PhpResolver implements FamilyResolver {
       }
       // `$this->repo->save()`: the property's (or a method's return) declared type
       const typeName = this.c.memberBinding(cur, name) ?? this.returnType(found);
-      if (!typeName) return { reason: cur.some((t) => this.outsideAncestor(t)) ? 'external' : 'unknown-receiver' };
+      if (!typeName) return { reason: cur.some((t) => this.c.inheritsFromOutside(t)) ? 'external' : 'unknown-receiver' };
       const ctx = found[0] ?? cur[0];
       const next = this.types(typeName, ctx, this.c.envs.get(ctx.path) ?? env);
       if (!next.length) {
@@ -351,19 +351,6 @@ export class PhpResolver implements FamilyResolver {
     return 'not-found';
   }
 
-  /** Does `t` or an ancestor extend or implement something from outside the repository? */
-  private outsideAncestor(t: ParsedScope): boolean {
-    const seen = new Set<string>();
-    const stack = [t];
-    while (stack.length) {
-      const s = stack.pop()!;
-      if (seen.has(s.id)) continue;
-      seen.add(s.id);
-      if (this.c.unresolvedBase.has(s.id)) return true;
-      stack.push(...(this.c.extendsOf.get(s.id) ?? []), ...(this.c.implementsOf.get(s.id) ?? []));
-    }
-    return false;
-  }
 
   /** Inside a function or method (whose variables are its own, not the script's). */
   private inFunction(from: ParsedScope): boolean {

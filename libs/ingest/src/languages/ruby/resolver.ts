@@ -235,7 +235,7 @@ export class RubyResolver implements FamilyResolver {
         }
         return this.duck(rest[rest.length - 1], accept);
       }
-      if (cur.some((t) => this.c.unresolvedBase.has(t.id) || this.ancestorsOutside(t))) return { reason: 'external' };
+      if (cur.some((t) => this.c.unresolvedBase.has(t.id) || this.c.inheritsFromOutside(t))) return { reason: 'external' };
       // a constant the repository's namespace does not declare (or a constant that is not a class)
       if (/^[A-Z]/.test(name)) return { reason: 'not-found' };
       if (!last) return this.duck(rest[rest.length - 1], accept);
@@ -264,7 +264,7 @@ export class RubyResolver implements FamilyResolver {
     }
     if (RUBY_DYNAMIC.has(name)) return { reason: 'dynamic' };
     if (isRubyBuiltin(name)) return { reason: 'builtin' };
-    if (t && (this.c.unresolvedBase.has(t.id) || this.ancestorsOutside(t))) return { reason: 'external' };
+    if (t && (this.c.unresolvedBase.has(t.id) || this.c.inheritsFromOutside(t))) return { reason: 'external' };
     // In a class body (not a method) a name the class does not answer runs in a DSL's block, which the
     // DSL `instance_eval`s on an object of its choosing: a closure call.
     return this.duck(name, accept, from.kind === 'class' || from.kind === 'module', !this.classSide(from));
@@ -341,24 +341,11 @@ export class RubyResolver implements FamilyResolver {
       const found = this.side(this.c.findMember(bases, m.name), m.owner === 'self');
       if (found.length) return this.c.finish(found, accept, 'not-found');
     }
-    if (parts.some((p) => this.c.unresolvedBase.has(p.id)) || this.ancestorsOutside(t)) return { reason: 'external' };
+    if (parts.some((p) => this.c.unresolvedBase.has(p.id)) || this.c.inheritsFromOutside(t)) return { reason: 'external' };
     // no superclass in the repository and none outside: Object / BasicObject / Kernel
     return { reason: bases.length ? 'not-found' : 'builtin' };
   }
 
-  /** Does some ancestor of `t` come from outside the repository (an unresolved superclass anywhere up)? */
-  private ancestorsOutside(t: ParsedScope): boolean {
-    const seen = new Set<string>();
-    const stack = [t];
-    while (stack.length) {
-      const s = stack.pop()!;
-      if (seen.has(s.id)) continue;
-      seen.add(s.id);
-      if (this.c.unresolvedBase.has(s.id)) return true;
-      stack.push(...(this.c.extendsOf.get(s.id) ?? []), ...(this.c.implementsOf.get(s.id) ?? []));
-    }
-    return false;
-  }
 
   /** The canonical scope of the innermost class/module around `from` (itself included). */
   private enclosingType(from: ParsedScope): ParsedScope | null {
