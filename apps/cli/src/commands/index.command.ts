@@ -86,12 +86,16 @@ interface Coverage {
 
 const COVERAGE_FIELDS = 'coverage { language resolved external dynamic unresolved }';
 
-/** One line per language: where its references ended (resolved in the repository, external, dynamic, unresolved). */
+/**
+ * One line per language: where its references ended (resolved in the repository, external, dynamic,
+ * unresolved), and the share of those meant for the repository that were resolved (external and
+ * dynamic ones are not misses).
+ */
 function coverageLines(coverage: Coverage[], indent: string): string[] {
   const width = Math.max(...coverage.map((c) => c.language.length));
   return coverage.map((c) => {
-    const all = c.resolved + c.external + c.dynamic + c.unresolved;
-    const share = all ? ` (${Math.round((100 * c.resolved) / all)}% resolved)` : '';
+    const inRepo = c.resolved + c.unresolved;
+    const share = inRepo ? ` (${Math.round((100 * c.resolved) / inRepo)}% of in-repo references resolved)` : '';
     return `${indent}${c.language.padEnd(width)}  resolved ${c.resolved}, external ${c.external}, dynamic ${c.dynamic}, unresolved ${c.unresolved}${share}`;
   });
 }
