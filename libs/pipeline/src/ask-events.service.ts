@@ -31,10 +31,13 @@ export class AskEventsService {
     return {
       publish: (body) => {
         const event = JSON.stringify({ askId, seq: ++seq, ...body });
-        chain = chain.then(async () => {
+        const sent = chain.then(async () => {
           await this.queues.redis.multi().rpush(log, event).expire(log, LOG_TTL_S).publish(channel, event).exec();
         });
-        return chain;
+        // The next event waits for this one whatever its outcome: one write that Redis did not take in
+        // time must not fail every later event of the ask.
+        chain = sent.catch(() => undefined);
+        return sent;
       },
     };
   }

@@ -106,9 +106,12 @@ export class AskService {
     }
     const state = initialState(data, this.gateway.available);
     try {
+      // Progress events are not awaited; one Redis did not take is logged (subscribers catch up on the
+      // final state from the replay log and the job), never left to crash the worker as an unhandled rejection.
+      const progressLost = (e: Error) => this.logger.warn(`ask ${data.askId}: a progress event was not published: ${e.message}`);
       const run = await this.engine.run(pipeline, state, {
-        onStep: (step) => void out.publish({ kind: 'step', step }),
-        onChunk: (text) => void out.publish({ kind: 'chunk', text }),
+        onStep: (step) => void out.publish({ kind: 'step', step }).catch(progressLost),
+        onChunk: (text) => void out.publish({ kind: 'chunk', text }).catch(progressLost),
       });
       const result = this.result(pipeline, state, run);
       await out.publish({ kind: 'final', result });

@@ -206,13 +206,13 @@ export class RerankService {
       // (Redis lost it) or unreachable, the subscriber gets an error and completion, not silence.
       timer = setTimeout(
         () =>
-          void this.lifecycle.expireIfDue(jobId).then(
-            async (found) => found || inbox.fail(await this.missing(jobId, true)),
-            (e: Error) => {
+          void this.lifecycle
+            .expireIfDue(jobId)
+            .then(async (found) => found || inbox.fail(await this.missing(jobId, true)))
+            .catch((e: Error) => {
               this.logger.warn(`expiring ${jobId}: ${e.message}`);
               inbox.fail(e);
-            },
-          ),
+            }),
         wait,
       );
       for await (const event of inbox) {
