@@ -88,7 +88,7 @@ const defaults = (): ReplayParams => ({
   semanticDepth: SEARCH_DEFAULTS.candidates,
   bm25Depth: SEARCH_DEFAULTS.candidates,
   rescore: { ...SEARCH_DEFAULTS.rescore },
-  describeRescore: { keywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight },
+  describeRescore: { keywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight, nameWordsBonus: SEARCH_DEFAULTS.plainWords.rescoreNameWordsBonus },
 });
 /** The first stage as it was before this tuning: RRF k 60, no stems, no plain-words rule, no container evidence. */
 const before = (p: ReplayParams) => {
@@ -96,9 +96,15 @@ const before = (p: ReplayParams) => {
   p.rescore!.stemming = false;
   p.rescore!.containerBonus = 0;
   p.rescore!.linkBonus = 0;
+  p.rescore!.shortAsAverage = false;
   p.describeWeights = null;
   p.describeProse = false;
   p.describeRescore = null;
+};
+/** The second stage as it was before step 8 (no short-candidate rule, no name-words evidence). */
+const beforeStep8 = (p: ReplayParams) => {
+  p.rescore!.shortAsAverage = false;
+  p.describeRescore = { keywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight };
 };
 const v = (name: string, change: (p: ReplayParams) => void): Variant => {
   const params = defaults();
@@ -114,9 +120,15 @@ export const VARIANTS: Variant[] = [
   v('2 + stems in the rescore', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true))),
   v('3 + plain words: weights 2/1', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }))),
   v('4 + plain words: doc-comment boosts', (p) => (before(p), (p.k = 10), (p.rescore!.stemming = true), (p.describeWeights = { semantic: 2, bm25: 1 }), (p.describeProse = true))),
-  v('5 + plain words: rescore keyword 0.3', (p) => ((p.rescore!.containerBonus = 0), (p.rescore!.linkBonus = 0))),
-  v('6 + container in the head 0.15', (p) => (p.rescore!.linkBonus = 0)),
-  v('7 + code edge with another candidate 0.1 (default)', () => undefined),
+  v('5 + plain words: rescore keyword 0.3', (p) => (beforeStep8(p), (p.rescore!.containerBonus = 0), (p.rescore!.linkBonus = 0))),
+  v('6 + container in the head 0.15', (p) => (beforeStep8(p), (p.rescore!.linkBonus = 0))),
+  v('7 + code edge with another candidate 0.1', beforeStep8),
+  v('8 + pool BM25: short candidates as average-length', (p) => (p.describeRescore = { keywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight })),
+  v('9 + plain words: name made of the question words 0.2 (default)', () => undefined),
+  v('name words 0.2 without the short-candidate rule', (p) => (p.rescore!.shortAsAverage = false)),
+  v('name words 0.15', (p) => (p.describeRescore = { ...p.describeRescore, nameWordsBonus: 0.15 })),
+  v('name words 0.3', (p) => (p.describeRescore = { ...p.describeRescore, nameWordsBonus: 0.3 })),
+  v('name words 0.2 for every question', (p) => (p.rescore!.nameWordsBonus = 0.2)),
   v('container bonus 0.08', (p) => (p.rescore!.containerBonus = 0.08)),
   v('container bonus 0.3', (p) => (p.rescore!.containerBonus = 0.3)),
   v('link bonus 0.05', (p) => (p.rescore!.linkBonus = 0.05)),

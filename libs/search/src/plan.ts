@@ -113,6 +113,6 @@ export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan 
     sourceChars: null,
     ...(mode === 'graph' ? { graph: { text } } : {}),
     ...(hybrid || mode === 'semantic_rerank' ? { rescore: { ...SEARCH_DEFAULTS.rescore } } : {}),
-    ...(hybrid ? { plainWords: { weights: { ...SEARCH_DEFAULTS.plainWords.weights }, rescoreKeywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight } } : {}),
+    ...(hybrid ? { plainWords: { weights: { ...SEARCH_DEFAULTS.plainWords.weights }, rescoreKeywordWeight: SEARCH_DEFAULTS.plainWords.rescoreKeywordWeight, rescoreNameWordsBonus: SEARCH_DEFAULTS.plainWords.rescoreNameWordsBonus } } : {}),
   };
 }

@@ -455,7 +455,7 @@ export class SearchService {
     if (plainWords) {
       explain.fusion.plainWords = true;
       explain.notes.push(
-        `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}`,
+        `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}, name-words bonus ${plainWords.rescoreNameWordsBonus}`,
       );
     }
     return { plan, filters, strategy, candidateCount, lucene, explain };
@@ -687,7 +687,7 @@ function plainWordsPlan(plan: SearchPlan, plain: PlainWordsPlan): SearchPlan {
   return {
     ...plan,
     fusion: { ...plan.fusion, weights: { ...plan.fusion.weights, ...plain.weights } },
-    rescore: plan.rescore ? { ...plan.rescore, keywordWeight: plain.rescoreKeywordWeight } : plan.rescore,
+    rescore: plan.rescore ? { ...plan.rescore, keywordWeight: plain.rescoreKeywordWeight, nameWordsBonus: plain.rescoreNameWordsBonus } : plan.rescore,
   };
 }
 

@@ -62,17 +62,22 @@ export const SEARCH_DEFAULTS = {
    * nDCG@10 over the union, a gain in every question type and on both halves; 0.08-0.3 all gain, the
    * curve is flat from 0.15. A code edge with another candidate gets 0.1: +0.010 on the union,
    * +0.023 on behaviour questions, every group gains (0.15 costs exact strings). bench/search/README.md,
-   * "Fourth measurement".
+   * "Fourth measurement". The pool BM25 scores a candidate shorter than the pool's average as an
+   * average one (shortAsAverage): a one-line helper holding the query's words no longer outranks the
+   * code that does what the question says (issue 24, "Fifth measurement").
    */
-  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, containerBonus: 0.15, linkBonus: 0.1, stemming: true },
+  rescore: { depth: 30, keywordWeight: 0.5, phraseBonus: 1, nameBonus: 0, nameWordsBonus: 0, containerBonus: 0.15, linkBonus: 0.1, stemming: true, shortAsAverage: true },
   /**
    * Hybrid, for a question in plain words (fusion/query-shape.ts: a sentence with no identifier and
    * nothing quoted). Its words rarely name the code that answers it, so the vector list leads the
    * fusion, the keyword query looks for the words in doc comments rather than in names, and the
    * second stage gives the candidates' keywords a smaller share. Pasted messages still come first:
-   * the phrase bonus of the second stage does not depend on these.
+   * the phrase bonus of the second stage does not depend on these. A candidate named by two or more
+   * of the question's words (`loadConfig` for "load the config from disk") gets 0.2 in the
+   * second stage: +0.02 nDCG@10 on the dev set's behaviour questions, both halves; 0.25 and more cost
+   * lexical questions (bench/search/README.md, "Fifth measurement").
    */
-  plainWords: { weights: { semantic: 2, bm25: 1 }, rescoreKeywordWeight: 0.3 },
+  plainWords: { weights: { semantic: 2, bm25: 1 }, rescoreKeywordWeight: 0.3, rescoreNameWordsBonus: 0.2 },
 } as const;
 
 // ---- The plan: what the fluent builder and the GraphQL resolver both produce -----------------------
@@ -117,18 +122,24 @@ export interface RescorePlan {
   keywordWeight: number;
   phraseBonus: number;
   nameBonus: number;
+  /** Added when the candidate's name is made of two or more words of the query (set for plain-words questions). */
+  nameWordsBonus: number;
   /** Added when the candidate's container (class, enclosing function, file) is among the re-ordered candidates too. */
   containerBonus: number;
   /** Added when the candidate calls, references, extends, implements or overrides another re-ordered candidate, or is called... by one. */
   linkBonus: number;
   /** Compare words by their English stem. */
   stemming: boolean;
+  /** Pool BM25: a candidate shorter than the pool's average counts as average-length. */
+  shortAsAverage: boolean;
 }
 
 /** Hybrid settings for a question in plain words (see SEARCH_DEFAULTS.plainWords). */
 export interface PlainWordsPlan {
   weights: { semantic: number; bm25: number };
   rescoreKeywordWeight: number;
+  /** Second-stage bonus for a candidate whose name is made of the question's words (fusion/rescore.ts). */
+  rescoreNameWordsBonus: number;
 }
 
 export interface ExpandPlan {

@@ -240,6 +240,7 @@ export class RescoreScore {
   @Field(() => Float, { description: 'Share of the keyword score over the candidate pool' }) keyword: number;
   @Field(() => Float, { description: 'Bonus for a phrase of the query found word for word' }) phrase: number;
   @Field(() => Float, { description: 'Bonus for a name the query mentions' }) name: number;
+  @Field(() => Float, { description: 'Bonus for a name made of two or more words of a plain-words question' }) nameWords: number;
   @Field(() => Float, { description: 'Bonus because the enclosing class, function or file is a candidate too' }) container: number;
   @Field(() => Float, { description: 'Bonus for a code edge (calls, references, extends, implements, overrides) with another candidate' }) link: number;
 }

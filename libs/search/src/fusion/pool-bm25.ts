@@ -25,7 +25,7 @@ export function weightedTerms(fields: ReadonlyArray<readonly [tokens: readonly s
  * pool itself: a word rare among the candidates counts more than one they all share. Used where a
  * few dozen fetched candidates are re-ordered, which a search index cannot do without one of its own.
  */
-export function poolBm25(pool: readonly WeightedTerms[], terms: readonly string[]): number[] {
+export function poolBm25(pool: readonly WeightedTerms[], terms: readonly string[], options: { shortAsAverage?: boolean } = {}): number[] {
   const n = pool.length;
   const avgLength = pool.reduce((sum, d) => sum + d.length, 0) / Math.max(1, n) || 1;
   const idf = new Map(
@@ -34,10 +34,15 @@ export function poolBm25(pool: readonly WeightedTerms[], terms: readonly string[
       return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
     }),
   );
-  return pool.map((d) =>
-    terms.reduce((sum, t) => {
+  return pool.map((d) => {
+    // shortAsAverage: a candidate shorter than the pool's average is scored as if it had the average
+    // length. BM25's normalisation would otherwise credit a one-line helper that happens to hold the
+    // query's words almost as if each word were repeated, and a pool of very different sizes (a file
+    // beside a one-line function) makes that reward large. Longer candidates are still normalised down.
+    const length = options.shortAsAverage ? Math.max(d.length, avgLength) : d.length;
+    return terms.reduce((sum, t) => {
       const f = d.tf.get(t) ?? 0;
-      return f === 0 ? sum : sum + idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / avgLength)));
-    }, 0),
-  );
+      return f === 0 ? sum : sum + idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / avgLength)));
+    }, 0);
+  });
 }

@@ -110,3 +110,54 @@ describe('rescore: link evidence', () => {
     expect(rescore(fused, docs, 'zzz qqq', { ...params, keywordWeight: 0 }).map((o) => o.id)).toEqual(['lone', 'far', 'helper', 'caller']);
   });
 });
+
+describe('rescore: a name made of the question words', () => {
+  // A one-line helper whose doc comment repeats the question's words, and the function named by them.
+  const helper = doc('wrap', 'wrap', 'function wrap(config: LoadedConfig): LoadedConfig { return { ...config, disk: null }; }', 'What the cache keeps of a loaded config read from disk.');
+  const loader = doc('load', 'ConfigService.loadConfig', 'loadConfig(path: string): LoadedConfig { const text = fs.readFileSync(path, "utf8"); return parse(text); }', 'Load one config file.');
+  const single = doc('config', 'config', 'const config = (c) => c;');
+  const docs = new Map([helper, loader, single].map((d) => [d.id, { ...d, name: d.qualifiedName.split('.').pop()! }]));
+  const fused = [
+    { id: 'wrap', score: 0.2 },
+    { id: 'config', score: 0.15 },
+    { id: 'load', score: 0.1 },
+  ];
+  const on = { depth: 30, keywordWeight: 0.3, phraseBonus: 1, nameBonus: 0, stemming: true, nameWordsBonus: 0.2 };
+
+  it('lifts a candidate whose name has two or more words, each a word of the question (stems compared)', () => {
+    const out = rescore(fused, docs, 'loading the configs from disk', on);
+    const byId = new Map(out.map((o) => [o.id, o]));
+    expect(byId.get('load')!.rescore.nameWords).toBe(0.2);
+    // One word is not a name made of the question's words: "config" is just a word of it.
+    expect(byId.get('config')!.rescore.nameWords).toBe(0);
+    expect(byId.get('wrap')!.rescore.nameWords).toBe(0);
+  });
+
+  it('needs every word of the name in the question, and is off without the setting', () => {
+    expect(rescore(fused, docs, 'load the settings from disk', on).find((o) => o.id === 'load')!.rescore.nameWords).toBe(0);
+    expect(rescore(fused, docs, 'load the config from disk', { ...on, nameWordsBonus: 0 }).find((o) => o.id === 'load')!.rescore.nameWords).toBe(0);
+  });
+});
+
+describe('rescore: short candidates in the pool BM25', () => {
+  // A one-line scope holding the query's words beside a long one holding them as often.
+  const long = `${'const other = compute(value);\n'.repeat(40)}load the config from disk`;
+  const docs = new Map(
+    [doc('tiny', 'tiny', 'load config disk'), doc('long', 'long', long), doc('pad', 'pad', 'unrelated words only here')].map((d) => [d.id, d]),
+  );
+  const fused = [
+    { id: 'pad', score: 0.3 },
+    { id: 'tiny', score: 0.2 },
+    { id: 'long', score: 0.2 },
+  ];
+  const base = { depth: 30, keywordWeight: 1, phraseBonus: 0, nameBonus: 0, stemming: true };
+  const keyword = (shortAsAverage: boolean) => new Map(rescore(fused, docs, 'load the config from disk', { ...base, shortAsAverage }).map((o) => [o.id, o.rescore.keyword]));
+
+  it('scores a candidate shorter than the pool average as an average one, so being tiny earns nothing', () => {
+    const plain = keyword(false);
+    const floored = keyword(true);
+    // Without the rule the tiny scope leads by its length alone; with it, it stays the best match but its lead over the long one shrinks.
+    expect(plain.get('tiny')! / plain.get('long')!).toBeGreaterThan(floored.get('tiny')! / floored.get('long')!);
+    expect(floored.get('tiny')).toBe(1);
+  });
+});

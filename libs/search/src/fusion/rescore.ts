@@ -12,6 +12,10 @@ import { stem } from '../query/stem';
  *     the candidates counts more than one they all share;
  *   - phrase: the candidate's body holds a phrase of the query word for word (a pasted message);
  *   - name: the candidate is named by a word of the query;
+ *   - name words: the candidate's name is made of two or more words, every one a word of the query
+ *     (`loadConfig` for "load the config from disk"). A question in plain words has no
+ *     identifier, so this is the only way it can name a scope; without it a one-line helper whose
+ *     doc comment repeats the question's words outranked the function named by them;
  *   - container: the candidate's container (its class, enclosing function or file) is a candidate
  *     too. Two scopes of the same region found on their own, say a class by its doc comment and a
  *     method by its body, are better evidence for the region than either alone, and the member is
@@ -21,7 +25,7 @@ import { stem } from '../query/stem';
  *     working together; two of them found independently agree, where a lone match of the words
  *     has nothing around it.
  * final = (1 - w) · fused / max(fused) + w · keyword / max(keyword) + phrase bonus + name bonus
- *         + container bonus + link bonus.
+ *         + name words bonus + container bonus + link bonus.
  * Hand-written because it runs on a few dozen fetched candidates per query; a search library would
  * need an index of its own for them.
  */
@@ -35,10 +39,14 @@ export interface RescoreParams {
   phraseBonus: number;
   /** Added when the candidate's name is a word of the query. */
   nameBonus: number;
+  /** Added when the candidate's name has two or more words and the query holds each of them (0 or absent: off). */
+  nameWordsBonus?: number;
   /** Added when the candidate's container (parent scope) is among the re-ordered candidates too (0 or absent: off). */
   containerBonus?: number;
   /** Added when the candidate has a code edge with another re-ordered candidate (0 or absent: off; the docs must carry `linked`). */
   linkBonus?: number;
+  /** Pool BM25: a candidate shorter than the pool's average counts as average-length (no reward for being tiny). */
+  shortAsAverage?: boolean;
   /** Compare words by their English stem (converted = convert, listeners = listener). */
   stemming?: boolean;
   /** Field weights of the pool BM25 (default: names 3, signature and doc comment 1.5, source 1). */
@@ -53,7 +61,7 @@ export interface RescoreInput {
 export interface RescoredItem {
   id: string;
   score: number;
-  rescore: { fused: number; keyword: number; phrase: number; name: number; container: number; link: number };
+  rescore: { fused: number; keyword: number; phrase: number; name: number; nameWords: number; container: number; link: number };
 }
 
 /** A verbatim run this long is full evidence, however much else was pasted around it ("Error: [Lib] ..."). */
@@ -139,6 +147,14 @@ function candidateText(d: KeywordDoc, stemming: boolean, fw: NonNullable<Rescore
   return read;
 }
 
+/** True when `name` has two or more words (its identifier sub-tokens, stop words aside) and each is one of `terms`. */
+function namedByWords(name: string, terms: ReadonlySet<string>, stemming: boolean): boolean {
+  const parts = new Set(subTokenList(name).map((t) => t.toLowerCase()).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)));
+  if (parts.size < 2) return false;
+  for (const t of parts) if (!terms.has(t)) return false;
+  return true;
+}
+
 export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, text: string, params: RescoreParams): RescoredItem[] {
   const head = fused.slice(0, params.depth).filter((f) => docs.has(f.id));
   const headIds = new Set(head.map((h) => h.id));
@@ -146,6 +162,7 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const stemming = params.stemming ?? false;
   const fw = params.fieldWeights ?? FIELD_WEIGHT;
   const terms = rescoreTerms(text, stemming);
+  const termSet = new Set(terms);
   const phrases = queryPhrases(text).map((p) => p.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}_$']+/gu, '')).filter(Boolean));
   const queryWordCount = Math.max(1, words(text).length);
   const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
@@ -155,10 +172,12 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const keywordRaw = poolBm25(
     read.map((r) => r.terms),
     terms,
+    { shortAsAverage: params.shortAsAverage ?? false },
   );
   const maxKeyword = Math.max(0, ...keywordRaw);
   const maxFused = Math.max(0, ...head.map((h) => h.score));
   const containerBonus = params.containerBonus ?? 0;
+  const nameWordsBonus = params.nameWordsBonus ?? 0;
   const linkBonus = params.linkBonus ?? 0;
 
   const rescored = head.map((h, i) => {
@@ -167,17 +186,18 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
     const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
+    const nameWords = nameWordsBonus > 0 && namedByWords(d.name, termSet, stemming) ? nameWordsBonus : 0;
     const container = containerBonus > 0 && d.parentId && headIds.has(d.parentId) ? containerBonus : 0;
     const link = linkBonus > 0 && d.linked?.some((id) => headIds.has(id)) ? linkBonus : 0;
     const fusedPart = (1 - params.keywordWeight) * (maxFused > 0 ? h.score / maxFused : 0);
     const keywordPart = params.keywordWeight * (maxKeyword > 0 ? keywordRaw[i] / maxKeyword : 0);
-    return { id: h.id, score: fusedPart + keywordPart + phrase + name + container + link, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, container, link }, order: i };
+    return { id: h.id, score: fusedPart + keywordPart + phrase + name + nameWords + container + link, rescore: { fused: fusedPart, keyword: keywordPart, phrase, name, nameWords, container, link }, order: i };
   });
   rescored.sort((a, b) => b.score - a.score || a.order - b.order);
   // The tail keeps its order below every rescored candidate.
   const floor = Math.min(0, ...rescored.map((r) => r.score));
   return [
     ...rescored.map(({ order: _order, ...r }) => r),
-    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0, container: 0, link: 0 } })),
+    ...tail.map((t, i) => ({ id: t.id, score: floor - (i + 1) * 1e-6, rescore: { fused: 0, keyword: 0, phrase: 0, name: 0, nameWords: 0, container: 0, link: 0 } })),
   ];
 }
