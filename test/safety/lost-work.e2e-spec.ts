@@ -93,6 +93,23 @@ describe('a job refused while Redis is frozen (SIGSTOP) never runs', () => {
     expect((await gql(url, PROBE)).body.errors).toBeUndefined();
     expect((await waiting())[QueueName.SYSTEM]).toBe(before[QueueName.SYSTEM] + 1);
   });
+
+  it('judges only runs of its own queue: another deployment\'s running index stays INDEXING, its own missing job is FAILED', async () => {
+    const foreign = runId('foreign');
+    const own = runId('ownlost');
+    const epoch = await queues.epoch();
+    const ids = { [foreign]: 'ix0badf00d0123456789abcdef', [own]: `ix${epoch}0123456789abcdef` };
+    for (const [id, jobId] of Object.entries(ids)) {
+      await neo4j.runStatement("MERGE (r:Repository {id: $id}) SET r.name = $id, r.rootPath = $path, r.indexStatus = 'INDEXING', r.indexJobId = $jobId", { id, path: FIXTURE, jobId });
+    }
+    try {
+      const { body } = await gql(url, '{ repositories { name indexStatus indexError } }');
+      const status = Object.fromEntries(body.data.repositories.filter((r: any) => r.name in ids).map((r: any) => [r.name, r.indexStatus]));
+      expect(status).toEqual({ [foreign]: 'INDEXING', [own]: 'FAILED' });
+    } finally {
+      await neo4j.runStatement('MATCH (r:Repository) WHERE r.id IN $ids DETACH DELETE r', { ids: Object.keys(ids) });
+    }
+  });
 });
 
 /** A promise to open later: what a test gates on instead of a sleep. */

@@ -157,6 +157,17 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
    * Whether a job id (of any kind, rerank batches included) was issued in an epoch that has ended, i.e. Redis lost the data it was
    * kept in. An id of an epoch nobody knew (made up) is not: that is simply unknown.
    */
+  /**
+   * Whether this queue prefix's Redis data set issued a job id (in its current epoch or one that
+   * ended). Ids of another prefix or deployment sharing the same Neo4j are not this process's to judge.
+   */
+  async issuedHere(jobId: string): Promise<boolean> {
+    const issued = ISSUED_ID.exec(jobId);
+    if (!issued) return false;
+    if (issued[1] === (await this.epoch())) return true;
+    return this.issuedBeforeDataLoss(jobId);
+  }
+
   async issuedBeforeDataLoss(jobId: string): Promise<boolean> {
     const issued = ISSUED_ID.exec(jobId);
     if (!issued) return false;

@@ -27,6 +27,9 @@ export class RepositoryCatalog {
     let reason: string | undefined;
     try {
       const job = await this.queues.getJob(QueueName.INDEX, jobId);
+      // A run started through another queue prefix (another deployment, a test's own stack) on the same
+      // Neo4j is not in this queue at all: only that deployment can tell whether it is still running.
+      if (!job && !(await this.queues.issuedHere(jobId))) return row;
       if (!job) reason = `its index job ${jobId} was lost (Redis no longer holds it); index it again to complete it`;
       else if ((await job.getState()) === 'failed') reason = `its index job ${jobId} failed: ${job.failedReason}`;
     } catch (error) {
