@@ -26,27 +26,10 @@ describe('a job refused while Redis is frozen (SIGSTOP) never runs', () => {
   let url: string;
   let queues: QueueService;
 
-  beforeAll(async () => {
-    redis = new OwnRedis(await freePort());
-    await redis.start();
-    // ask refuses a repository that is not in the graph.
-    await neo4j.runStatement('MERGE (r:Repository {id: $id}) SET r.name = $id, r.rootPath = $path', { id: repo, path: FIXTURE });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/graphql`;
-    // No worker: an accepted job stays waiting, so the queues show exactly what was accepted.
-    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', REDIS_URL: redis.url, QUEUE_PREFIX: prefix }, API_READY);
-    queues = new QueueService(loadConfig({ ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: prefix }));
-    await queues.ready(10_000);
-  });
+  // No worker: an accepted job stays waiting, so the queues show exactly what was accepted.
+  beforeAll(async () => void ({ redis, api, url, queues } = await startWorkerlessApi(neo4j, repo, prefix, true)));
 
-  afterAll(async () => {
-    await api?.stop();
-    await queues?.onModuleDestroy();
-    await redis?.stop();
-    redis?.dispose();
-    await neo4j.runStatement('MATCH (r:Repository {id: $id}) DETACH DELETE r', { id: repo });
-    await neo4j.onModuleDestroy();
-  });
+  afterAll(() => stopWorkerlessApi(neo4j, repo, { api, queues, redis }));
 
   const waiting = async () => Object.fromEntries((await queues.counts()).map((c) => [c.name, c.waiting + c.delayed + c.active]));
 
@@ -313,26 +296,10 @@ describe('an ask lost with Redis (killed while the ask waits for a worker, resta
   let url: string;
   let queues: QueueService;
 
-  beforeAll(async () => {
-    redis = new OwnRedis(await freePort(), false);
-    await redis.start();
-    await neo4j.runStatement('MERGE (r:Repository {id: $id}) SET r.name = $id, r.rootPath = $path', { id: repo, path: FIXTURE });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/graphql`;
-    // No worker: the ask waits in its queue, its subscriber waits for events.
-    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', REDIS_URL: redis.url, QUEUE_PREFIX: prefix }, API_READY);
-    queues = new QueueService(loadConfig({ ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: prefix }));
-    await queues.ready(10_000);
-  });
+  // No worker: the ask waits in its queue, its subscriber waits for events.
+  beforeAll(async () => void ({ redis, api, url, queues } = await startWorkerlessApi(neo4j, repo, prefix, false)));
 
-  afterAll(async () => {
-    await api?.stop();
-    await queues?.onModuleDestroy();
-    await redis?.stop();
-    redis?.dispose();
-    await neo4j.runStatement('MATCH (r:Repository {id: $id}) DETACH DELETE r', { id: repo });
-    await neo4j.onModuleDestroy();
-  });
+  afterAll(() => stopWorkerlessApi(neo4j, repo, { api, queues, redis }));
 
   it('ends askProgress with an ERROR event saying it was lost, and askResult answers JOB_LOST', async () => {
     const asked = await gql(url, ASK, { input: { question: 'where is the parser?', repository: repo } });
@@ -356,3 +323,29 @@ describe('an ask lost with Redis (killed while the ask waits for a worker, resta
     expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'JOB_LOST' }, message: expect.stringContaining(`ask "${askId}" was lost`) });
   }, 60_000);
 });
+
+/**
+ * An API with no worker, on a Redis of the test's own (`persist`: keeps its data over a restart), and
+ * the repository ask and index refer to; its queues read directly.
+ */
+async function startWorkerlessApi(neo4j: Neo4jService, repo: string, prefix: string, persist: boolean) {
+  const redis = new OwnRedis(await freePort(), persist);
+  await redis.start();
+  // ask refuses a repository that is not in the graph.
+  await neo4j.runStatement('MERGE (r:Repository {id: $id}) SET r.name = $id, r.rootPath = $path', { id: repo, path: FIXTURE });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', REDIS_URL: redis.url, QUEUE_PREFIX: prefix }, API_READY);
+  const queues = new QueueService(loadConfig({ ...process.env, REDIS_URL: redis.url, QUEUE_PREFIX: prefix }));
+  await queues.ready(10_000);
+  return { redis, api, url, queues };
+}
+
+async function stopWorkerlessApi(neo4j: Neo4jService, repo: string, s: { api?: RunningApp; queues?: QueueService; redis?: OwnRedis }): Promise<void> {
+  await s.api?.stop();
+  await s.queues?.onModuleDestroy();
+  await s.redis?.stop();
+  s.redis?.dispose();
+  await neo4j.runStatement('MATCH (r:Repository {id: $id}) DETACH DELETE r', { id: repo });
+  await neo4j.onModuleDestroy();
+}
