@@ -218,6 +218,7 @@ export class IngestService {
       stored,
       recordsAddUp: storedFiles.recordsAddUp,
       precise: this.config.ingest.tsResolver === 'precise',
+      pyPrecise: this.resolver.pyResolverInEffect() === 'precise',
     });
     if (!plan.only) prepareChecker();
     const completed = { referencesRead: 0, reparsed: 0 };
@@ -380,6 +381,8 @@ export class IngestService {
         files: plan.only ? plan.only.size : files.length,
         ...(plan.all ? { all: plan.all } : {}),
         ...(resolveRun.precise ? { precise: resolveRun.precise } : {}),
+        py: resolveRun.pyResolver,
+        ...(resolveRun.pyPrecise ? { pyPrecise: resolveRun.pyPrecise } : {}),
       },
       embedded: totals.embedded,
       embeddedThisRun,
@@ -727,6 +730,8 @@ export function resolutionPlan(input: {
   stored: ReadonlyMap<string, StoredFile>;
   recordsAddUp: boolean;
   precise: boolean;
+  /** Pyright answers Python references: it infers types from bodies too. */
+  pyPrecise?: boolean;
 }): ResolutionPlan {
   const { key, parsed, reusedPaths, stored } = input;
   const interfaces = new Map<string, string>();
@@ -752,6 +757,7 @@ export function resolutionPlan(input: {
     }
     // TypeScript's checker infers types from bodies: any TS/JS edit may change other files' edges.
     if (input.precise && isJsFamily(f)) return all('ts-checker');
+    if (input.pyPrecise && f.language === 'python') return all('py-checker');
     if (!s?.interfaceHash || s.interfaceHash !== interfaces.get(f.path)) return all('interface');
     only.add(f.path);
   }
