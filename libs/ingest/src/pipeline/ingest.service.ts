@@ -180,6 +180,7 @@ export class IngestService {
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates);
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
+    let preparedPy = false;
     const prepareChecker = () => {
       if (!prepared) this.resolver.prepare(repoId, rootPath, walk.candidates);
       prepared = true;
@@ -189,7 +190,13 @@ export class IngestService {
     const { parsed, files, reusedPaths, unread } = await time('parse', () =>
       this.parseChanged(repoId, rootPath, walk, filters, stored, fingerprints, sync, progress, addError, report, {
         withReferences: !partialLikely,
-        onParsed: (file) => isJsFamily(file) && prepareChecker(),
+        onParsed: (file) => {
+          if (isJsFamily(file)) prepareChecker();
+          else if (file.language === 'python' && !prepared && !preparedPy) {
+            preparedPy = true;
+            this.resolver.preparePython(repoId, rootPath, walk.candidates);
+          }
+        },
       }),
     );
     walk.errors.forEach(addError);

@@ -75,9 +75,15 @@ export class ReferenceResolver implements OnModuleDestroy {
     return this.checker.threaded;
   }
 
-  /** Lets the checker build a repository's program from disk while its files are being parsed. */
+  /** Lets the checkers build a repository's program from disk while its files are being parsed. */
   prepare(repoId: string, rootPath: string, paths: string[]): void {
     if (this.config.ingest.tsResolver === 'precise') this.checker.prepare(repoId, rootPath, paths);
+    this.preparePython(repoId, rootPath, paths);
+  }
+
+  /** Pyright alone (a Python file changed, no TS/JS one). */
+  preparePython(repoId: string, rootPath: string, paths: string[]): void {
+    if (this.config.ingest.pyResolver === 'precise') this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
   }
 
   /**

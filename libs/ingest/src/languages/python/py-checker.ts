@@ -66,6 +66,8 @@ interface Session {
   idle?: NodeJS.Timeout;
   /** Calls waiting on the process: while any is, it keeps this one alive. */
   waiting: number;
+  /** Started by `prepare` from the files on disk: the first `open` takes its files' hashes as read. */
+  fresh: boolean;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -119,7 +121,8 @@ export class PyChecker {
       s = undefined;
     }
     let rechecked = files.length;
-    if (!s) s = this.start(key, root, files);
+    if (!s) s = this.start(key, root, files.map((f) => f.path));
+    else if (s.fresh) s.fresh = false;
     else {
       const changes: { uri: string; type: number }[] = [];
       const now = new Set<string>();
@@ -142,6 +145,25 @@ export class PyChecker {
       return { files: files.length, rechecked: 0, skipped: `pyright failed to start: ${(error as Error).message}` };
     }
     return { files: files.length, rechecked, ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
+  }
+
+  /**
+   * Starts a repository's checker from the files on disk while they are being parsed (a first index):
+   * the process, its file listing and the standard library's stubs (loaded by one throwaway question)
+   * overlap the parse and the scope writes. Nothing when the repository's checker already runs.
+   */
+  prepare(key: string, root: string, paths: string[]): void {
+    if (!this.available || !paths.length || paths.length > this.opts.maxFiles) return;
+    const s0 = this.sessions.get(key);
+    if (s0 && !s0.dead && s0.root === root) return;
+    if (s0) this.forget(key);
+    const s = this.start(key, root, paths);
+    s.fresh = true;
+    const warm = async () => {
+      await s.ready;
+      await s.conn.sendRequest('textDocument/definition', { textDocument: { uri: uriOf(root, paths[0]) }, position: { line: 0, character: 0 } });
+    };
+    held(s, warm).catch(() => undefined);
   }
 
   /** The checker's answers, in order; undefined where it has none (or the process failed). */
@@ -205,7 +227,7 @@ export class PyChecker {
     s.idle.unref();
   }
 
-  private start(key: string, root: string, files: ParsedFile[]): Session {
+  private start(key: string, root: string, paths: string[]): Session {
     while (this.sessions.size >= MAX_SESSIONS) {
       const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
       this.forget(oldest.key);
@@ -215,10 +237,10 @@ export class PyChecker {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0 };
+    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
-    const extraPaths = pythonSourceRoots(files.map((f) => f.path)).map((r) => path.join(root, r));
+    const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
     const settings = {
       diagnosticMode: 'openFilesOnly',
       typeCheckingMode: 'off',
