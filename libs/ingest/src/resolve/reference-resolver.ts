@@ -5,10 +5,10 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
-import { checkerFile, CheckerQuery, TsChecker } from './precise/ts-checker';
-import { isJsFamily } from './precise/ts-oracle';
-import { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
-import type { PreciseRunStats } from './precise/ts-project';
+import { checkerFile, CheckerQuery, TsChecker } from '../languages/typescript/precise/ts-checker';
+import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
+import { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
+import type { PreciseRunStats } from '../languages/typescript/precise/ts-project';
 import { resolveRepository } from './resolver';
 import type { PreciseOutcome, ResolveResult, ResolverName } from './types';
 
