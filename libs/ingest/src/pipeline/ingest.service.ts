@@ -151,7 +151,7 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    // Parse threads load their grammars while the graph and the file tree are read.
+    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read.
     this.parsePool().warm();
     const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }, request.jobId ?? null));
 
