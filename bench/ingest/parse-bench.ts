@@ -4,18 +4,17 @@
 // Corpus used for the reported numbers (TypeScript sources of rxjs 7.8.2):
 //   cd /tmp && npm pack rxjs@7.8.2 && tar xzf rxjs-7.8.2.tgz      # -> /tmp/package/src
 //
-// Run (compiled with swc into a temp dir):
-//   npx swc bench/ingest/parse-bench.ts libs/ingest/src/parse libs/ingest/src/resolve -d /tmp/sg-bench \
-//     --config-file .swcrc --ignore '**/*.spec.ts'
-//   NODE_PATH=$PWD/node_modules node /tmp/sg-bench/bench/ingest/parse-bench.js --root /tmp/package/src --runs 5
+// Run:
+//   node scripts/build.mjs && node dist/bench/ingest/parse-bench.js --root /tmp/package/src --runs 5
 //
 // Options: --root DIR (default /tmp/package/src), --runs N (default 5), --ext .ts,.tsx (default: every
 // extension the parser supports), --resolve (also time resolveRepository over the parsed files).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ParserService } from '../../libs/ingest/src/parse/parser.service';
 import type { ParsedFile } from '../../libs/ingest/src/parse/types';
 import { resolveRepository } from '../../libs/ingest/src/resolve/resolver';
+import { listFiles } from '../support/bench-util';
 
 interface RunResult {
   ms: number;
@@ -28,16 +27,6 @@ interface RunResult {
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i !== -1 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-function listFiles(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (e.name === 'node_modules' || e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) listFiles(p, out);
-    else out.push(p);
-  }
-  return out;
 }
 
 function median(xs: number[]): number {

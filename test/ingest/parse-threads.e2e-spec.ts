@@ -9,7 +9,7 @@ import { ROOT, runId } from '../support/processes';
 // the graph that in-process parsing and checking give, fresh and after an edit, and a re-index still
 // parses only what changed.
 const WORKER_SCRIPT = path.join(ROOT, 'dist/libs/ingest/src/parse/parse-worker.js');
-const CHECKER_SCRIPT = path.join(ROOT, 'dist/libs/ingest/src/resolve/precise/ts-checker-worker.js');
+const CHECKER_SCRIPT = path.join(ROOT, 'dist/libs/ingest/src/languages/typescript/precise/ts-checker-worker.js');
 
 describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
   const h = new IngestHarness();

@@ -23,7 +23,8 @@ export class IngestCatalogModule {}
   providers: [
     {
       provide: ParserService,
-      // Grammars load once per process, before the first job needs them.
+      // The tree-sitter runtime loads once per process, before the first job needs it; each grammar
+      // loads when a file of its language is first parsed.
       useFactory: async () => {
         const parser = new ParserService();
         await parser.init();

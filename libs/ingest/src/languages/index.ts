@@ -1,58 +1,24 @@
-import { CSharpExtractor } from '../parse/csharp.extractor';
-import { PythonExtractor } from '../parse/python.extractor';
-import { SqlExtractor } from '../parse/sql.extractor';
 import type { Language } from '../parse/types';
-import { TypeScriptExtractor } from '../parse/typescript.extractor';
-import { CSharpResolver } from '../resolve/csharp';
-import { DynamicResolver } from '../resolve/dynamic';
 import { cFamilyPlugin } from './c-cpp';
+import { cSharpPlugin } from './csharp';
 import { goPlugin } from './go';
 import { javaPlugin } from './java';
 import { phpPlugin } from './php';
 import type { LanguagePlugin } from './plugin';
+import { pythonPlugin } from './python';
 import { rubyPlugin } from './ruby';
 import { rustPlugin } from './rust';
-import { typeScriptSyntaxErrors } from './typescript/compiler-syntax';
+import { sqlPlugin } from './sql';
+import { typeScriptPlugin } from './typescript';
 
 export type { GrammarSource, LanguagePlugin } from './plugin';
 
-/**
- * TS/JS and Python share one resolver (their module systems differ, their name lookup does not): plugins
- * with the same factory function get one instance per resolution run.
- */
-const dynamic: NonNullable<LanguagePlugin['resolver']> = (ctx) => new DynamicResolver(ctx);
-
 /** The languages scopegraph reads, one entry each (docs/languages.md says how to add one). */
-
 export const LANGUAGE_PLUGINS: readonly LanguagePlugin[] = [
-  {
-    languages: [
-      { id: 'typescript', extensions: ['ts', 'mts', 'cts'], grammar: { vscode: 'tree-sitter-typescript.wasm' } },
-      { id: 'tsx', extensions: ['tsx'], grammar: { vscode: 'tree-sitter-tsx.wasm' } },
-      { id: 'javascript', extensions: ['js', 'mjs', 'cjs', 'jsx'], grammar: { vscode: 'tree-sitter-javascript.wasm' } },
-    ],
-    family: 'js',
-    extractor: () => new TypeScriptExtractor(),
-    resolver: dynamic,
-    syntaxErrors: typeScriptSyntaxErrors,
-  },
-  {
-    languages: [{ id: 'python', extensions: ['py', 'pyi'], grammar: { vscode: 'tree-sitter-python.wasm' } }],
-    family: 'py',
-    extractor: () => new PythonExtractor(),
-    resolver: dynamic,
-  },
-  {
-    languages: [{ id: 'csharp', extensions: ['cs'], grammar: { vscode: 'tree-sitter-c-sharp.wasm' } }],
-    family: 'cs',
-    extractor: () => new CSharpExtractor(),
-    resolver: (ctx) => new CSharpResolver(ctx),
-  },
-  {
-    languages: [{ id: 'sql', extensions: ['sql'] }],
-    family: 'sql',
-    extractor: () => new SqlExtractor(),
-  },
+  typeScriptPlugin,
+  pythonPlugin,
+  cSharpPlugin,
+  sqlPlugin,
   goPlugin,
   javaPlugin,
   rustPlugin,

@@ -32,7 +32,7 @@ export class ParsePool {
     return Math.max(8, this.size * 8);
   }
 
-  /** Starts the threads (each loads its grammars first), so a run's first files need not wait for that. */
+  /** Starts the threads (each loads the tree-sitter runtime first), so a run's first files need not wait for that. */
   warm(): void {
     if (this.threaded) this.pick();
   }

@@ -1,4 +1,5 @@
-// Entry of a parse thread (see ParsePool): loads the grammars once, then answers ParseTasks.
+// Entry of a parse thread (see ParsePool): loads the tree-sitter runtime, then answers ParseTasks
+// (each grammar loads in this thread when its first file arrives).
 import { parentPort } from 'node:worker_threads';
 import { ParserService } from './parser.service';
 import { ParseTask, runParseTask } from './parse-task';

@@ -93,3 +93,30 @@ describe('ParserService', () => {
     expect(fresh.parseFile('a.py', 'x = 1').scopes).toHaveLength(1);
   });
 });
+
+describe('ParserService grammars', () => {
+  it('loads a grammar only when the first file of its language is parsed', async () => {
+    const lazy = new ParserService();
+    await lazy.init();
+    expect(lazy.loadedGrammars).toEqual([]);
+    lazy.parseFile('db/t.sql', 'CREATE TABLE t (id int);'); // SQL has no grammar
+    lazy.parseFile('a/a.go', 'package a\n');
+    const f = lazy.parseFile('a/b.go', 'package a\n\nfunc F() {}\n');
+    expect(f.scopes.map((s) => s.id)).toEqual(['a/b.go#a/b.go|file', 'a/b.go#F|function']);
+    expect(lazy.loadedGrammars).toEqual(['go']);
+    lazy.parseFile('lib/k.rb', 'class K; end\n');
+    expect(lazy.loadedGrammars).toEqual(['go', 'ruby']);
+    lazy.dispose();
+  });
+
+  it('loads the preload grammars in init(), every one with preload: all', async () => {
+    const some = new ParserService({ preload: ['python', 'sql'] });
+    await some.init();
+    expect(some.loadedGrammars).toEqual(['python']);
+    const all = new ParserService({ languages: ['typescript', 'csharp', 'sql'], preload: 'all' });
+    await all.init();
+    expect(all.loadedGrammars.sort()).toEqual(['csharp', 'typescript']);
+    some.dispose();
+    all.dispose();
+  });
+});

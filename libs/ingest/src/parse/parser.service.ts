@@ -15,15 +15,21 @@ export function normalisePath(path: string): string {
 }
 
 export interface ParserServiceOptions {
-  /** Languages to load grammars for (default: all). */
+  /** Languages this instance parses (default: all registered). */
   languages?: Language[];
+  /**
+   * Grammars to load in {@link ParserService.init} rather than when the first file of their language is
+   * parsed (default: none; `'all'`: every grammar of `languages`, as before grammars loaded lazily).
+   */
+  preload?: Language[] | 'all';
   /** Longer content yields only the file scope plus an error (default 4,000,000 characters). */
   maxContentLength?: number;
 }
 
-// Grammars are loaded once per process (per jest module registry) and shared by all instances.
+// The runtime and each grammar are loaded once per thread (per jest module registry) and shared by all
+// instances; every parse thread has its own, so each loads only the grammars its files need.
 let runtimeReady: Promise<void> | null = null;
-const grammarCache = new Map<Language, Promise<GrammarLanguage>>();
+const grammarCache = new Map<Language, GrammarLanguage>();
 
 function ensureRuntime(): Promise<void> {
   if (!runtimeReady) {
@@ -37,23 +43,36 @@ function ensureRuntime(): Promise<void> {
   return runtimeReady;
 }
 
-function loadGrammar(lang: Language): Promise<GrammarLanguage> {
-  let p = grammarCache.get(lang);
-  if (!p) {
-    const source = grammarOf(lang);
-    if (!source) return Promise.reject(new Error(`no tree-sitter grammar is registered for ${lang}`));
-    const file = require.resolve('vscode' in source ? `@vscode/tree-sitter-wasm/wasm/${source.vscode}` : source.module);
-    p = Promise.resolve().then(() => GrammarLanguage.load(new Uint8Array(readFileSync(file))));
-    p.catch(() => grammarCache.delete(lang));
-    grammarCache.set(lang, p);
+/** The `.wasm` file of a language's grammar (throws naming the language when it is not installed). */
+function grammarFile(lang: Language): string {
+  const source = grammarOf(lang);
+  if (!source) throw new Error(`no tree-sitter grammar is registered for ${lang}`);
+  const spec = 'vscode' in source ? `@vscode/tree-sitter-wasm/wasm/${source.vscode}` : source.module;
+  try {
+    return require.resolve(spec);
+  } catch {
+    throw new Error(`the tree-sitter grammar of ${lang} (${spec}) is not installed`);
   }
-  return p;
 }
 
 /**
- * Parses one file's content into scopes, raw references and imports (no I/O besides loading the
- * grammar .wasm files in {@link init}). Usable as a plain class or a Nest provider (`onModuleInit`
- * loads the grammars; or use a factory provider awaiting `init()`).
+ * A grammar, loaded on first use. Synchronous, so `parseFile` stays synchronous and two files of one
+ * language can never load it twice: a thread runs one parse at a time. Compiling in the calling
+ * thread costs what web-tree-sitter's async load did (20-40 ms for TypeScript, 200-400 ms for C#/C++).
+ */
+function loadGrammar(lang: Language): GrammarLanguage {
+  let grammar = grammarCache.get(lang);
+  if (!grammar) {
+    grammar = GrammarLanguage.loadSync(new WebAssembly.Module(readFileSync(grammarFile(lang))));
+    grammarCache.set(lang, grammar);
+  }
+  return grammar;
+}
+
+/**
+ * Parses one file's content into scopes, raw references and imports (no I/O besides loading a
+ * grammar's .wasm file the first time a file of its language is parsed). Usable as a plain class or a
+ * Nest provider (`onModuleInit` loads the tree-sitter runtime; or use a factory provider awaiting `init()`).
  *
  * ```ts
  * const parser = new ParserService();
@@ -65,11 +84,14 @@ export class ParserService {
   private readonly parsers = new Map<Language, Parser>();
   private readonly extractors = new Map<Language, LanguageExtractor>();
   private initPromise: Promise<void> | null = null;
+  private runtimeLoaded = false;
   private readonly maxContentLength: number;
   private readonly languages: Language[];
+  private readonly preload: readonly Language[];
 
   constructor(options: ParserServiceOptions = {}) {
     this.languages = options.languages ?? [...REGISTERED_LANGUAGES];
+    this.preload = options.preload === 'all' ? this.languages : (options.preload ?? []);
     this.maxContentLength = options.maxContentLength ?? 4_000_000;
     for (const plugin of LANGUAGE_PLUGINS) {
       const ex = plugin.extractor();
@@ -77,18 +99,17 @@ export class ParserService {
     }
   }
 
-  /** Load web-tree-sitter and the grammars. Idempotent. */
+  /**
+   * Load web-tree-sitter and the `preload` grammars, and check that every grammar is installed (the
+   * others load when a file of their language is first parsed). Idempotent.
+   */
   init(): Promise<void> {
     if (!this.initPromise) {
       this.initPromise = (async () => {
+        for (const lang of this.languages) if (this.extractors.get(lang)?.usesTreeSitter) grammarFile(lang);
         await ensureRuntime();
-        for (const lang of this.languages) {
-          if (!this.extractors.get(lang)?.usesTreeSitter) continue;
-          const grammar = await loadGrammar(lang);
-          const parser = new Parser();
-          parser.setLanguage(grammar);
-          this.parsers.set(lang, parser);
-        }
+        this.runtimeLoaded = true;
+        for (const lang of this.preload) if (this.extractors.get(lang)?.usesTreeSitter) this.parserFor(lang);
       })();
       this.initPromise.catch(() => (this.initPromise = null));
     }
@@ -102,7 +123,29 @@ export class ParserService {
 
   /** True once {@link init} has completed. */
   get ready(): boolean {
-    return this.parsers.size > 0 || this.languages.every((l) => !this.extractors.get(l)?.usesTreeSitter);
+    return this.runtimeLoaded;
+  }
+
+  /** Languages whose grammar this instance has loaded so far (preloaded or parsed). */
+  get loadedGrammars(): Language[] {
+    return [...this.parsers.keys()];
+  }
+
+  /** The language's parser, its grammar loaded on first use. */
+  private parserFor(lang: Language): Parser {
+    let parser = this.parsers.get(lang);
+    if (!parser) {
+      if (!this.runtimeLoaded) throw new Error('ParserService.init() must be awaited before parseFile()');
+      parser = new Parser();
+      try {
+        parser.setLanguage(loadGrammar(lang));
+      } catch (e) {
+        parser.delete();
+        throw e;
+      }
+      this.parsers.set(lang, parser);
+    }
+    return parser;
   }
 
   /** Whether {@link parseFile} can handle this path. */
@@ -114,7 +157,8 @@ export class ParserService {
   /**
    * Parse one file. Never throws for bad content: syntax errors and extraction failures are reported
    * in `errors` (scopes found in the error-tolerant tree are kept; on an extraction failure only the
-   * file scope is returned). Throws only when the path's language is unsupported or `init()` was not awaited.
+   * file scope is returned). Throws only when the path's language is unsupported, `init()` was not
+   * awaited or the language's grammar cannot be loaded.
    */
   parseFile(path: string, content: string, language?: Language): ParsedFile {
     const p = normalisePath(path);
@@ -127,11 +171,7 @@ export class ParserService {
       return b.build();
     }
     if (content.charCodeAt(0) === 0xfeff) content = content.slice(1); // BOM
-    let parser: Parser | undefined;
-    if (extractor.usesTreeSitter) {
-      parser = this.parsers.get(lang);
-      if (!parser) throw new Error('ParserService.init() must be awaited before parseFile()');
-    }
+    const parser = extractor.usesTreeSitter ? this.parserFor(lang) : undefined;
     const builder = new FileBuilder(p, lang, content);
     let tree: ReturnType<Parser['parse']> = null;
     try {
@@ -153,11 +193,12 @@ export class ParserService {
     }
   }
 
-  /** Free the wasm parsers. */
+  /** Free the wasm parsers (the grammars stay loaded for the thread's other instances). */
   dispose(): void {
     for (const p of this.parsers.values()) p.delete();
     this.parsers.clear();
     this.initPromise = null;
+    this.runtimeLoaded = false;
   }
 }
 

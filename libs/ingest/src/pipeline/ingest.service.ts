@@ -9,7 +9,7 @@ import { ParserService } from '../parse/parser.service';
 import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
 import { interfaceHash } from '../resolve/interface-hash';
-import { isJsFamily } from '../resolve/precise/ts-oracle';
+import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { resolveAllowedPath } from '../walk/allowed-roots';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
@@ -151,7 +151,7 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    // Parse threads load their grammars while the graph and the file tree are read.
+    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read.
     this.parsePool().warm();
     const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }, request.jobId ?? null));
 

@@ -1,10 +1,10 @@
 export { resolveRepository } from './resolver';
 export * from './types';
-export { ModuleResolver, packageName } from './module-resolver';
+export { packageName } from './module-resolver';
 export type { ModuleTarget } from './module-resolver';
 export { readManifests, ReferenceResolver } from './reference-resolver';
 export type { ResolveRun } from './reference-resolver';
-export { TsProjects } from './precise/ts-project';
-export type { PreciseRunStats, PreciseSession } from './precise/ts-project';
-export { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
-export { TsChecker, TS_CHECKER_SCRIPT } from './precise/ts-checker';
+export { TsProjects } from '../languages/typescript/precise/ts-project';
+export type { PreciseRunStats, PreciseSession } from '../languages/typescript/precise/ts-project';
+export { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
+export { TsChecker, TS_CHECKER_SCRIPT } from '../languages/typescript/precise/ts-checker';

@@ -3,7 +3,7 @@ import type { ParsedFile } from '../parse/types';
 
 /**
  * A hash of everything the resolution of other files' references reads of this file (the fast
- * resolvers of resolver.ts, dynamic.ts and csharp.ts):
+ * resolvers of resolver.ts and the language plugins' resolvers, ../languages):
  * - its scopes in order: id, name, qualified name, kind, language, parent, exported (symbol table,
  *   member and export lookups, C# types and namespaces, SQL objects, script globals);
  * - its imports and export lists without their lines (what its names and re-exports denote);

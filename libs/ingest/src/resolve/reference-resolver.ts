@@ -6,10 +6,10 @@ import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
 import { PyChecker, PyRunStats } from '../languages/python/py-checker';
-import { checkerFile, CheckerQuery, TsChecker } from './precise/ts-checker';
-import { isJsFamily } from './precise/ts-oracle';
-import { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
-import type { PreciseRunStats } from './precise/ts-project';
+import { checkerFile, CheckerQuery, TsChecker } from '../languages/typescript/precise/ts-checker';
+import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
+import { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
+import type { PreciseRunStats } from '../languages/typescript/precise/ts-project';
 import { resolveRepository } from './resolver';
 import type { PreciseOutcome, ResolveOptions, ResolveResult, ResolverName } from './types';
 

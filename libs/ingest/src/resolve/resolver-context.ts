@@ -1,8 +1,7 @@
 import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
-import { isBuiltin } from './builtins';
-import { ModuleResolver, ModuleTarget } from './module-resolver';
+import type { ModuleTarget } from './module-resolver';
 import { CLASS_LIKE, push, SymbolTable } from './symbol-table';
-import type { EdgeType, FileImportLink, RefOutcome, ResolvedEdge, ResolverName, ResolveResult, UnresolvedReason, UnresolvedRef } from './types';
+import type { EdgeType, FileImportLink, RefOutcome, ResolvedEdge, ResolverName, ResolveOptions, ResolveResult, UnresolvedReason, UnresolvedRef } from './types';
 
 export const FUNCTION_LIKE = new Set<ScopeKind>(['function', 'method', 'constructor', 'property']);
 
@@ -159,9 +158,12 @@ export class ResolverContext {
 
   constructor(
     readonly t: SymbolTable,
-    readonly modules: ModuleResolver,
+    /** Every parsed path of the repository (what module resolution may land on). */
+    readonly paths: ReadonlySet<string>,
+    /** The run's options (tsconfig paths, Python roots...: what the plugins' module rules read). */
+    readonly options: ResolveOptions,
     readonly out: ResolveOutput,
-    /** Standard-library and language names of the plugins' own lists (beyond builtins.ts). */
+    /** Standard-library and language names of the plugins' own lists (LanguagePlugin.isBuiltin). */
     private readonly pluginBuiltin: (language: Language, head: string) => boolean = () => false,
     /** Contents of the plugins' manifest files (go.mod, composer.json...) by repo-relative path. */
     readonly manifests: Readonly<Record<string, string>> = {},
@@ -345,7 +347,7 @@ export class ResolverContext {
   reasonFor(head: string, env: FileEnv): UnresolvedReason {
     const imp = env.imported.get(head);
     if (imp && imp.target.kind === 'external') return 'external';
-    if (isBuiltin(env.file.language, head) || this.pluginBuiltin(env.file.language, head)) return 'builtin';
+    if (this.pluginBuiltin(env.file.language, head)) return 'builtin';
     // A C# alias names a namespace or type the repository does not declare.
     if (env.aliases.has(head)) return 'external';
     return 'not-found';

@@ -1,8 +1,7 @@
 import type { ParsedFile, ParsedScope, RawReference, ScopeKind } from '../parse/types';
 import { familyOf, LANGUAGE_PLUGINS, LanguagePlugin, pluginOf } from '../languages';
-import { ModuleResolver } from './module-resolver';
+import { resolveSqlName } from '../languages/sql/resolver';
 import { FamilyResolver, FileEnv, Outcome, ResolveOutput, ResolverContext } from './resolver-context';
-import { resolveSqlName } from './sql';
 import { CLASS_LIKE, push, SymbolTable, TYPE_LIKE } from './symbol-table';
 import type { EdgeType, PreciseOutcome, ResolverName, ResolveOptions, ResolveResult } from './types';
 
@@ -29,7 +28,8 @@ const JS_ONLY: ReadonlySet<string> = new Set(['js']);
  *   default schema `dbo`, then on a unique bare name.
  * Anything else is returned in `unresolved` with a reason. Pure and synchronous.
  *
- * The per-family name resolution lives in dynamic.ts (TS/JS, Python) and csharp.ts (C#), over the
+ * The per-family name resolution lives in the language plugins (../languages: dynamic-resolver.ts for
+ * TS/JS and Python, <lang>/resolver.ts for the others, sql/resolver.ts for SQL names), over the
  * shared symbol table and lookups of resolver-context.ts; this file orders the work and asks the
  * precise (compiler) resolver where the setting says so.
  */
@@ -46,7 +46,7 @@ class Resolver {
     this.t = new SymbolTable(files, opts.defaultSqlSchema ?? 'dbo');
     this.out = new ResolveOutput(this.t, !!opts.collectOutcomes);
     const pluginBuiltin = (language: ParsedFile['language'], head: string) => !!pluginOf(language)?.isBuiltin?.(language, head);
-    this.c = new ResolverContext(this.t, new ModuleResolver(new Set(files.map((f) => f.path)), opts), this.out, pluginBuiltin, opts.manifests);
+    this.c = new ResolverContext(this.t, new Set(files.map((f) => f.path)), opts, this.out, pluginBuiltin, opts.manifests);
     // One resolver per factory: plugins that share a factory (TS/JS and Python) share the instance.
     const made = new Map<NonNullable<LanguagePlugin['resolver']>, FamilyResolver>();
     for (const p of LANGUAGE_PLUGINS) {

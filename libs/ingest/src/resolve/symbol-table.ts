@@ -1,4 +1,4 @@
-import { normaliseSqlName } from '../parse/sql-lexer';
+import { normaliseSqlName } from '../languages/sql/lexer';
 import type { ParsedFile, ParsedScope, ScopeKind } from '../parse/types';
 
 export const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'trait', 'union']);

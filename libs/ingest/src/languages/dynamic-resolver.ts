@@ -1,7 +1,9 @@
 import type { ParsedScope, RawImport, ScopeKind } from '../parse/types';
-import { dirname, joinPath } from './module-resolver';
-import { Denotation, FamilyResolver, FileEnv, ImportedName, Outcome, ResolverContext } from './resolver-context';
-import { CLASS_LIKE, push, TYPE_LIKE } from './symbol-table';
+import { dirname, joinPath } from '../resolve/module-resolver';
+import { Denotation, FamilyResolver, FileEnv, ImportedName, Outcome, ResolverContext } from '../resolve/resolver-context';
+import { CLASS_LIKE, push, TYPE_LIKE } from '../resolve/symbol-table';
+import { PyModuleResolver } from './python/modules';
+import { TsModuleResolver } from './typescript/modules';
 
 /**
  * TS/JS and Python: names come from lexical scopes, then from modules through imports, exports,
@@ -13,7 +15,14 @@ export class DynamicResolver implements FamilyResolver {
   private readonly scriptGlobals = new Map<string, ParsedScope[]>();
   private readonly exportMemo = new Map<string, Denotation | null>();
 
-  constructor(private readonly c: ResolverContext) {}
+  /** Module rules per family: languages/typescript/modules.ts, languages/python/modules.ts. */
+  private readonly tsModules: TsModuleResolver;
+  private readonly pyModules: PyModuleResolver;
+
+  constructor(private readonly c: ResolverContext) {
+    this.tsModules = new TsModuleResolver(c.paths, c.options);
+    this.pyModules = new PyModuleResolver(c.paths, c.options);
+  }
 
   indexFile(env: FileEnv): void {
     if (env.isScript) this.addScriptGlobals(env);
@@ -30,7 +39,7 @@ export class DynamicResolver implements FamilyResolver {
   }
 
   private jsImport(env: FileEnv, imp: RawImport): void {
-    const target = this.c.modules.resolveTs(env.file.path, imp.specifier);
+    const target = this.tsModules.resolve(env.file.path, imp.specifier);
     this.c.link(env, imp, target);
     if (imp.reexport) {
       env.reexports.push({ target, names: imp.names });
@@ -40,7 +49,7 @@ export class DynamicResolver implements FamilyResolver {
   }
 
   private pyImport(env: FileEnv, imp: RawImport): void {
-    const target = this.c.modules.resolvePy(env.file.path, imp.specifier);
+    const target = this.pyModules.resolve(env.file.path, imp.specifier);
     // A namespace-package directory is not a file: link the submodules named by the import instead.
     if (target.kind !== 'dir') this.c.link(env, imp, target);
     let linkedSub = false;
@@ -81,7 +90,7 @@ export class DynamicResolver implements FamilyResolver {
     // Python: `from pkg import mod` where mod is a submodule
     const dir = t.kind === 'dir' ? t.path : t.path.endsWith('__init__.py') ? dirname(t.path) : null;
     if (dir !== null) {
-      const sub = this.c.modules.tryPyModule(joinPath(dir, b.imported));
+      const sub = this.pyModules.tryPyModule(joinPath(dir, b.imported));
       if (sub?.kind === 'file') return { module: sub.path };
     }
     return null;
@@ -230,3 +239,10 @@ export class DynamicResolver implements FamilyResolver {
     return this.c.walk(d.scopes, rest.slice(1), env, kinds);
   }
 }
+
+/**
+ * The factory both dynamic-language plugins (./typescript, ./python) register: TS/JS and Python share one
+ * resolver (their module systems differ, their name lookup does not), and plugins with the same factory
+ * function get one instance per resolution run.
+ */
+export const dynamicResolver = (ctx: ResolverContext): FamilyResolver => new DynamicResolver(ctx);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { ParsedFile, RawReference } from '../../parse/types';
-import type { PreciseOracle, PreciseOutcome } from '../types';
+import type { ParsedFile, RawReference } from '../../../parse/types';
+import type { PreciseOracle, PreciseOutcome } from '../../../resolve/types';
 import { isJsFamily, siteKey, TsOracle } from './ts-oracle';
 import { tsProjectOptions } from './ts-options';
 

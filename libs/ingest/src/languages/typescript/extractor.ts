@@ -1,7 +1,7 @@
-import { cleanBlockComment, cleanLineComments } from './doc-comments';
-import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
-import type { FileBuilder, ScopeDraft } from './file-builder';
-import type { Language, RawImport, ScopeKind } from './types';
+import { cleanBlockComment, cleanLineComments } from '../../parse/doc-comments';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from '../../parse/extractor';
+import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
+import type { Language, RawImport, ScopeKind } from '../../parse/types';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
 const FIELDS = fieldTable([

@@ -1,6 +1,6 @@
-import type { ParsedScope, RawImport, ScopeKind } from '../parse/types';
-import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from './resolver-context';
-import { CLASS_LIKE, SymbolTable, TYPE_LIKE } from './symbol-table';
+import type { ParsedScope, RawImport, ScopeKind } from '../../parse/types';
+import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from '../../resolve/resolver-context';
+import { CLASS_LIKE, SymbolTable, TYPE_LIKE } from '../../resolve/symbol-table';
 
 /** What a C# file brings into scope. */
 export interface CsUsings {

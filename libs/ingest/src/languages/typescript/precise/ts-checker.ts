@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ParsedFile, RawReference } from '../../parse/types';
-import { RequestThread } from '../../request-thread';
-import { readSourceText } from '../../walk/file-walker';
-import type { PreciseOracle, PreciseOutcome } from '../types';
+import type { ParsedFile, RawReference } from '../../../parse/types';
+import { RequestThread } from '../../../request-thread';
+import { readSourceText } from '../../../walk/file-walker';
+import type { PreciseOracle, PreciseOutcome } from '../../../resolve/types';
 import { PreciseRunStats, TsProjects } from './ts-project';
 
 /** The compiled thread entry beside this file (absent when running from TypeScript sources, as jest does). */

@@ -1,5 +1,5 @@
-import { ParserService } from './parser.service';
-import type { ParsedFile } from './types';
+import { ParserService } from '../../parse/parser.service';
+import type { ParsedFile } from '../../parse/types';
 
 const parser = new ParserService({ languages: ['typescript', 'tsx', 'javascript'] });
 beforeAll(() => parser.init());

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as ts from 'typescript';
-import type { ParsedFile, ParsedScope, RawReference } from '../../parse/types';
-import type { PreciseOutcome } from '../types';
+import type { ParsedFile, ParsedScope, RawReference } from '../../../parse/types';
+import type { PreciseOutcome } from '../../../resolve/types';
 
 const JS_LANGUAGES = new Set(['typescript', 'tsx', 'javascript']);
 const MAX_ALIAS_HOPS = 3;

@@ -1,6 +1,6 @@
-import { ParserService } from './parser.service';
-import { findSqlRefs, lexSql, normaliseSqlName, sqlRefsInString } from './sql-lexer';
-import type { ParsedFile } from './types';
+import { ParserService } from '../../parse/parser.service';
+import { findSqlRefs, lexSql, normaliseSqlName, sqlRefsInString } from './lexer';
+import type { ParsedFile } from '../../parse/types';
 
 // SQL needs no grammar: the service works without init() for it.
 const parser = new ParserService({ languages: ['sql'] });

@@ -1,8 +1,8 @@
-import { cleanBlockComment, cleanXmlDoc } from './doc-comments';
-import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from './extractor';
-import type { FileBuilder, ScopeDraft } from './file-builder';
-import { sqlRefsInString } from './sql-lexer';
-import type { Language, RawImport, ScopeKind } from './types';
+import { cleanBlockComment, cleanXmlDoc } from '../../parse/doc-comments';
+import { endLine, fieldChild, fieldTable, LanguageExtractor, precedingComments, startLine, SyntaxNode, Tree } from '../../parse/extractor';
+import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
+import { sqlRefsInString } from '../sql/lexer';
+import type { Language, RawImport, ScopeKind } from '../../parse/types';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
 const FIELDS = fieldTable([

@@ -1,8 +1,8 @@
-import { cleanBlockComment, cleanLineComments } from './doc-comments';
-import type { LanguageExtractor, Tree } from './extractor';
-import type { FileBuilder, ScopeDraft } from './file-builder';
-import { findSqlRefs, lexSql, parseObjectName, SqlComment, SqlToken, sqlDisplayName } from './sql-lexer';
-import type { Language, ScopeKind } from './types';
+import { cleanBlockComment, cleanLineComments } from '../../parse/doc-comments';
+import type { LanguageExtractor, Tree } from '../../parse/extractor';
+import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
+import { findSqlRefs, lexSql, parseObjectName, SqlComment, SqlToken, sqlDisplayName } from './lexer';
+import type { Language, ScopeKind } from '../../parse/types';
 
 const OBJECT_KINDS: Record<string, ScopeKind> = {
   TABLE: 'table',

@@ -1,7 +1,7 @@
-import { normaliseSqlName } from '../parse/sql-lexer';
-import type { ParsedScope } from '../parse/types';
-import type { SymbolTable } from './symbol-table';
-import type { UnresolvedReason } from './types';
+import { normaliseSqlName } from './lexer';
+import type { ParsedScope } from '../../parse/types';
+import type { SymbolTable } from '../../resolve/symbol-table';
+import type { UnresolvedReason } from '../../resolve/types';
 
 /**
  * SQL object names (from SQL files and C# string literals): case-insensitive `schema.name` with the

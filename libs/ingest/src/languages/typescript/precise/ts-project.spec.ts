@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ParserService } from '../../parse/parser.service';
-import type { ParsedFile } from '../../parse/types';
-import { resolveRepository } from '../resolver';
-import type { ResolveResult } from '../types';
+import { ParserService } from '../../../parse/parser.service';
+import type { ParsedFile } from '../../../parse/types';
+import { resolveRepository } from '../../../resolve/resolver';
+import type { ResolveResult } from '../../../resolve/types';
 import { TsProjects } from './ts-project';
 
-const ROOT = join(__dirname, '../../../../../test/fixtures/polyglot-repo');
+const ROOT = join(__dirname, '../../../../../../test/fixtures/polyglot-repo');
 const S = (p: string, qualifiedName: string, kind: string) => `${p}#${qualifiedName}|${kind}`;
 const RUN = S('ts/src/tracker.ts', 'Tracker.run', 'method');
 const TRACK_ALL = S('ts/src/tracker.ts', 'trackAll', 'function');
