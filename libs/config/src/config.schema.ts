@@ -85,8 +85,9 @@ export const envSchema = z.object({
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
   // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
   // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
-  // package installed, precise falls back to fast with a warning.
-  INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // package installed, precise falls back to fast with a warning. Off by default: pyright's type
+  // evaluation made the resolve phase 19-99x slower on six packages (bench/graph/README.md).
+  INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('fast'),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
   // Heap limit (MB) of each pyright process (one per repository, at most two kept).
