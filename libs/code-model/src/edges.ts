@@ -8,11 +8,12 @@ export const REFERENCE_EDGE_TYPES: readonly GraphEdgeType[] = ['CALLS', 'EXTENDS
 export type EdgeTarget = 'scope' | 'external' | 'unresolved';
 
 /**
- * Which resolver produced a reference edge: `precise` (TypeScript's checker: symbol -> declaration)
- * or `fast` (the name-based resolver over tree-sitter facts, every language; also the fallback when
- * the checker has no answer). Stored as the edge property `resolver`.
+ * Which resolver produced a reference edge: `precise` (TypeScript's checker: symbol -> declaration),
+ * `fast` (the name-based resolver over tree-sitter facts, every language; also the fallback when
+ * the checker has no answer) or `scip` (an imported SCIP index's occurrence -> definition). Stored as
+ * the edge property `resolver`.
  */
-export const RESOLVERS = ['precise', 'fast'] as const;
+export const RESOLVERS = ['precise', 'fast', 'scip'] as const;
 export type ResolverName = (typeof RESOLVERS)[number];
 
 export interface GraphEdge {

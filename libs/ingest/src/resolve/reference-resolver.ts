@@ -15,7 +15,7 @@ import type { PreciseOutcome, ResolveResult, ResolverName } from './types';
 export interface ResolveRun {
   result: ResolveResult;
   /** The TS/JS resolver setting this run used. */
-  tsResolver: ResolverName;
+  tsResolver: Exclude<ResolverName, 'scip'>;
   /** Set when the precise resolver was asked for. */
   precise?: PreciseRunStats & { passes: number };
 }
