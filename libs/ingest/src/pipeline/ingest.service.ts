@@ -2,7 +2,7 @@ import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
+import { edgeKey, GraphEdgeType, GraphEdge, graphId, PROVENANCE_CONFIDENCE, provenanceOf } from '@scopegraph/code-model';
 import { createHash, Hash } from 'node:crypto';
 import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { ParserService } from '../parse/parser.service';
@@ -10,7 +10,9 @@ import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver, ResolveResult } from '../resolve';
 import { interfaceHash } from '../resolve/interface-hash';
 import { isJsFamily } from '../resolve/precise/ts-oracle';
-import { resolveAllowedPath } from '../walk/allowed-roots';
+import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
+import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
+import { readFile } from 'node:fs/promises';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
 import type { ParseOutcome } from '../parse/parse-task';
@@ -54,6 +56,26 @@ export async function validateIndexRequest(request: { path: string; name: string
     return await resolveAllowedPath(request.path, allowedRoots);
   } catch (error) {
     throw new DomainError(DomainErrorCode.InvalidRepositoryPath, (error as Error).message, 'path');
+  }
+}
+
+/** Checks a SCIP index path given with an index request (the API calls this too); returns its real path. */
+export async function validateScipPath(scip: string, allowedRoots: string[]): Promise<string> {
+  try {
+    return await resolveAllowedFile(scip, allowedRoots);
+  } catch (error) {
+    throw new DomainError(DomainErrorCode.InvalidScipIndex, (error as Error).message, 'scip');
+  }
+}
+
+/** Reads and decodes a SCIP index; the key changes with its bytes (a new index re-resolves every file). */
+async function loadScip(file: string): Promise<{ index: ScipIndex; key: string }> {
+  const bytes = await readFile(file);
+  try {
+    return { index: decodeScipIndex(bytes), key: createHash('sha256').update(bytes).digest('hex') };
+  } catch (error) {
+    if (error instanceof ScipDecodeError) throw new DomainError(DomainErrorCode.InvalidScipIndex, `${file}: ${error.message}`, 'scip');
+    throw error;
   }
 }
 
@@ -133,6 +155,8 @@ export class IngestService {
       }
     };
     const rootPath = await this.validate(request);
+    // A bad SCIP index fails the run before anything is written.
+    const scipInput = request.scip ? await time('scipRead', async () => loadScip(await validateScipPath(request.scip!, this.config.ingest.allowedRoots))) : undefined;
     const repoId = request.name;
     const errors: IngestErrorEntry[] = [];
     const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
@@ -177,7 +201,8 @@ export class IngestService {
     //    parses are read without their references (the bulk of them; read later if needed after
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
-    const contextKey = this.resolver.contextKey(rootPath, walk.candidates);
+    // Resolution also depends on the SCIP index given (its bytes), if any.
+    const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
     const prepareChecker = () => {
@@ -225,7 +250,11 @@ export class IngestService {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
       if (lacking.length) Object.assign(completed, await time('readReferences', () => this.completeReferences(repoId, rootPath, filters, parsed, lacking)));
     }
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
+    // SCIP documents are mapped onto this run's files as they are on disk now: a file changed since
+    // the index was made is stale (its references, and those to its symbols, go by name).
+    const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
+    if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
@@ -264,7 +293,7 @@ export class IngestService {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
       for (const p of edgeChanged) {
         for (const e of sync.containment.get(p) ?? []) {
-          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null });
+          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null, provenance: null, origin: null });
         }
       }
     });
@@ -278,7 +307,8 @@ export class IngestService {
         desiredKeys.add(key);
         const old = storedEdgeMap.get(key);
         if (!old) edgeCreates.push(e);
-        else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) edgeWrites.push(e);
+        else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
+          || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) edgeWrites.push(e);
       }
     }
     const edgeDeletes = storedEdges.filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
@@ -387,6 +417,7 @@ export class IngestService {
       embedding,
       errors,
       timingsMs: timings,
+      ...(scip ? { scip: { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } } : {}),
     };
   }
 
@@ -605,7 +636,13 @@ export class IngestService {
     }
     for (const e of resolved.edges) {
       const path = pathOf.get(e.fromId);
-      if (path) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
+      if (!path) continue;
+      const provenance = e.resolver ? provenanceOf(e.resolver, e.guessed) : undefined;
+      push(path, {
+        from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null,
+        ...(e.resolver ? { resolver: e.resolver } : {}),
+        ...(provenance ? { provenance, confidence: PROVENANCE_CONFIDENCE[provenance] } : {}),
+      });
     }
     for (const imp of resolved.fileImports) {
       const from = fileIds.get(imp.fromPath);
@@ -624,7 +661,7 @@ export class IngestService {
       if (u.reason === 'builtin' || !path) continue;
       push(path, {
         from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
-        reason: u.reason, resolver: u.resolver,
+        reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
       });
     }
     return byPath;
@@ -673,7 +710,7 @@ export function edgeHashes(
     counts.set(f.path, { unresolved: 0, builtin: 0 });
     for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
   }
-  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
+  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\u0000${e.guessed ? 'g' : ''}\n`);
   for (const i of resolved.fileImports) {
     if (!fileIds.has(i.fromPath)) continue;
     const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
@@ -686,7 +723,7 @@ export function edgeHashes(
       continue;
     }
     counts.get(path)!.unresolved++;
-    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
+    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\u0000${u.origin ?? ''}\n`);
   }
   return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), counts };
 }

@@ -10,7 +10,7 @@ import { isJsFamily } from './precise/ts-oracle';
 import { fastModuleOptions, tsProjectOptions } from './precise/ts-options';
 import type { PreciseRunStats } from './precise/ts-project';
 import { resolveRepository } from './resolver';
-import type { PreciseOutcome, ResolveResult, ResolverName } from './types';
+import type { PreciseOutcome, ResolveResult, ResolverName, ScipOracle } from './types';
 
 export interface ResolveRun {
   result: ResolveResult;
@@ -73,11 +73,12 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
-  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>): Promise<ResolveRun> {
+  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>, scip?: ScipOracle): Promise<ResolveRun> {
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
       manifests: readManifests(rootPath, files.map((f) => f.path)),
       ...(only ? { only } : {}),
+      ...(scip ? { scip } : {}),
     };
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
     const open = () => {

@@ -78,6 +78,8 @@ export class ResolveOutput {
   private readonly unresolved: UnresolvedRef[] = [];
   private readonly fileImports: FileImportLink[] = [];
   private readonly outcomes: RefOutcome[] | undefined;
+  /** Second thoughts on the name-based resolver's misses (see unresolved-reasons.ts), set by the resolver. */
+  refineMiss?: (r: RawReference, reason: UnresolvedReason) => { reason: UnresolvedReason; origin?: string };
 
   constructor(private readonly t: SymbolTable, collectOutcomes: boolean) {
     this.outcomes = collectOutcomes ? [] : undefined;
@@ -116,6 +118,7 @@ export class ResolveOutput {
   }
 
   miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast', origin?: string): void {
+    if (resolver === 'fast' && this.refineMiss) ({ reason, origin } = this.refineMiss(r, reason));
     this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver, ...(origin ? { origin } : {}) });
     this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
   }

@@ -3,6 +3,7 @@ import { familyOf, LANGUAGE_PLUGINS, LanguagePlugin, pluginOf } from '../languag
 import { ModuleResolver } from './module-resolver';
 import { FamilyResolver, FileEnv, Outcome, ResolveOutput, ResolverContext } from './resolver-context';
 import { resolveSqlName } from './sql';
+import { UnresolvedReasons } from './unresolved-reasons';
 import { CLASS_LIKE, push, SymbolTable, TYPE_LIKE } from './symbol-table';
 import type { EdgeType, PreciseOutcome, ResolverName, ResolveOptions, ResolveResult } from './types';
 
@@ -55,6 +56,8 @@ class Resolver {
       this.c.register(p.family, r);
     }
     this.index();
+    const reasons = new UnresolvedReasons(this.t, this.c.envs);
+    this.out.refineMiss = (r, reason) => reasons.refine(r, reason);
   }
 
   run(): ResolveResult {
