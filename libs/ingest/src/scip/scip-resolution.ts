@@ -353,3 +353,20 @@ export function pathPrefix(index: ScipIndex, rootPath: string, files: ReadonlyMa
   for (const [pre, n] of votes) if (n > most) [best, most] = [pre, n];
   return best;
 }
+
+/** Several indexes (one per language or project) as one oracle: the first that answers a reference wins. */
+export class ScipOracles implements ScipOracle {
+  constructor(readonly all: ScipOracle[]) {}
+
+  resolve(ref: RawReference, file: ParsedFile): ScipOutcome | undefined {
+    for (const o of this.all) {
+      const answer = o.resolve(ref, file);
+      if (answer) return answer;
+    }
+    return undefined;
+  }
+
+  heritage(): ScipHeritage[] {
+    return this.all.flatMap((o) => o.heritage());
+  }
+}
