@@ -46,6 +46,7 @@ program
   .option('--name <name>', 'repository name (default: the folder name)')
   .option('--json', 'print the result as JSON')
   .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
+  .option('--scip <file>', 'a SCIP index (scip-typescript, scip-python, scip-go... output; a path the server can read, under INGEST_ALLOWED_ROOTS): its definitions replace name-based edges')
   .option('--include <glob...>', 'index although skipped by default (dist/, build/, vendor/, bundles), e.g. "dist/**"; kept with the repository')
   .option('--exclude <glob...>', 'skip besides the defaults, e.g. "src/legacy/"; kept with the repository')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));

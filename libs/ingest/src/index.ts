@@ -1,5 +1,6 @@
 export * from './parse';
 export * from './resolve';
+export * from './scip';
 export { familyOf, LANGUAGE_PLUGINS, REGISTERED_LANGUAGES } from './languages';
 export type { LanguagePlugin } from './languages';
 export * from './graph/ingest.repository';

@@ -208,10 +208,11 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     {
         path: z.string().min(1).max(4096).describe('absolute path on the server'),
         name: z.string().min(1).max(100).describe("repository name: letters, digits, '.', '_', '-'"),
+        scip: z.string().min(1).max(4096).optional().describe('absolute path on the server of a SCIP index (scip-typescript, scip-python, scip-go... output) whose definitions replace name-based edges'),
     },
     (args) =>
       run(async () => {
-        const { indexRepository } = await call<{ indexRepository: { id: string; queue: string } }>(doc.INDEX_REPOSITORY, { input: { path: args.path, name: args.name } });
+        const { indexRepository } = await call<{ indexRepository: { id: string; queue: string } }>(doc.INDEX_REPOSITORY, { input: { path: args.path, name: args.name, ...(args.scip ? { scip: args.scip } : {}) } });
         return `Index of "${args.name}" queued as job ${indexRepository.id} (queue ${indexRepository.queue}).`;
       }),
   );

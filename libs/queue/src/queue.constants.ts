@@ -76,6 +76,8 @@ export interface IndexRepositoryJobData {
   /** Walk filters (gitignore-syntax globs); absent: the ones stored with the repository. */
   include?: string[];
   exclude?: string[];
+  /** Real path of a SCIP index (checked under INGEST_ALLOWED_ROOTS) whose definitions replace name-based edges this run. */
+  scip?: string;
 }
 
 /** One batch of a rerank; the candidates and options live in the rerank's state in Redis (libs/rerank). */

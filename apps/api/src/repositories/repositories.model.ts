@@ -34,6 +34,13 @@ export class IndexRepositoryInput {
   @Field(() => [String], { nullable: true, description: 'Globs (gitignore syntax) to skip besides the defaults, e.g. "src/legacy/"; kept with the repository' })
   @IsOptional() @IsArray() @ArrayMaxSize(MAX_WALK_GLOBS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_GLOB_CHARS, { each: true })
   exclude?: string[];
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Absolute path on the server (under INGEST_ALLOWED_ROOTS) of a SCIP index (scip-typescript, scip-python, scip-go... output) whose definitions replace name-based edges in this run',
+  })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_PATH_LENGTH)
+  scip?: string;
 }
 
 @ObjectType({ description: "How one language's references in a repository ended" })
@@ -42,7 +49,14 @@ export class LanguageCoverage {
   @Field(() => Int, { description: 'Pinned to a scope of the repository' }) resolved: number;
   @Field(() => Int, { description: 'Into the standard library or a dependency' }) external: number;
   @Field(() => Int, { description: 'Through a function value, closure, or an interface with several implementors' }) dynamic: number;
-  @Field(() => Int, { description: 'Nothing in the repository matched' }) unresolved: number;
+  @Field(() => Int, { description: 'Nothing in the repository matched (same as notFound)' }) unresolved: number;
+  @Field(() => Int, { description: 'Of resolved: by a type checker (compiler)' }) byCompiler: number;
+  @Field(() => Int, { description: 'Of resolved: from an imported SCIP index' }) byScip: number;
+  @Field(() => Int, { description: 'Of resolved: the only declaration the name can mean' }) byName: number;
+  @Field(() => Int, { description: 'Of resolved: one of several same-named candidates' }) byHeuristic: number;
+  @Field(() => Int, { description: 'Meant for the repository, nothing matched' }) notFound: number;
+  @Field(() => Int, { description: 'Call sites (CALLS) pinned to a scope of the repository' }) callsResolved: number;
+  @Field(() => Int, { description: 'Call sites meant for the repository that found nothing (not-found share = callsNotFound / (callsResolved + callsNotFound))' }) callsNotFound: number;
 }
 
 export enum RepositoryIndexStatus {

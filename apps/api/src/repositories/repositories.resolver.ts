@@ -3,7 +3,7 @@ import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest } from '@scopegraph/ingest';
+import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest, validateScipPath } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
@@ -27,12 +27,16 @@ export class RepositoriesResolver {
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
   async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
     const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
+    // A path on the server rather than an upload: CI writes the index beside the checkout the server
+    // already reads, and indexes run to hundreds of megabytes (no request-size limits to raise).
+    const scip = input.scip ? await validateScipPath(input.scip, this.config.ingest.allowedRoots) : undefined;
     const job = await this.queues.add(JobName.INDEX_REPOSITORY, {
       path,
       name: input.name,
       excludeDocComments: input.excludeDocComments,
       ...(input.include ? { include: input.include } : {}),
       ...(input.exclude ? { exclude: input.exclude } : {}),
+      ...(scip ? { scip } : {}),
     });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }

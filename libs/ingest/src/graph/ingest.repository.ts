@@ -33,6 +33,8 @@ export interface StoredEdge {
   line: number | null;
   reason: string | null;
   resolver: string | null;
+  provenance: string | null;
+  origin: string | null;
 }
 
 /** One transaction's worth of scope writes for some re-parsed files (see IngestRepository.writeScopeBatch). */
@@ -73,9 +75,19 @@ export interface ScopeToEmbed {
 export interface LanguageCoverage {
   language: string;
   resolved: number;
+  /** Of `resolved`, by provenance. */
+  byCompiler: number;
+  byScip: number;
+  byName: number;
+  byHeuristic: number;
   external: number;
   dynamic: number;
+  /** Not found (the same number as `notFound`; kept for older clients). */
   unresolved: number;
+  notFound: number;
+  /** Call sites (CALLS) resolved in the repository, and those meant for it that found nothing. */
+  callsResolved: number;
+  callsNotFound: number;
 }
 
 export interface RepositoryRow {
@@ -179,7 +191,10 @@ function edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'cre
 function edgeRows(edges: GraphEdge[]) {
   return edges.map((e) => {
     assertEdgeType(e.type);
-    return { from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null };
+    return {
+      from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+      provenance: e.provenance ?? null, confidence: e.confidence ?? null, origin: e.origin ?? null,
+    };
   });
 }
 

@@ -1,5 +1,5 @@
 import { createHash, Hash } from 'node:crypto';
-import { edgeKey, GraphEdge, GraphEdgeType, graphId } from '@scopegraph/code-model';
+import { edgeKey, GraphEdge, GraphEdgeType, graphId, PROVENANCE_CONFIDENCE, provenanceOf } from '@scopegraph/code-model';
 import type { StoredEdge } from '../graph/ingest.repository';
 import type { ParsedFile } from '../parse/types';
 import type { ResolveResult } from '../resolve';
@@ -31,7 +31,13 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
   }
   for (const e of resolved.edges) {
     const path = pathOf.get(e.fromId);
-    if (path) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
+    if (!path) continue;
+    const provenance = e.resolver ? provenanceOf(e.resolver, e.guessed) : undefined;
+    push(path, {
+      from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null,
+      ...(e.resolver ? { resolver: e.resolver } : {}),
+      ...(provenance ? { provenance, confidence: PROVENANCE_CONFIDENCE[provenance] } : {}),
+    });
   }
   for (const imp of resolved.fileImports) {
     const from = fileIds.get(imp.fromPath);
@@ -50,7 +56,7 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
     if (u.reason === 'builtin' || !path) continue;
     push(path, {
       from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
-      reason: u.reason, resolver: u.resolver,
+      reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
     });
   }
   return byPath;
@@ -75,7 +81,8 @@ export function diffEdges(
       desiredKeys.add(key);
       const old = stored.get(key);
       if (!old) creates.push(e);
-      else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) writes.push(e);
+      else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
+        || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) writes.push(e);
     }
   }
   const deletes = [...stored.values()].filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
@@ -123,7 +130,7 @@ export function edgeHashes(
     counts.set(f.path, { unresolved: 0, builtin: 0 });
     for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
   }
-  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
+  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\u0000${e.guessed ? 'g' : ''}\n`);
   for (const i of resolved.fileImports) {
     if (!fileIds.has(i.fromPath)) continue;
     const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
@@ -136,7 +143,7 @@ export function edgeHashes(
       continue;
     }
     counts.get(path)!.unresolved++;
-    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
+    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\u0000${u.origin ?? ''}\n`);
   }
   return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), counts };
 }

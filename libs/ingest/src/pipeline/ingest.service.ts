@@ -1,4 +1,6 @@
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
@@ -8,7 +10,8 @@ import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { ParserService } from '../parse/parser.service';
 import { ParsePool } from '../parse/parse-pool';
 import { ReferenceResolver } from '../resolve';
-import { resolveAllowedPath } from '../walk/allowed-roots';
+import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
+import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
 import { listRepository } from '../walk/file-walker';
 import { desiredEdges, diffEdges, edgeHashes } from './edges';
 import { EmbedPhase } from './embed-phase';
@@ -39,6 +42,26 @@ export async function validateIndexRequest(request: { path: string; name: string
     return await resolveAllowedPath(request.path, allowedRoots);
   } catch (error) {
     throw new DomainError(DomainErrorCode.InvalidRepositoryPath, (error as Error).message, 'path');
+  }
+}
+
+/** Checks a SCIP index path given with an index request (the API calls this too); returns its real path. */
+export async function validateScipPath(scip: string, allowedRoots: string[]): Promise<string> {
+  try {
+    return await resolveAllowedFile(scip, allowedRoots);
+  } catch (error) {
+    throw new DomainError(DomainErrorCode.InvalidScipIndex, (error as Error).message, 'scip');
+  }
+}
+
+/** Reads and decodes a SCIP index; the key changes with its bytes (a new index re-resolves every file). */
+async function loadScip(file: string): Promise<{ index: ScipIndex; key: string }> {
+  const bytes = await readFile(file);
+  try {
+    return { index: decodeScipIndex(bytes), key: createHash('sha256').update(bytes).digest('hex') };
+  } catch (error) {
+    if (error instanceof ScipDecodeError) throw new DomainError(DomainErrorCode.InvalidScipIndex, `${file}: ${error.message}`, 'scip');
+    throw error;
   }
 }
 
@@ -118,6 +141,8 @@ export class IngestService {
       }
     };
     const rootPath = await this.validate(request);
+    // A bad SCIP index fails the run before anything is written.
+    const scipInput = request.scip ? await time('scipRead', async () => loadScip(await validateScipPath(request.scip!, this.config.ingest.allowedRoots))) : undefined;
     const repoId = request.name;
     const errors: IngestErrorEntry[] = [];
     const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
@@ -162,7 +187,8 @@ export class IngestService {
     //    parses are read without their references (the bulk of them; read later if needed after
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
-    const contextKey = this.resolver.contextKey(rootPath, walk.candidates);
+    // Resolution also depends on the SCIP index given (its bytes), if any.
+    const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
     const prepareChecker = () => {
@@ -217,7 +243,11 @@ export class IngestService {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
       if (lacking.length) Object.assign(completed, await time('readReferences', () => parsing.completeReferences(parsed, lacking)));
     }
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
+    // SCIP documents are mapped onto this run's files as they are on disk now: a file changed since
+    // the index was made is stale (its references, and those to its symbols, go by name).
+    const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
+    if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
@@ -256,7 +286,7 @@ export class IngestService {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
       for (const p of edgeChanged) {
         for (const e of sync.containment.get(p) ?? []) {
-          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null });
+          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null, provenance: null, origin: null });
         }
       }
     });
@@ -366,6 +396,7 @@ export class IngestService {
       embedding,
       errors,
       timingsMs: timings,
+      ...(scip ? { scip: { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } } : {}),
     };
   }
 }

@@ -1,3 +1,5 @@
+import type { ScipImportStats } from '../scip/scip-resolution';
+
 export type IngestPhase = 'walking' | 'parsing' | 'resolving' | 'writing' | 'embedding' | 'done' | 'failed';
 
 export interface IngestErrorEntry {
@@ -51,6 +53,12 @@ export interface IngestResult {
   embedding?: { model: string; cacheHits: number; duplicates: number; modelSwitched: number };
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
+  /**
+   * The SCIP import of this run: documents used, and those ignored (stale: their text differs from
+   * the file; unknown: no such file in this run) and occurrences outside their file, all counted;
+   * references the index answered, and those it said nothing about (left to the name-based resolver).
+   */
+  scip?: ScipImportStats & { answered: number; unanswered: number };
 }
 
 /**
@@ -80,5 +88,10 @@ export interface IngestRequest {
    */
   include?: string[];
   exclude?: string[];
+  /**
+   * A SCIP index on the server (under INGEST_ALLOWED_ROOTS) whose occurrences' definitions replace
+   * name-based edges in this run (see ../scip). Not kept: a run without it resolves by name again.
+   */
+  scip?: string;
   jobId?: string;
 }

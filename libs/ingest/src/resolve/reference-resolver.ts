@@ -10,12 +10,12 @@ import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
 import type { PreciseRunStats } from '../languages/typescript/precise/ts-project';
 import { resolveRepository } from './resolver';
-import type { PreciseOutcome, ResolveResult, ResolverName } from './types';
+import type { PreciseOutcome, ResolveResult, ResolverName, ScipOracle } from './types';
 
 export interface ResolveRun {
   result: ResolveResult;
   /** The TS/JS resolver setting this run used. */
-  tsResolver: ResolverName;
+  tsResolver: Exclude<ResolverName, 'scip'>;
   /** Set when the precise resolver was asked for. */
   precise?: PreciseRunStats & { passes: number };
 }
@@ -73,11 +73,12 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
-  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>): Promise<ResolveRun> {
+  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>, scip?: ScipOracle): Promise<ResolveRun> {
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
       manifests: readManifests(rootPath, files.map((f) => f.path)),
       ...(only ? { only } : {}),
+      ...(scip ? { scip } : {}),
     };
     if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
     const open = () => {
