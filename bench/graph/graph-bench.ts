@@ -21,7 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { projectRoot } from '@scopegraph/config';
+import { loadConfig, projectRoot } from '@scopegraph/config';
 import { createEmbeddingProvider } from '@scopegraph/llm';
 import { seededRandom } from '@scopegraph/rerank';
 import {
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   await parser.init();
   const rows: Row[] = [];
   const agree: Record<string, ReturnType<typeof agreement>> = {};
-  const timing: Record<string, { parseMs: number; fastMs: number; preciseMs: number; ratio: number }> = {};
+  const timing: Record<string, { parseMs: number; fastMs: number; preciseMs: number; ratio: number; pyMs?: number; pyRatio?: number; pyPeakMb?: number }> = {};
   const samples: string[] = [];
   for (const { name, root } of repos()) {
     // Resolution quality (one run each).
@@ -174,7 +174,14 @@ async function main(): Promise<void> {
     const modules = { ...fastModuleOptions(root, tsProjectOptions(root).options), manifests: readManifests(root, files.map((f) => f.path)) };
     const fast = resolveRepository(files, { ...modules, collectOutcomes: true });
     const session = new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, files);
-    const precise = resolveRepository(files, { ...modules, precise: session.oracle, collectOutcomes: true });
+    const hasPython = files.some((f) => familyOf(f.language) === 'py');
+    // Python: pyright answers what the fast resolver cannot pin (a fresh process per repository).
+    const pyRun = hasPython ? await withPyResolver(name, (r) => r.resolve(`bench-graph-${name}`, root, files, undefined, { collectOutcomes: true })) : undefined;
+    if (pyRun?.pyPrecise) process.stderr.write(`${name}: pyright ${JSON.stringify(pyRun.pyPrecise)}\n`);
+    const tsPrecise = resolveRepository(files, { ...modules, precise: session.oracle, collectOutcomes: true });
+    const precise = pyRun
+      ? { ...tsPrecise, outcomes: [...tsPrecise.outcomes!.filter((o) => !isPy(files, o)), ...pyRun.result.outcomes!.filter((o) => isPy(files, o))] }
+      : tsPrecise;
     const compilerFirst = resolveRepository(files, { ...modules, precise: session.oracle, preciseFirst: true, collectOutcomes: true });
     rows.push(
       ...tally(name, 'fast', files, fast.outcomes!),
@@ -197,6 +204,8 @@ async function main(): Promise<void> {
     const parseMs: number[] = [];
     const fastMs: number[] = [];
     const preciseMs: number[] = [];
+    const pyMs: number[] = [];
+    let pyPeakMb = 0;
     for (let i = 0; i < runs; i++) {
       let t = performance.now();
       const again = await parseRepo(parser, root);
@@ -207,9 +216,19 @@ async function main(): Promise<void> {
       t = performance.now();
       resolveRepository(again, { ...fastModuleOptions(root, tsProjectOptions(root).options), precise: new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, again).oracle });
       preciseMs.push(performance.now() - t);
+      if (hasPython) {
+        // A fresh pyright process each run: start, list the files, answer, stop (a first index).
+        t = performance.now();
+        const run = await withPyResolver(name, (r) => r.resolve(`bench-graph-${name}`, root, again));
+        pyMs.push(performance.now() - t);
+        pyPeakMb = Math.max(pyPeakMb, run.pyPrecise?.peakMb ?? 0);
+      }
     }
     const p = median(parseMs);
-    timing[name] = { parseMs: p, fastMs: median(fastMs), preciseMs: median(preciseMs), ratio: (p + median(preciseMs)) / (p + median(fastMs)) };
+    timing[name] = {
+      parseMs: p, fastMs: median(fastMs), preciseMs: median(preciseMs), ratio: (p + median(preciseMs)) / (p + median(fastMs)),
+      ...(hasPython ? { pyMs: median(pyMs), pyRatio: (p + median(pyMs)) / (p + median(fastMs)), pyPeakMb } : {}),
+    };
   }
 
   printTable([
@@ -226,14 +245,33 @@ async function main(): Promise<void> {
   ]);
   process.stdout.write('\n');
   printTable([
-    ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast'],
-    ...Object.entries(timing).map(([repo, t]) => [repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2)]),
+    ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast', 'pyright resolve ms', 'parse+pyright / parse+fast', 'pyright peak MB'],
+    ...Object.entries(timing).map(([repo, t]) => [
+      repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2), t.pyMs ?? '', t.pyRatio?.toFixed(2) ?? '', t.pyPeakMb ?? '',
+    ]),
   ]);
   if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
 
   let index: Record<string, unknown> | undefined;
   if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, runs);
   process.stdout.write(`${JSON.stringify({ rows, agreement: agree, timing, index, load: fs.readFileSync('/proc/loadavg', 'utf8').trim() })}\n`);
+}
+
+function isPy(files: ParsedFile[], o: RefOutcome): boolean {
+  const f = files.find((x) => x.path === o.path);
+  return !!f && familyOf(f.language) === 'py';
+}
+
+/** A ReferenceResolver with pyright on (TS fast: its rows come from TsProjects above), stopped after `fn`. */
+async function withPyResolver<T>(name: string, fn: (r: ReferenceResolver) => Promise<T>): Promise<T> {
+  const base = loadConfig();
+  const r = new ReferenceResolver({ ...base, ingest: { ...base.ingest, tsResolver: 'fast', pyResolver: 'precise' } });
+  try {
+    return await fn(r);
+  } finally {
+    r.forget(`bench-graph-${name}`);
+    await r.onModuleDestroy();
+  }
 }
 
 /** Full indexes of the first repository (Neo4j writes, embeddings off), fast and precise alternated. */

@@ -83,6 +83,14 @@ export const envSchema = z.object({
   INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
+  // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
+  // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
+  // package installed, precise falls back to fast with a warning.
+  INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
+  INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
+  // Heap limit (MB) of each pyright process (one per repository, at most two kept).
+  INGEST_PY_PRECISE_MAX_HEAP_MB: positiveInt.min(256).default(2048),
   // Threads that read and parse files beside the main thread (0: in-process). Default: one per core
   // beyond the main thread's, at least 1, at most 4 (on 2 shared cores one thread indexed a 53k-scope
   // repository at 1,056 scopes/s median against 919 in-process: docs/ingest-scale.md).
@@ -224,6 +232,9 @@ export interface AppConfig {
     maxFiles: number;
     tsResolver: 'precise' | 'fast';
     tsPreciseMaxFiles: number;
+    pyResolver: 'precise' | 'fast';
+    pyPreciseMaxFiles: number;
+    pyPreciseMaxHeapMb: number;
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
@@ -305,6 +316,9 @@ export function toAppConfig(env: Env): AppConfig {
       maxFiles: env.INGEST_MAX_FILES,
       tsResolver: env.INGEST_TS_RESOLVER,
       tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
+      pyResolver: env.INGEST_PY_RESOLVER,
+      pyPreciseMaxFiles: env.INGEST_PY_PRECISE_MAX_FILES,
+      pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
       parseThreads: env.INGEST_PARSE_THREADS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,

@@ -17,3 +17,5 @@ export * from './ingest.module';
 export * from './pipeline/parse-cache';
 export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
+export { PyChecker, pyrightServerScript } from './languages/python/py-checker';
+export type { PyRunStats } from './languages/python/py-checker';

@@ -191,6 +191,7 @@ export class IngestService {
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
+    let preparedPy = false;
     const prepareChecker = () => {
       if (!prepared) this.resolver.prepare(repoId, rootPath, walk.candidates);
       prepared = true;
@@ -207,7 +208,13 @@ export class IngestService {
     const { parsed, files, reusedPaths, unread } = await time('parse', () =>
       parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
         withReferences: !partialLikely,
-        onParsed: (file) => isJsFamily(file) && prepareChecker(),
+        onParsed: (file) => {
+          if (isJsFamily(file)) prepareChecker();
+          else if (file.language === 'python' && !prepared && !preparedPy) {
+            preparedPy = true;
+            this.resolver.preparePython(repoId, rootPath, walk.candidates);
+          }
+        },
       }),
     );
     walk.errors.forEach(addError);
@@ -236,6 +243,7 @@ export class IngestService {
       stored,
       recordsAddUp: storedFiles.recordsAddUp,
       precise: this.config.ingest.tsResolver === 'precise',
+      pyPrecise: this.resolver.pyResolverInEffect() === 'precise',
     });
     if (!plan.only) prepareChecker();
     const completed = { referencesRead: 0, reparsed: 0 };
@@ -247,7 +255,7 @@ export class IngestService {
     // the index was made is stale (its references, and those to its symbols, go by name).
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
     if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip));
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
@@ -389,6 +397,8 @@ export class IngestService {
         files: plan.only ? plan.only.size : files.length,
         ...(plan.all ? { all: plan.all } : {}),
         ...(resolveRun.precise ? { precise: resolveRun.precise } : {}),
+        py: resolveRun.pyResolver,
+        ...(resolveRun.pyPrecise ? { pyPrecise: resolveRun.pyPrecise } : {}),
       },
       embedded: totals.embedded,
       embeddedThisRun,

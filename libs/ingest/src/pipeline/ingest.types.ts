@@ -44,7 +44,20 @@ export interface IngestResult {
    * the fast resolver collected the questions for the checker. `files`: files whose references this
    * run resolved; `all` says why that was every file rather than only the changed ones.
    */
-  resolver: { ts: 'precise' | 'fast'; files: number; all?: ResolveAllReason; precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string } };
+  resolver: {
+    ts: 'precise' | 'fast';
+    files: number;
+    all?: ResolveAllReason;
+    precise?: { options: string; files: number; rechecked: number; passes: number; skipped?: string };
+    /** Which resolver the Python references went through (`fast` also when pyright is not installed). */
+    py?: 'precise' | 'fast';
+    /**
+     * Pyright's run: Python files it covers, files it was told changed (it parses and binds again
+     * those and their importers), questions asked and answered, time waiting for it, its process's
+     * peak memory, and why it was skipped (not installed, too many files).
+     */
+    pyPrecise?: { files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; skipped?: string };
+  };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;
   embeddedThisRun: number;
@@ -68,9 +81,10 @@ export interface IngestResult {
  * - `context`: the set of files, the resolver settings, the tsconfig or the resolver's code changed;
  * - `records`: the graph's per-file records are incomplete (a file not fully written, no interface hash);
  * - `interface`: a changed file's interface (what other files' resolution reads of it) changed;
- * - `ts-checker`: a TS/JS file changed under the precise resolver, whose types come from bodies too.
+ * - `ts-checker`: a TS/JS file changed under the precise resolver, whose types come from bodies too;
+ * - `py-checker`: likewise a Python file under pyright.
  */
-export type ResolveAllReason = 'no-previous-run' | 'context' | 'records' | 'interface' | 'ts-checker';
+export type ResolveAllReason = 'no-previous-run' | 'context' | 'records' | 'interface' | 'ts-checker' | 'py-checker';
 
 export interface IngestRequest {
   path: string;

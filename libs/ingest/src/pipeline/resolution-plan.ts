@@ -41,6 +41,8 @@ export function resolutionPlan(input: {
   stored: ReadonlyMap<string, StoredFile>;
   recordsAddUp: boolean;
   precise: boolean;
+  /** Pyright answers Python references: it infers types from bodies too. */
+  pyPrecise?: boolean;
 }): ResolutionPlan {
   const { key, parsed, reusedPaths, stored } = input;
   const interfaces = new Map<string, string>();
@@ -66,6 +68,7 @@ export function resolutionPlan(input: {
     }
     // TypeScript's checker infers types from bodies: any TS/JS edit may change other files' edges.
     if (input.precise && isJsFamily(f)) return all('ts-checker');
+    if (input.pyPrecise && f.language === 'python') return all('py-checker');
     if (!s?.interfaceHash || s.interfaceHash !== interfaces.get(f.path)) return all('interface');
     only.add(f.path);
   }

@@ -5,12 +5,13 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
+import { PyChecker, PyRunStats } from '../languages/python/py-checker';
 import { checkerFile, CheckerQuery, TsChecker } from '../languages/typescript/precise/ts-checker';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
 import type { PreciseRunStats } from '../languages/typescript/precise/ts-project';
 import { resolveRepository } from './resolver';
-import type { PreciseOutcome, ResolveResult, ResolverName, ScipOracle } from './types';
+import type { PreciseOutcome, ResolveOptions, ResolveResult, ResolverName } from './types';
 
 export interface ResolveRun {
   result: ResolveResult;
@@ -18,18 +19,27 @@ export interface ResolveRun {
   tsResolver: Exclude<ResolverName, 'scip'>;
   /** Set when the precise resolver was asked for. */
   precise?: PreciseRunStats & { passes: number };
+  /** The Python resolver setting this run used (`fast` also when the checker is not installed). */
+  pyResolver: Exclude<ResolverName, 'scip'>;
+  /** Set when pyright was asked for: its run, and how many questions it was asked and answered. */
+  pyPrecise?: PyRunStats & { asked: number; answered: number; ms: number };
 }
 
+const PYTHON_LANGUAGES = new Set(['python']);
+const isPython = (f: ParsedFile) => PYTHON_LANGUAGES.has(f.language);
+
 /**
- * Resolves a repository's references: TypeScript's checker for TS/JS when the setting says
- * `precise` (the tree-sitter resolver answers whatever the checker cannot, and every other
- * language), keeping each repository's compiler state between runs so re-indexing stays incremental.
+ * Resolves a repository's references: TypeScript's checker for TS/JS and pyright for Python when the
+ * settings say `precise` (the tree-sitter resolver answers first, the checkers whatever it cannot
+ * pin, and the tree-sitter resolver alone every other language), keeping each repository's compiler
+ * state between runs so re-indexing stays incremental.
  *
- * The checker runs on a thread of its own (TsChecker). The fast resolver runs on this one in
- * passes: each pass collects the references it would ask the checker about, the checker answers
- * them all at once, and the next pass uses the answers; a pass that asks nothing new is the result,
- * exactly what asking the checker one reference at a time gives (answers depend only on the
- * reference). Two passes usually do: answers about base classes can lead to new questions.
+ * The TS checker runs on a thread of its own (TsChecker), pyright in a process of its own
+ * (PyChecker). The fast resolver runs on this one in passes: each pass collects the references it
+ * would ask the checkers about, the checkers answer them all at once, and the next pass uses the
+ * answers; a pass that asks nothing new is the result, exactly what asking one reference at a time
+ * gives (answers depend only on the reference). Two passes usually do: answers about base classes
+ * can lead to new questions.
  */
 @Injectable()
 export class ReferenceResolver implements OnModuleDestroy {
@@ -37,9 +47,13 @@ export class ReferenceResolver implements OnModuleDestroy {
   private checker: TsChecker;
   /** The checker this resolver made (and closes); one given by useChecker belongs to the caller. */
   private own?: TsChecker;
+  private py: PyChecker;
+  private ownPy?: PyChecker;
+  private warnedNoPyright = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.checker = this.own = new TsChecker(config.ingest.tsPreciseMaxFiles, config.ingest.parseThreads > 0);
+    this.py = this.ownPy = new PyChecker({ maxFiles: config.ingest.pyPreciseMaxFiles, maxHeapMb: config.ingest.pyPreciseMaxHeapMb });
   }
 
   /** Uses another checker (shared by several resolvers; a test's compiled thread entry). */
@@ -49,46 +63,77 @@ export class ReferenceResolver implements OnModuleDestroy {
     this.checker = checker;
   }
 
+  /** Uses another Python checker (shared by several resolvers; a test's missing installation). */
+  async usePyChecker(checker: PyChecker): Promise<void> {
+    await this.ownPy?.close();
+    this.ownPy = undefined;
+    this.py = checker;
+  }
+
   /** Whether the checker runs on its own thread. */
   get checkerThreaded(): boolean {
     return this.checker.threaded;
   }
 
-  /** Lets the checker build a repository's program from disk while its files are being parsed. */
+  /** Lets the checkers build a repository's program from disk while its files are being parsed. */
   prepare(repoId: string, rootPath: string, paths: string[]): void {
     if (this.config.ingest.tsResolver === 'precise') this.checker.prepare(repoId, rootPath, paths);
+    this.preparePython(repoId, rootPath, paths);
+  }
+
+  /** Pyright alone (a Python file changed, no TS/JS one). */
+  preparePython(repoId: string, rootPath: string, paths: string[]): void {
+    if (this.config.ingest.pyResolver === 'precise') this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
   }
 
   /**
-   * What a repository's resolution depends on besides its parsed files: the resolver setting, the
+   * What a repository's resolution depends on besides its parsed files: the resolver settings, the
    * compiler options and module roots from its tsconfig/jsconfig (or inferred ones), and the
    * resolver's own code (a new build resolves every file once).
    */
   contextKey(rootPath: string, paths: readonly string[] = []): string {
     const { options } = tsProjectOptions(rootPath);
     return createHash('sha256')
-      .update(JSON.stringify([this.config.ingest.tsResolver, options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths)]))
+      .update(JSON.stringify([this.config.ingest.tsResolver, this.pyResolverInEffect(), options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths)]))
       .update(resolverCodeHash())
       .digest('hex');
   }
 
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
-  async resolve(repoId: string, rootPath: string, files: ParsedFile[], only?: ReadonlySet<string>, scip?: ScipOracle): Promise<ResolveRun> {
+  async resolve(
+    repoId: string,
+    rootPath: string,
+    files: ParsedFile[],
+    only?: ReadonlySet<string>,
+    /** `scip`: an imported SCIP index's answers; `collectOutcomes` (benchmarks): per-reference outcomes. */
+    extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip'> = {},
+  ): Promise<ResolveRun> {
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
       manifests: readManifests(rootPath, files.map((f) => f.path)),
       ...(only ? { only } : {}),
-      ...(scip ? { scip } : {}),
+      ...extra,
     };
-    if (this.config.ingest.tsResolver === 'fast') return { result: resolveRepository(files, modules), tsResolver: 'fast' };
+    const ts = this.config.ingest.tsResolver === 'precise';
+    const pyFiles = files.filter(isPython);
+    const pyResolver = this.pyResolverInEffect();
+    // Asked for but not installed: the checker's run says why it was skipped, in every index result.
+    const py = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
+    const tsResolver: Exclude<ResolverName, 'scip'> = ts ? 'precise' : 'fast';
+    if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver };
+    const preciseFamilies = new Set<string>([...(ts ? ['js'] : []), ...(py ? ['py'] : [])]);
     const open = () => {
       const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
       opening.catch(() => undefined);
       return opening;
     };
-    // Resolving only some files, the checker is opened only if asked something (answers depend on
+    const openPy = () => this.py.open(repoId, rootPath, pyFiles);
+    // Resolving only some files, the checkers are opened only if asked something (answers depend on
     // the reference and the program alone, so when it is opened makes no difference to them).
-    let opened = only ? undefined : open();
+    let opened = ts && !only ? open() : undefined;
+    let openedPy = py && !only ? openPy() : undefined;
+    let pyStats: ResolveRun['pyPrecise'];
+    let stats: PreciseRunStats | undefined;
     const answers = new Map<string, PreciseOutcome | undefined>();
     for (let passes = 1; ; passes++) {
       const asked = new Map<string, CheckerQuery>();
@@ -100,24 +145,77 @@ export class ReferenceResolver implements OnModuleDestroy {
           return undefined;
         },
       };
-      // The first pass runs while the checker builds its program.
-      const result = resolveRepository(files, { ...modules, precise: oracle });
-      if (!opened && asked.size === 0) return { result, tsResolver: 'precise' };
-      const stats = await (opened ??= open());
-      if (passes === 1 && stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${stats.skipped}); fast resolver only`);
-      if (asked.size === 0 || stats.skipped) return { result, tsResolver: 'precise', precise: { ...stats, passes } };
-      const queries = [...asked.values()];
-      const outcomes = await this.checker.answer(repoId, queries);
-      [...asked.keys()].forEach((key, i) => answers.set(key, outcomes[i]));
+      // The first pass runs while the checkers build their programs.
+      const result = resolveRepository(files, { ...modules, precise: oracle, preciseFamilies });
+      const done = (): ResolveRun => ({
+        result,
+        tsResolver,
+        ...(stats ? { precise: { ...stats, passes } } : {}),
+        pyResolver: pyStats && !pyStats.skipped ? 'precise' : 'fast',
+        ...(pyStats ? { pyPrecise: pyStats } : {}),
+      });
+      if (asked.size === 0) {
+        if (opened) stats = await opened;
+        return done();
+      }
+      const jsAsked: [string, CheckerQuery][] = [];
+      const pyAsked: [string, CheckerQuery][] = [];
+      for (const entry of asked) (familyOf(languageForPath(entry[1].path) ?? 'sql') === 'py' ? pyAsked : jsAsked).push(entry);
+      const jsAnswers = (async () => {
+        if (!jsAsked.length) return [];
+        stats = await (opened ??= open());
+        if (passes === 1 && stats.skipped) this.logger.warn(`${repoId}: precise TS resolver skipped (${stats.skipped}); fast resolver only`);
+        return stats.skipped ? [] : this.checker.answer(repoId, jsAsked.map(([, q]) => q));
+      })();
+      const pyAnswers = (async () => {
+        if (!pyAsked.length) return [];
+        const t = performance.now();
+        const run = await (openedPy ??= openPy());
+        pyStats ??= { ...run, asked: 0, answered: 0, ms: 0 };
+        if (run.skipped) {
+          if (passes === 1) this.warnPy(repoId, run.skipped);
+          return [];
+        }
+        const out = await this.py.answer(repoId, pyAsked.map(([, q]) => q));
+        pyStats.asked += out.length;
+        pyStats.answered += out.filter((o) => o !== undefined).length;
+        pyStats.ms += Math.round(performance.now() - t);
+        pyStats.peakMb = this.py.peakMb(repoId) ?? pyStats.peakMb;
+        return out;
+      })();
+      const [a, b] = await Promise.all([jsAnswers, pyAnswers]);
+      // No answer (a skipped checker included) is an answer too: it is not asked again.
+      jsAsked.forEach(([key], i) => answers.set(key, a[i]));
+      pyAsked.forEach(([key], i) => answers.set(key, b[i]));
     }
+  }
+
+  /** The Python resolver in effect: `precise` needs pyright installed (else fast, with a warning). */
+  pyResolverInEffect(): Exclude<ResolverName, 'scip'> {
+    if (this.config.ingest.pyResolver !== 'precise') return 'fast';
+    if (this.py.available) return 'precise';
+    this.warnPy('', 'pyright is not installed (npm install pyright)');
+    return 'fast';
+  }
+
+  private warnPy(repoId: string, why: string): void {
+    if (why.includes('not installed')) {
+      if (this.warnedNoPyright) return;
+      this.warnedNoPyright = true;
+      this.logger.warn(`INGEST_PY_RESOLVER=precise but ${why}: Python references are resolved fast only`);
+      return;
+    }
+    this.logger.warn(`${repoId}: precise Python resolver skipped (${why}); fast resolver only`);
   }
 
   forget(repoId: string): void {
     this.checker.forget(repoId);
+    this.py.forget(repoId);
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.own?.close();
+    await this.ownPy?.close();
   }
 }
 

@@ -10,6 +10,7 @@ import type { EdgeType, PreciseOutcome, ResolverName, ResolveOptions, ResolveRes
 const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'class', 'struct', 'record', 'property', 'variable']);
 const HERITABLE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'type_alias']);
 const REFERABLE = new Set<ScopeKind>([...TYPE_LIKE, 'namespace', 'variable']);
+const JS_ONLY: ReadonlySet<string> = new Set(['js']);
 
 /**
  * Resolve raw references of a whole repository into edges between scopes.
@@ -157,9 +158,9 @@ class Resolver {
     return p ? { out: p, resolver: 'precise' } : { out: f, resolver: 'fast' };
   }
 
-  /** TS/JS: the compiler's answer, when it has one, as an outcome over scopes. */
+  /** The compiler's (TS/JS) or type checker's (Python) answer, when it has one, as an outcome over scopes. */
   private precise(r: RawReference, env: FileEnv): Outcome | undefined {
-    if (env.fam !== 'js' || !this.opts.precise) return undefined;
+    if (!this.opts.precise || !(this.opts.preciseFamilies ?? JS_ONLY).has(env.fam)) return undefined;
     const p: PreciseOutcome | undefined = this.opts.precise.resolve(r, env.file);
     if (!p) return undefined;
     if ('reason' in p) return p;
@@ -198,8 +199,8 @@ class Resolver {
       if (!CLASS_LIKE.has(cls.kind) || !kept(cls.path)) continue;
       const bases = [...(this.c.extendsOf.get(cls.id) ?? []), ...(this.c.implementsOf.get(cls.id) ?? [])];
       if (!bases.length) continue;
-      // Only TS/JS has a precise resolver: other families' heritage (also what afterHeritage adds) is fast.
-      const resolver: ResolverName = this.c.fastHeritage.has(cls.id) || familyOf(cls.language) !== 'js' ? 'fast' : 'precise';
+      // Families without a precise resolver: heritage (also what afterHeritage adds) is fast.
+      const resolver: ResolverName = this.c.fastHeritage.has(cls.id) || !(this.opts.preciseFamilies ?? JS_ONLY).has(familyOf(cls.language)) ? 'fast' : 'precise';
       for (const list of this.t.children.get(cls.id)?.values() ?? []) {
         for (const m of list) {
           if (m.kind !== 'method' && m.kind !== 'property') continue;

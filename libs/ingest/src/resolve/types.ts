@@ -93,13 +93,15 @@ export interface ResolveOptions {
   manifests?: Readonly<Record<string, string>>;
   /** Default SQL schema for unqualified names (default `dbo`). */
   defaultSqlSchema?: string;
-  /** Compiler-grade answers for TS/JS references, consulted before the fast resolver. */
+  /** Compiler-grade answers (TS/JS: TypeScript's checker; Python: pyright) for what the fast resolver cannot pin. */
   precise?: PreciseOracle;
   /**
    * An imported SCIP index (../scip): its answer wins over both resolvers for every language, and its
    * implementation relationships add EXTENDS / IMPLEMENTS / OVERRIDES edges.
    */
   scip?: ScipOracle;
+  /** Resolution families `precise` answers for (default: `js` only). */
+  preciseFamilies?: ReadonlySet<string>;
   /** Ask `precise` about every TS/JS reference first (default: only about what the fast resolver cannot pin). */
   preciseFirst?: boolean;
   /** Also return one {@link RefOutcome} per reference (benchmarks, diagnostics). */

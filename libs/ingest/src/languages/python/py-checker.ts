@@ -1,0 +1,352 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import type { ParsedFile } from '../../parse/types';
+import type { PreciseOutcome } from '../../resolve/types';
+import { readSourceText } from '../../walk/file-walker';
+import { DefinitionSite, outcomeOfDefinitions, sitePosition, SourceLines } from './py-sites';
+
+/** One reference to answer, by the path of the file it is in. */
+export interface PyCheckerQuery {
+  path: string;
+  ref: ParsedFile['references'][number];
+}
+
+/** What a run of the Python checker did, for the index summary. */
+export interface PyRunStats {
+  /** Python files the checker's program covers. */
+  files: number;
+  /** Files it was told changed since its last run (all of them on a first run): it parses and binds again these and their importers. */
+  rechecked: number;
+  /** Why the checker was not used (not installed, too many files, it failed): the fast resolver's answers stand. */
+  skipped?: string;
+  /** Peak resident memory of the checker process so far, in MB (Linux). */
+  peakMb?: number;
+}
+
+export interface PyCheckerOptions {
+  /** Above this many Python files a repository is resolved fast only (bounds the checker's memory). */
+  maxFiles: number;
+  /** V8 heap limit of the checker process, MB. */
+  maxHeapMb: number;
+  /** The language server's entry (default: the installed `pyright` package's). */
+  serverScript?: string;
+}
+
+/** How many repositories keep a checker process (least recently used ones are stopped). */
+const MAX_SESSIONS = 2;
+/** A checker process idle this long is stopped (its memory freed; the next run starts it again). */
+const IDLE_MS = 10 * 60_000;
+/** Waiting for the server to list the workspace's files; past this, questions are asked anyway. */
+const READY_MS = 60_000;
+/** Answers pending at once: the server answers one at a time, pipelining only saves round trips. */
+const IN_FLIGHT = 64;
+
+/** The pyright language server's entry script, or undefined when the package is not installed. */
+export function pyrightServerScript(): string | undefined {
+  try {
+    return require.resolve('pyright/langserver.index.js');
+  } catch {
+    return undefined;
+  }
+}
+
+interface Session {
+  key: string;
+  root: string;
+  child: ChildProcess;
+  conn: MessageConnection;
+  ready: Promise<void>;
+  dead?: string;
+  hashes: Map<string, string>;
+  files: Map<string, ParsedFile>;
+  lastUsed: number;
+  idle?: NodeJS.Timeout;
+  /** Calls waiting on the process: while any is, it keeps this one alive. */
+  waiting: number;
+  /** Started by `prepare` from the files on disk: the first `open` takes its files' hashes as read. */
+  fresh: boolean;
+}
+
+/** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
+async function held<T>(s: Session, fn: () => Promise<T>): Promise<T> {
+  if (s.waiting++ === 0) setRef(s, true);
+  try {
+    return await fn();
+  } finally {
+    if (--s.waiting === 0) setRef(s, false);
+  }
+}
+
+function setRef(s: Session, on: boolean): void {
+  for (const h of [s.child, s.child.stdout, s.child.stdin] as unknown as { ref?: () => void; unref?: () => void }[]) {
+    if (on) h?.ref?.();
+    else h?.unref?.();
+  }
+}
+
+/**
+ * Pyright (its language server, over JSON-RPC on stdio) in a process of its own per repository:
+ * "which declaration does this name denote" for the Python references the fast resolver could not
+ * pin. The server keeps its program between runs: a re-index tells it which files changed (LSP
+ * `didChangeWatchedFiles`), and pyright parses and binds again only those and the files importing
+ * them, evaluating types lazily for the sites asked. The process's heap is capped (`maxHeapMb`);
+ * pyright empties its caches when its heap runs high. A process that dies fails its questions (no
+ * answers: the fast resolver's stand) and is started again on the next run.
+ */
+export class PyChecker {
+  private readonly sessions = new Map<string, Session>();
+  readonly script: string | undefined;
+
+  constructor(private readonly opts: PyCheckerOptions) {
+    this.script = opts.serverScript ?? pyrightServerScript();
+  }
+
+  get available(): boolean {
+    return !!this.script && fs.existsSync(this.script);
+  }
+
+  /** Starts (or brings up to date) the repository's checker with its Python files; never throws. */
+  async open(key: string, root: string, files: ParsedFile[]): Promise<PyRunStats> {
+    if (!this.available) return { files: files.length, rechecked: 0, skipped: 'pyright is not installed (npm install pyright)' };
+    if (files.length > this.opts.maxFiles) {
+      this.forget(key);
+      return { files: files.length, rechecked: 0, skipped: `${files.length} Python files > INGEST_PY_PRECISE_MAX_FILES (${this.opts.maxFiles})` };
+    }
+    let s = this.sessions.get(key);
+    if (s && (s.dead || s.root !== root)) {
+      this.forget(key);
+      s = undefined;
+    }
+    let rechecked = files.length;
+    if (!s) s = this.start(key, root, files.map((f) => f.path));
+    else if (s.fresh) s.fresh = false;
+    else {
+      const changes: { uri: string; type: number }[] = [];
+      const now = new Set<string>();
+      for (const f of files) {
+        now.add(f.path);
+        const old = s.hashes.get(f.path);
+        if (old !== f.contentHash) changes.push({ uri: uriOf(root, f.path), type: old === undefined ? 1 : 2 });
+      }
+      for (const p of s.hashes.keys()) if (!now.has(p)) changes.push({ uri: uriOf(root, p), type: 3 });
+      rechecked = changes.length;
+      if (changes.length) s.conn.sendNotification('workspace/didChangeWatchedFiles', { changes }).catch(() => undefined);
+    }
+    s.hashes = new Map(files.map((f) => [f.path, f.contentHash]));
+    s.files = new Map(files.map((f) => [f.path, f]));
+    this.touch(s);
+    try {
+      await held(s, () => s!.ready);
+    } catch (error) {
+      this.forget(key);
+      return { files: files.length, rechecked: 0, skipped: `pyright failed to start: ${(error as Error).message}` };
+    }
+    return { files: files.length, rechecked, ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
+  }
+
+  /**
+   * Starts a repository's checker from the files on disk while they are being parsed (a first index):
+   * the process, its file listing and the standard library's stubs (loaded by one throwaway question)
+   * overlap the parse and the scope writes. Nothing when the repository's checker already runs.
+   */
+  prepare(key: string, root: string, paths: string[]): void {
+    if (!this.available || !paths.length || paths.length > this.opts.maxFiles) return;
+    const s0 = this.sessions.get(key);
+    if (s0 && !s0.dead && s0.root === root) return;
+    if (s0) this.forget(key);
+    const s = this.start(key, root, paths);
+    s.fresh = true;
+    const warm = async () => {
+      await s.ready;
+      await s.conn.sendRequest('textDocument/definition', { textDocument: { uri: uriOf(root, paths[0]) }, position: { line: 0, character: 0 } });
+    };
+    held(s, warm).catch(() => undefined);
+  }
+
+  /** The checker's answers, in order; undefined where it has none (or the process failed). */
+  async answer(key: string, queries: PyCheckerQuery[]): Promise<(PreciseOutcome | undefined)[]> {
+    const s = this.sessions.get(key);
+    const out: (PreciseOutcome | undefined)[] = new Array(queries.length).fill(undefined);
+    if (!s || s.dead) return out;
+    this.touch(s);
+    const lines = new Map<string, SourceLines | undefined>();
+    const linesOf = (rel: string) => {
+      if (!lines.has(rel)) {
+        const read = readSourceText(s.root, rel);
+        // A file that changed on disk since it was parsed: its lines no longer match the references.
+        const f = s.files.get(rel);
+        lines.set(rel, read && (!f || read.contentHash === f.contentHash) ? new SourceLines(read.text) : undefined);
+      }
+      return lines.get(rel);
+    };
+    const scopesOf = (rel: string) => s.files.get(rel)?.scopes;
+    let next = 0;
+    const worker = async () => {
+      while (next < queries.length && !s.dead) {
+        const i = next++;
+        const q = queries[i];
+        const src = linesOf(q.path);
+        const pos = src && sitePosition(src, q.ref);
+        if (!pos) continue;
+        try {
+          const defs = await s.conn.sendRequest<unknown>('textDocument/definition', { textDocument: { uri: uriOf(s.root, q.path) }, position: pos });
+          out[i] = outcomeOfDefinitions(q.ref.kind, sitesOf(defs), s.root, scopesOf, linesOf);
+        } catch {
+          // the process died or refused this one: no answer
+        }
+      }
+    };
+    await held(s, () => Promise.all(Array.from({ length: Math.min(IN_FLIGHT, queries.length) }, worker)));
+    return out;
+  }
+
+  /** Peak memory of a repository's checker process, MB (Linux), if it runs. */
+  peakMb(key: string): number | undefined {
+    const s = this.sessions.get(key);
+    return s ? peak(s.child).peakMb : undefined;
+  }
+
+  forget(key: string): void {
+    const s = this.sessions.get(key);
+    if (!s) return;
+    this.sessions.delete(key);
+    stop(s);
+  }
+
+  async close(): Promise<void> {
+    for (const key of [...this.sessions.keys()]) this.forget(key);
+  }
+
+  private touch(s: Session): void {
+    s.lastUsed = Date.now();
+    if (s.idle) clearTimeout(s.idle);
+    s.idle = setTimeout(() => this.forget(s.key), IDLE_MS);
+    s.idle.unref();
+  }
+
+  private start(key: string, root: string, paths: string[]): Session {
+    while (this.sessions.size >= MAX_SESSIONS) {
+      const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      this.forget(oldest.key);
+    }
+    const child = spawn(process.execPath, [`--max-old-space-size=${this.opts.maxHeapMb}`, this.script!, '--stdio'], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false };
+    // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
+    setRef(s, false);
+    const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
+    const settings = {
+      diagnosticMode: 'openFilesOnly',
+      typeCheckingMode: 'off',
+      autoSearchPaths: true,
+      // Types of third-party code without stubs are not needed: such receivers are outside the repository.
+      useLibraryCodeForTypes: false,
+      extraPaths,
+      indexing: false,
+      autoImportCompletions: false,
+      // "Found N source files" (an info message) says the workspace's files are known.
+      logLevel: 'Information',
+    };
+    conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
+      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? { analysis: settings } : {})),
+    );
+    conn.onRequest(() => null);
+    let listed!: () => void;
+    const filesListed = new Promise<void>((resolve) => (listed = resolve));
+    conn.onNotification('window/logMessage', (m: { message?: string }) => {
+      if (/^(Found \d+ source files?|No source files found)/m.test(m.message ?? '')) listed();
+    });
+    conn.onNotification(() => undefined);
+    const died = (why: string) => {
+      if (s.dead) return;
+      s.dead = why;
+      conn.dispose();
+      if (this.sessions.get(key) === s) this.sessions.delete(key);
+      listed();
+    };
+    child.on('exit', (code, signal) => died(`pyright exited (${signal ?? code})`));
+    child.on('error', (e) => died(`pyright failed: ${e.message}`));
+    conn.onError(() => undefined);
+    conn.listen();
+    const uri = pathToFileURL(root).href;
+    s.ready = (async () => {
+      await conn.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: uri,
+        workspaceFolders: [{ uri, name: path.basename(root) || 'root' }],
+        capabilities: { workspace: { configuration: true, workspaceFolders: true } },
+        initializationOptions: {},
+      });
+      await conn.sendNotification('initialized', {});
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([filesListed, new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_MS)))]);
+      clearTimeout(timer);
+      if (s.dead) throw new Error(s.dead);
+    })();
+    s.ready.catch(() => undefined);
+    this.sessions.set(key, s);
+    return s;
+  }
+}
+
+/**
+ * Import roots beside the repository root, as the fast resolver finds them: the parent of every
+ * top-level package (a directory with `__init__.py` whose parent has none), e.g. `src/`.
+ */
+export function pythonSourceRoots(paths: string[]): string[] {
+  const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
+  const initDirs = new Set(paths.filter((p) => p === '__init__.py' || p.endsWith('/__init__.py')).map(dirOf));
+  const roots = new Set<string>();
+  for (const d of initDirs) {
+    const parent = dirOf(d);
+    if (d && parent && !initDirs.has(parent)) roots.add(parent);
+  }
+  return [...roots].sort();
+}
+
+function stop(s: Session): void {
+  if (s.idle) clearTimeout(s.idle);
+  s.dead ??= 'stopped';
+  try {
+    s.conn.dispose();
+  } catch {
+    // already closed
+  }
+  s.child.kill();
+}
+
+function uriOf(root: string, rel: string): string {
+  return pathToFileURL(path.join(root, rel)).href;
+}
+
+/** LSP `Location | Location[] | LocationLink[] | null` as file positions. */
+function sitesOf(defs: unknown): DefinitionSite[] {
+  const list = Array.isArray(defs) ? defs : defs ? [defs] : [];
+  const out: DefinitionSite[] = [];
+  for (const d of list as { uri?: string; targetUri?: string; range?: LspRange; targetSelectionRange?: LspRange }[]) {
+    const uri = d.uri ?? d.targetUri;
+    const range = d.range ?? d.targetSelectionRange;
+    if (!uri?.startsWith('file:') || !range) continue;
+    out.push({ file: fileURLToPath(uri), line: range.start.line, character: range.start.character });
+  }
+  return out;
+}
+
+interface LspRange {
+  start: { line: number; character: number };
+}
+
+function peak(child: ChildProcess): { peakMb?: number } {
+  try {
+    const m = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    return m ? { peakMb: Math.round(Number(m[1]) / 1024) } : {};
+  } catch {
+    return {};
+  }
+}
