@@ -13,3 +13,4 @@ export * from './ingest.module';
 export * from './pipeline/parse-cache';
 export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
+export * from './pipeline/embed-fanout';

@@ -14,7 +14,7 @@ import { resolveAllowedPath } from '../walk/allowed-roots';
 import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
 import { ParsePool } from '../parse/parse-pool';
 import type { ParseOutcome } from '../parse/parse-task';
-import { EmbedPhase } from './embed-phase';
+import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult, ResolveAllReason } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
@@ -58,6 +58,11 @@ export async function validateIndexRequest(request: { path: string; name: string
 }
 
 type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
+
+/** Who embeds a run's scopes: the run itself (EmbedPhase), or slices on every worker (EmbedFanOut). */
+export interface EmbedRunner {
+  run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats>;
+}
 
 /**
  * Indexes one repository into the graph, incrementally: only files whose bytes changed are parsed,
@@ -112,9 +117,9 @@ export class IngestService {
    * One run. The repository is INDEXING from the start of the run and INDEXED when it finishes; a run
    * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
    */
-  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined): Promise<IngestResult> {
+  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined, embedRunner?: EmbedRunner): Promise<IngestResult> {
     try {
-      return await this.run(request, onProgress);
+      return await this.run(request, onProgress, embedRunner);
     } catch (error) {
       const reason = `the index run did not finish: ${(error as Error).message}`;
       await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
@@ -122,7 +127,7 @@ export class IngestService {
     }
   }
 
-  private async run(request: IngestRequest, onProgress: ProgressSink): Promise<IngestResult> {
+  private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
     const timings: Record<string, number> = {};
     const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -328,7 +333,7 @@ export class IngestService {
       await report(true);
       const phaseStarted = performance.now();
       const stats = await time('embed', () =>
-        new EmbedPhase(this.repo, this.embedder, this.embeddingCache).run(repoId, {
+        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache)).run(repoId, {
           onTotal: (total) => {
             progress.toEmbed = total;
             return report(true);
@@ -387,6 +392,7 @@ export class IngestService {
       embedding,
       errors,
       timingsMs: timings,
+      bookmarks: await this.repo.bookmarks(),
     };
   }
 
@@ -525,6 +531,7 @@ export class IngestService {
       }
       parsed.push(slim(result));
       progress.filesParsed++;
+      progress.scopes = sync.committed;
       progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
       await report();
       // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
