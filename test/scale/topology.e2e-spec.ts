@@ -75,6 +75,8 @@ describe('scale-out: 2 APIs, 3 workers, one Neo4j (neo4j://) and one Redis', () 
       EMBEDDING_OPENAI_CONCURRENCY: '1',
       EMBEDDING_BATCH_SIZE: String(SLICE),
       INGEST_EMBED_SLICE: String(SLICE),
+      // One slice per worker at a time: three requests in flight at once are then three workers.
+      INGEST_EMBED_CONCURRENCY: '1',
       CHAT_PROVIDER: 'openai',
       CHAT_OPENAI_BASE_URL: `${chat.baseUrl}/v1`,
       CHAT_MODEL: 'llama3',

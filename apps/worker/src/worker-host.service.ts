@@ -14,10 +14,9 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.RERANK]: 20,
   // An ask mostly waits on the chat model and Neo4j.
   [QueueName.ASK]: 8,
-  // One embedding slice at a time: the local model uses every core, and a remote endpoint's own
-  // concurrency (EMBEDDING_OPENAI_CONCURRENCY) already fills one slice's requests. More throughput is
-  // more workers, each with its own model or endpoint.
-  [QueueName.EMBED]: 1,
+  // Set by INGEST_EMBED_CONCURRENCY (see concurrencyOf): a few slices, so the model never waits on
+  // Neo4j between them. More throughput is more workers, each with its own model or endpoint.
+  [QueueName.EMBED]: 2,
 };
 
 /**
@@ -63,7 +62,7 @@ export class WorkerHostService implements OnApplicationShutdown {
       const worker = new Worker(bullQueueName(queue), (job, token) => this.dispatch(job, token), {
         connection: createRedisConnection(this.config.redis.url),
         prefix: this.config.queue.prefix,
-        concurrency: DEFAULT_CONCURRENCY[queue],
+        concurrency: queue === QueueName.EMBED ? this.config.ingest.embedConcurrency : DEFAULT_CONCURRENCY[queue],
         ...LOCKING[queue],
       });
       worker.on('failed', (job, error) => this.logger.warn(`job ${job?.name}#${job?.id} failed: ${error.message}`));
