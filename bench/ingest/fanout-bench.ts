@@ -37,7 +37,11 @@ const FAKE_MODEL = 'fake-fixed-latency';
 const load = () => os.loadavg()[0].toFixed(1);
 
 async function clearVectors(h: IngestHarness, repo: string): Promise<void> {
-  await h.neo4j.runStatement('MATCH (s:Scope {repoId: $repo}) WHERE s.embedding IS NOT NULL CALL (s) { SET s.embedding = null, s.embeddingModel = null } IN TRANSACTIONS OF 5000 ROWS', { repo });
+  // Batches of 5,000 (one transaction each) keep Neo4j's transaction memory bounded.
+  for (;;) {
+    const [{ n }] = await h.neo4j.runStatement<{ n: number }>('MATCH (s:Scope {repoId: $repo}) WHERE s.embedding IS NOT NULL WITH s LIMIT 5000 SET s.embedding = null, s.embeddingModel = null RETURN count(s) AS n', { repo });
+    if (n === 0) break;
+  }
 }
 
 /** N workers on a prefix of their own; this process runs the index job's side of the fan-out. */
@@ -100,7 +104,7 @@ async function main(): Promise<void> {
   const rounds = Number(arg('rounds', '2'));
   const latencyMs = Number(arg('latency-ms', '200'));
   const batch = Number(arg('batch', '32'));
-  const slice = Number(arg('slice', '512'));
+  const slice = Number(arg('slice', '2048'));
   const local = arg('local', '').split(',').filter(Boolean).map(Number);
   const out: Record<string, unknown> = { corpus, latencyMs, batch, slice, cpus: os.cpus().length, loadBefore: load() };
 
@@ -142,7 +146,8 @@ async function main(): Promise<void> {
     const rate = (n: number) => median(runs.filter((x) => x.workers === n).map((x) => x.perSecond));
     const base = rate(workerCounts[0]);
     out.fake = workerCounts.map((n) => ({ workers: n, perSecond: Math.round(rate(n)), speedup: Number((rate(n) / base).toFixed(2)) }));
-    out.fakeIdealPerWorker = Math.round((batch * 1000) / latencyMs);
+    // Each worker runs INGEST_EMBED_CONCURRENCY (default 2) slices, each with one request in flight.
+    out.fakeIdealPerWorker = Math.round((2 * batch * 1000) / latencyMs);
 
     if (local.length) {
       // A smaller corpus: the local model runs at tens of embeddings a second on two cores.

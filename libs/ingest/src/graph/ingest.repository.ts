@@ -357,9 +357,9 @@ export class IngestRepository {
     });
   }
 
-  async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number }> {
-    const [row] = await this.neo4j.read<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed', { repoId, model });
-    return row ?? { pending: 0, otherModel: 0 };
+  async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number; total: number }> {
+    const [row] = await this.neo4j.read<{ pending: number; otherModel: number; total: number }>('ingest/count-scopes-to-embed', { repoId, model });
+    return row ?? { pending: 0, otherModel: 0, total: 0 };
   }
 
   /** scopesToEmbed within one embedding slice (ids in (after, until]). */

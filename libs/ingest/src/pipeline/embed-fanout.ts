@@ -15,6 +15,18 @@ const STATE_CHECK_POLLS = 20;
 const DISPATCH_BATCH = 32;
 /** Progress hashes outlive a run that never cleans up (its worker died for good). */
 const PROGRESS_TTL_S = 24 * 3600;
+/**
+ * A run is cut into at least this many slices (down to MIN_SLICE scopes each): however many workers
+ * take them, the last wave is short, so N workers come close to N times one.
+ */
+const MIN_SLICES = 64;
+const MIN_SLICE = 64;
+
+/** Scopes per slice: INGEST_EMBED_SLICE at most, smaller for a small repository (see MIN_SLICES). */
+export function sliceSize(totalScopes: number, configured: number): number {
+  return Math.max(Math.min(MIN_SLICE, configured), Math.min(configured, Math.ceil(totalScopes / MIN_SLICES)));
+}
+
 /** Finished slices kept in BullMQ: enough for a million-scope plan, so a retried index job finds them done. */
 const KEEP_FINISHED = { removeOnComplete: { age: 24 * 3600, count: 20_000 }, removeOnFail: { age: 7 * 24 * 3600, count: 20_000 } };
 
@@ -70,7 +82,7 @@ export class EmbedFanOut {
   async run(repoId: string, indexJobId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats> {
     const model = this.embedder.model;
     const stats = emptyEmbedStats();
-    const { pending, otherModel } = await this.repo.countScopesToEmbed(repoId, model);
+    const { pending, otherModel, total } = await this.repo.countScopesToEmbed(repoId, model);
     stats.modelSwitched = otherModel;
     if (otherModel > 0) this.logger.warn(`${repoId}: ${otherModel} scopes hold vectors of another model; re-embedding them with ${model}`);
     await hooks.onTotal(pending);
@@ -78,7 +90,8 @@ export class EmbedFanOut {
 
     const key = EMBED_PROGRESS.key(this.queues.prefix, indexJobId);
     const dispatched = new Map<string, number>();
-    const planned = this.plan(repoId, indexJobId, model, dispatched);
+    // Sized by all of the repository's scopes, not the pending ones: a retried run cuts the same slices.
+    const planned = this.plan(repoId, indexJobId, model, sliceSize(total, this.config.ingest.embedSlice), dispatched);
     planned.catch(() => undefined);
     let planDone = false;
     void planned.then(() => (planDone = true), () => (planDone = true));
@@ -126,7 +139,7 @@ export class EmbedFanOut {
   }
 
   /** Reads the slices in id order and adds those with scopes to embed, a batch at a time, while workers already take the first. */
-  private async plan(repoId: string, indexJobId: string, model: string, dispatched: Map<string, number>): Promise<void> {
+  private async plan(repoId: string, indexJobId: string, model: string, size: number, dispatched: Map<string, number>): Promise<void> {
     let after = '';
     let batch: { name: JobName; data: EmbedChunkJobData; opts: { jobId: string } & typeof KEEP_FINISHED }[] = [];
     const flush = async () => {
@@ -136,7 +149,7 @@ export class EmbedFanOut {
       batch = [];
     };
     for (;;) {
-      const slice = await this.repo.embedSlice(repoId, model, after, this.config.ingest.embedSlice);
+      const slice = await this.repo.embedSlice(repoId, model, after, size);
       if (!slice) break;
       if (slice.pending > 0) {
         const jobId = sliceJobId(indexJobId, model, after, slice.until);
