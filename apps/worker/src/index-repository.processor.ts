@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError } from '@scopegraph/errors';
-import { IngestResult, IngestService } from '@scopegraph/ingest';
+import { EmbedFanOut, IngestResult, IngestService } from '@scopegraph/ingest';
 import { IndexRepositoryJobData, JobName, ResourceLockService } from '@scopegraph/queue';
 import { JobProcessor } from './job-processor';
 
@@ -15,6 +15,7 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
 
   constructor(
     private readonly ingest: IngestService,
+    private readonly fanOut: EmbedFanOut,
     private readonly locks: ResourceLockService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -29,7 +30,10 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
       throw new DelayedError();
     }
     try {
-      return await this.ingest.index({ ...job.data, jobId: job.id }, (progress) => job.updateProgress(progress as unknown as object));
+      // Embedding goes out in slices that every worker takes; the graph writes stay behind the lock.
+      const jobId = job.id!;
+      const embedRunner = this.fanOut.enabled ? { run: (repoId: string, hooks: Parameters<EmbedFanOut['run']>[2]) => this.fanOut.run(repoId, jobId, hooks) } : undefined;
+      return await this.ingest.index({ ...job.data, jobId }, (progress) => job.updateProgress(progress as unknown as object), embedRunner);
     } catch (error) {
       // Bad input (a path that vanished or left the allowed roots) will not come back by retrying.
       if (error instanceof DomainError) throw new UnrecoverableError(error.message);

@@ -10,13 +10,14 @@ import { loggerParams } from '@scopegraph/observability';
 import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { AskProcessor } from './ask.processor';
+import { EmbedChunkProcessor } from './embed-chunk.processor';
 import { JOB_PROCESSORS } from './job-processor';
 import { IndexRepositoryProcessor } from './index-repository.processor';
 import { ProbeProcessor } from './probe.processor';
 import { RerankBatchProcessor } from './rerank-batch.processor';
 import { WorkerHostService } from './worker-host.service';
 
-const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor, RerankBatchProcessor, AskProcessor];
+const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor, RerankBatchProcessor, AskProcessor, EmbedChunkProcessor];
 
 @Module({
   imports: [

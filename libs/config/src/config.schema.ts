@@ -99,6 +99,16 @@ export const envSchema = z.object({
   INGEST_LOCK_TTL_MS: positiveInt.min(100).max(600_000).default(30_000),
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
+  /**
+   * Scopes per embedding slice: an index job run by a worker cuts its embedding into BullMQ jobs of
+   * this many scopes that every worker takes in parallel (0: the index job embeds by itself).
+   */
+  INGEST_EMBED_SLICE: z.coerce.number().int().min(0).max(100_000).default(2_048),
+  /**
+   * Embedding slices one worker runs at once: with two, one slice's graph reads and writes overlap the
+   * other's model calls, so the model (or endpoint) never waits on Neo4j between slices.
+   */
+  INGEST_EMBED_CONCURRENCY: positiveInt.max(16).default(2),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   /** Threads of the local model's runs (ONNX Runtime intra-op threads); default: 1 in the API, the CPUs this process may use elsewhere. */
   EMBEDDING_THREADS: positiveInt.max(64).optional(),
@@ -238,6 +248,10 @@ export interface AppConfig {
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
+    /** Scopes per embedding slice job (INGEST_EMBED_SLICE); 0: no fan-out. */
+    embedSlice: number;
+    /** Embedding slices one worker runs at once (INGEST_EMBED_CONCURRENCY). */
+    embedConcurrency: number;
   };
   logLevel: Env['LOG_LEVEL'];
   logFormat: Env['LOG_FORMAT'];
@@ -322,6 +336,8 @@ export function toAppConfig(env: Env): AppConfig {
       parseThreads: env.INGEST_PARSE_THREADS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,
+      embedSlice: env.INGEST_EMBED_SLICE,
+      embedConcurrency: env.INGEST_EMBED_CONCURRENCY,
     },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,

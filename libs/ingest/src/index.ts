@@ -19,3 +19,4 @@ export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
 export { PyChecker, pyrightServerScript } from './languages/python/py-checker';
 export type { PyRunStats } from './languages/python/py-checker';
+export * from './pipeline/embed-fanout';

@@ -144,6 +144,7 @@ export const SEARCH_CYPHER = {
   repositoryIds: 'search/repository-ids',
   filePaths: 'search/file-paths',
   countCandidates: 'search/count-candidates',
+  vectorCoverage: 'search/vector-coverage',
   vectorIndex: 'search/vector-index',
   vectorIndexFiltered: 'search/vector-index-filtered',
   vectorExact: 'search/vector-exact',
@@ -183,6 +184,12 @@ export class SearchRepository {
   async countCandidates(filters: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number): Promise<{ repositoryIds: string[]; n: number }> {
     const [row] = await this.neo4j.read<{ repositoryIds: string[]; n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
     return row ?? { repositoryIds: [], n: 0 };
+  }
+
+  /** Scopes and embedded scopes of the repositories (all when null), and how many of them are being indexed. */
+  async vectorCoverage(repoIds: string[] | null): Promise<{ scopes: number; embedded: number; indexing: number }> {
+    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number }>(SEARCH_CYPHER.vectorCoverage, { repoIds });
+    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0 };
   }
 
   async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {

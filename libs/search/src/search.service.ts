@@ -104,6 +104,7 @@ export class SearchService {
 
   private readonly counts: CatalogCache<{ repositoryIds: string[]; n: number }>;
   private readonly repositories: CatalogCache<string[]>;
+  private readonly coverage: CatalogCache<{ scopes: number; embedded: number; indexing: number }>;
 
   constructor(
     private readonly repo: SearchRepository,
@@ -113,6 +114,7 @@ export class SearchService {
   ) {
     this.counts = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
     this.repositories = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+    this.coverage = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
   }
 
   /** The plan as it would run: filters, counted candidates, strategy, Cypher files and parameters (no vectors). */
@@ -152,6 +154,8 @@ export class SearchService {
     const runsVector = p.semantic !== undefined && prep.strategy.name !== 'empty' && prep.strategy.name !== 'none';
     const semanticExplain = prep.explain.lists.find((l) => l.list === 'semantic');
     const warnings: string[] = [];
+    const coverage = prep.explain.vectorCoverage;
+    if (coverage && coverage.embedded < coverage.scopes && (p.mode === 'hybrid' || p.mode === 'semantic' || p.mode === 'semantic_rerank')) warnings.push(vectorCoverageNote(coverage));
     /** The query vector, or null when hybrid goes on without it (the failure is a warning, not hidden). */
     const embed = async (): Promise<number[] | null> => {
       try {
@@ -452,6 +456,14 @@ export class SearchService {
     if (lucene && plan.phrases === false) lucene.phrases = [];
     if (lucene && plainWords) lucene.boosts = PROSE_FIELD_BOOSTS;
     const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene);
+    if (plan.semantic && !filters.matchesNothing) {
+      const repoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
+      const c = await this.coverage.get(JSON.stringify(repoIds), () => this.repo.vectorCoverage(repoIds), fresh);
+      explain.vectorCoverage = { ...c, share: c.scopes > 0 ? Math.round((c.embedded / c.scopes) * 1000) / 1000 : 1 };
+      if (c.embedded < c.scopes) {
+        explain.notes.push(vectorCoverageNote(c));
+      }
+    }
     if (plainWords) {
       explain.fusion.plainWords = true;
       explain.notes.push(
@@ -766,4 +778,11 @@ function round(ms: number): number {
 
 function truncate(text: string, n: number): string {
   return text.length > n ? `${text.slice(0, n)}…` : text;
+}
+
+/** Said in explain and in a search's warnings when the vector list cannot see every scope. */
+function vectorCoverageNote(c: { scopes: number; embedded: number; indexing: number }): string {
+  const pct = c.scopes > 0 ? Math.floor((c.embedded / c.scopes) * 100) : 100;
+  const why = c.indexing > 0 ? 'an index is still embedding' : 'some scopes have no vector (an embedding error, or embedding skipped)';
+  return `the semantic list covered ${c.embedded} of ${c.scopes} scopes (${pct}%): ${why}; keyword, exact-string and graph lists see every scope written`;
 }

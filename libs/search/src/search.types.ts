@@ -314,6 +314,12 @@ export interface SearchExplain {
   rescore?: RescorePlan & { cypher: string };
   /** A relationship question recognised (graph mode, or hybrid's structural route). */
   structural?: StructuralExplain;
+  /**
+   * With a semantic list: the searched repositories' scopes and how many of them have a vector, i.e.
+   * the share the vector list could see (below 1 while an index is still embedding: keyword, exact
+   * and graph lists already see every written scope). `indexing`: repositories counted live.
+   */
+  vectorCoverage?: { scopes: number; embedded: number; share: number; indexing: number };
   notes: string[];
 }
 

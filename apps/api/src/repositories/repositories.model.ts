@@ -69,6 +69,14 @@ registerEnumType(RepositoryIndexStatus, {
   description: 'INDEXING while a run is on; INDEXED once one finished; FAILED when the last run did not finish (half-written: index it again to complete it)',
 });
 
+@ObjectType({ description: 'How far a running index is: what search can already find' })
+export class IndexRunState {
+  @Field({ description: 'walking | parsing | resolving | writing | embedding | done' }) phase: string;
+  @Field(() => Int, { description: 'Scopes written to the graph so far (keyword, exact-string and GRAPH search find them)' }) scopesWritten: number;
+  @Field(() => Int, { description: 'Scopes this run has embedded so far (vector search finds them)' }) embedded: number;
+  @Field(() => Int, { description: 'Scopes this run embeds in all (known once the embedding phase starts)' }) toEmbed: number;
+}
+
 @ObjectType()
 export class Repository {
   @Field(() => ID) id: string;
@@ -84,6 +92,7 @@ export class Repository {
   @Field(() => RepositoryIndexStatus, { description: 'How its last index run ended' }) indexStatus: RepositoryIndexStatus | `${RepositoryIndexStatus}`;
   @Field(() => ID, { nullable: true, description: 'The index job of its last run' }) indexJobId?: string | null;
   @Field(() => String, { nullable: true, description: 'Why the last run did not finish (FAILED)' }) indexError?: string | null;
+  @Field(() => IndexRunState, { nullable: true, description: 'While INDEXING: scopes written and embedded so far' }) indexRun?: IndexRunState | null;
 }
 
 @ObjectType()

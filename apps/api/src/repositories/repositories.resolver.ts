@@ -1,8 +1,9 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { Neo4jService } from '@scopegraph/graph';
 import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest, validateScipPath } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
@@ -14,12 +15,15 @@ const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
 
 @Resolver(() => Repository)
 export class RepositoriesResolver {
+  private readonly logger = new Logger(RepositoriesResolver.name);
+
   constructor(
     private readonly queues: QueueService,
     private readonly events: JobEventsService,
     private readonly repo: IngestRepository,
     private readonly parseCache: ParseCache,
     private readonly catalog: RepositoryCatalog,
+    private readonly neo4j: Neo4jService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -77,6 +81,20 @@ export class RepositoriesResolver {
   })
   async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
     if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw await this.events.missing(QueueName.INDEX, jobId);
-    return this.events.watch(QueueName.INDEX, jobId);
+    return this.withBookmarks(this.events.watch(QueueName.INDEX, jobId));
+  }
+
+  /**
+   * Before a finished run is relayed, this API takes its bookmarks: whoever saw "done" here then
+   * searches a graph with the run's writes applied, also when reads go to another cluster member.
+   */
+  private async *withBookmarks(events: AsyncGenerator<JobEvent>): AsyncGenerator<JobEvent> {
+    for await (const event of events) {
+      const bookmarks = (event.result as { bookmarks?: unknown } | undefined)?.bookmarks;
+      if (event.type === 'completed' && Array.isArray(bookmarks)) {
+        await this.neo4j.addBookmarks(bookmarks.filter((b): b is string => typeof b === 'string')).catch((e: Error) => this.logger.warn(`bookmarks of index job ${event.jobId} not taken: ${e.message}`));
+      }
+      yield event;
+    }
   }
 }

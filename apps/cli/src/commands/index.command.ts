@@ -121,8 +121,9 @@ function coverageLines(coverage: Coverage[], indent: string): string[] {
 
 export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
   const { repositories } = await client.request<{
-    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[] }[];
-  }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError ${COVERAGE_FIELDS} } }`);
+    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[];
+      indexRun: { phase: string; scopesWritten: number; embedded: number; toEmbed: number } | null }[];
+  }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError indexRun { phase scopesWritten embedded toEmbed } ${COVERAGE_FIELDS} } }`);
   if (opts.json) {
     process.stdout.write(JSON.stringify(repositories, null, 2) + '\n');
     return 0;
@@ -138,12 +139,19 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
   for (const r of repositories) if (r.indexError) process.stdout.write(`${r.name}: ${r.indexError}\n`);
+  for (const r of repositories) if (r.indexRun) process.stdout.write(`${r.name}: ${runLine(r.indexRun)}\n`);
   const withCoverage = repositories.filter((r) => r.coverage.length);
   if (withCoverage.length) {
     process.stdout.write('\nreferences by language (resolved in the repository, by provenance / external: standard library, platform or dependency / dynamic / not-found):\n');
     for (const r of withCoverage) process.stdout.write([`  ${r.name}`, ...coverageLines(r.coverage, '    ')].join('\n') + '\n');
   }
   return 0;
+}
+
+/** A running index in one line: what search can already find. */
+export function runLine(run: { phase: string; scopesWritten: number; embedded: number; toEmbed: number }): string {
+  const vectors = run.toEmbed > 0 ? `${run.embedded} of ${run.toEmbed} embedded` : 'none embedded yet';
+  return `indexing (${run.phase}): ${run.scopesWritten} scopes written, searchable by keyword and graph; ${vectors}`;
 }
 
 /** The worker's estimate, not cli-progress's own: it knows the phase's real rate. */

@@ -14,7 +14,7 @@ import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
 import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
 import { listRepository } from '../walk/file-walker';
 import { desiredEdges, diffEdges, edgeHashes } from './edges';
-import { EmbedPhase } from './embed-phase';
+import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
@@ -66,6 +66,11 @@ async function loadScip(file: string): Promise<{ index: ScipIndex; key: string }
 }
 
 type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
+
+/** Who embeds a run's scopes: the run itself (EmbedPhase), or slices on every worker (EmbedFanOut). */
+export interface EmbedRunner {
+  run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats>;
+}
 
 /**
  * Indexes one repository into the graph, incrementally: only files whose bytes changed are parsed,
@@ -120,9 +125,9 @@ export class IngestService {
    * One run. The repository is INDEXING from the start of the run and INDEXED when it finishes; a run
    * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
    */
-  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined): Promise<IngestResult> {
+  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined, embedRunner?: EmbedRunner): Promise<IngestResult> {
     try {
-      return await this.run(request, onProgress);
+      return await this.run(request, onProgress, embedRunner);
     } catch (error) {
       const reason = `the index run did not finish: ${(error as Error).message}`;
       await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
@@ -130,7 +135,7 @@ export class IngestService {
     }
   }
 
-  private async run(request: IngestRequest, onProgress: ProgressSink): Promise<IngestResult> {
+  private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
     const timings: Record<string, number> = {};
     const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -345,7 +350,7 @@ export class IngestService {
       await report(true);
       const phaseStarted = performance.now();
       const stats = await time('embed', () =>
-        new EmbedPhase(this.repo, this.embedder, this.embeddingCache).run(repoId, {
+        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache)).run(repoId, {
           onTotal: (total) => {
             progress.toEmbed = total;
             return report(true);
@@ -406,6 +411,7 @@ export class IngestService {
       embedding,
       errors,
       timingsMs: timings,
+      bookmarks: await this.repo.bookmarks(),
       ...(scip ? { scip: { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } } : {}),
     };
   }

@@ -13,8 +13,10 @@ export interface IngestProgress {
   filesTotal: number;
   filesParsed: number;
   filesReused: number;
+  /** Scopes in the graph so far: while parsing, those already written (search finds them); the total once written. */
   scopes: number;
   edges: number;
+  /** Scopes this run has embedded so far (of `toEmbed`); the repository's total once done. */
   embedded: number;
   toEmbed: number;
   /** Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown. */
@@ -72,6 +74,11 @@ export interface IngestResult {
    * references the index answered, and those it said nothing about (left to the name-based resolver).
    */
   scip?: ScipImportStats & { answered: number; unanswered: number };
+  /**
+   * Neo4j bookmarks of the run's writes: an API that relays the finished run adds them, so searches
+   * through it read a graph with this run's writes applied (read-your-writes on a cluster).
+   */
+  bookmarks?: string[];
 }
 
 /**

@@ -178,6 +178,7 @@ export class ParsePhase {
       }
       parsed.push(slim(result));
       progress.filesParsed++;
+      progress.scopes = sync.committed;
       progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
       await report();
       // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
