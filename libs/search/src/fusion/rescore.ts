@@ -1,6 +1,6 @@
 import { subTokenList } from '@scopegraph/code-model';
 import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
-import { queryWords } from '../query/query-text';
+import { queryWords, withoutPackagePath } from '../query/query-text';
 import type { KeywordDoc } from './keyword-blend';
 import { poolBm25, weightedTerms, type WeightedTerms } from './pool-bm25';
 import { stem } from '../query/stem';
@@ -83,7 +83,8 @@ function tokens(text: string | null | undefined, stemming = false): string[] {
 
 /** The query's searchable terms: its words and their sub-tokens, without English stop words. */
 export function rescoreTerms(text: string, stemming = false): string[] {
-  return [...new Set(tokens(text).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)))];
+  const plain = text.split(/(\s+)/u).map(withoutPackagePath).join('');
+  return [...new Set(tokens(plain).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)))];
 }
 
 /** Plain lower-case words, for word-for-word phrase matching. */

@@ -104,6 +104,16 @@ describe('buildLuceneQuery', () => {
     expect(q.query).toBe('foo.bar\\(\\) foo bar');
   });
 
+  it('gives a pasted fully qualified name the sub-tokens of its type, not of its package path', () => {
+    expect(safe('org.apache.commons.cli.UnrecognizedOptionException: Default option').terms).toEqual([
+      'org.apache.commons.cli.unrecognizedoptionexception:',
+      'unrecognized',
+      'option',
+      'exception',
+      'default',
+    ]);
+  });
+
   it('de-duplicates terms', () => {
     expect(safe('invoice Invoice INVOICE invoiceService').terms).toEqual(['invoice', 'invoiceservice', 'service']);
   });

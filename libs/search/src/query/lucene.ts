@@ -1,5 +1,5 @@
 import { subTokenList } from '@scopegraph/code-model';
-import { queryWords } from './query-text';
+import { queryWords, withoutPackagePath } from './query-text';
 
 /**
  * Code-safe Lucene queries for the full-text index.
@@ -144,7 +144,8 @@ export const PROSE_FIELD_BOOSTS: readonly (readonly [field: string, boost: numbe
 /**
  * Builds the full-text term list for user text: each word that is not an English stop word
  * (lower-cased, so AND/OR/NOT are plain words; the analyzer lower-cases anyway), followed by its
- * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`),
+ * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`; a qualified
+ * name's package path gives none, see {@link withoutPackagePath}),
  * de-duplicated, escaped, joined by spaces (OR). {@link fieldBoostedQuery} spreads it over the fields.
  */
 export function buildLuceneQuery(text: string): LuceneQuery {
@@ -169,7 +170,7 @@ export function buildLuceneQuery(text: string): LuceneQuery {
   // A query made only of stop words ("to be or not to be") keeps them: something must be searched.
   for (const word of meaningful.length > 0 ? meaningful : words) {
     add(word.toLowerCase());
-    for (const sub of subTokenList(word)) add(sub);
+    for (const sub of subTokenList(withoutPackagePath(word))) add(sub);
   }
   return { query: terms.map(escapeLuceneTerm).join(' '), terms, dropped, phrases: queryPhrases(text) };
 }

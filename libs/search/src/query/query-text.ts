@@ -16,6 +16,24 @@ export function queryWords(text: string): string[] {
 }
 
 /**
+ * A fully qualified name's package path: two or more lower-case segments before a type name
+ * (Java `org.apache.commons.cli.ParseException`, Rust `std::collections::HashMap`, Go
+ * `github.com/gorilla/mux.(*Router).ServeHTTP`), or a PHP namespace (`Monolog\Handler\StreamHandler`).
+ */
+const PACKAGE_PATH = /^(?:(?:[a-z][a-z0-9_]*(?:\.|\/|::)){2,}(?=[A-Z(*])|(?:[A-Za-z_][A-Za-z0-9_]*\\)+(?=[A-Za-z_]))/u;
+
+/**
+ * A pasted word without its package path (`org.apache.commons.cli.ParseException:` -> `ParseException:`).
+ * The path names where a type lives, not which scope: its segments are in every path and file header of
+ * that package (every Java file under org/apache/commons/cli), so as keywords they rank whole files
+ * above the scope that holds the pasted message.
+ */
+export function withoutPackagePath(word: string): string {
+  const m = PACKAGE_PATH.exec(word);
+  return m && m[0].length < word.length ? word.slice(m[0].length) : word;
+}
+
+/**
  * Identifier sub-tokens of every word, de-duplicated, in order, leaving out a sub-token that equals
  * its whole (lower-cased) word: `parseFileAnalysis(x)` -> `['parse', 'file', 'analysis', 'x']`.
  */
