@@ -27,6 +27,18 @@ describe('rescore', () => {
     expect(out[3].score).toBeLessThan(out[2].score);
   });
 
+  it('matches a pasted dotted word (a file or type name) as the words bodies are split into', () => {
+    const loaders = new Map(
+      [
+        doc('init', 'Initialize', 'throw new Exception("Failed to initialize the loader")'),
+        doc('load', 'load', 'raise RuntimeError("Failed to initialize Python.Runtime.dll") from exc'),
+      ].map((d) => [d.id, d]),
+    );
+    const out = rescore([{ id: 'init', score: 0.05 }, { id: 'load', score: 0.04 }], loaders, 'RuntimeError: Failed to initialize Python.Runtime.dll', params);
+    expect(out[0].id).toBe('load');
+    expect(out[0].rescore.phrase).toBeGreaterThan(out[1].rescore.phrase);
+  });
+
   it('rewards a name the query mentions', () => {
     const out = rescore(fused, docs, 'how does makeObservable decorate the target', params);
     expect(out[0].id).toBe('c');

@@ -164,7 +164,8 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const fw = params.fieldWeights ?? FIELD_WEIGHT;
   const terms = rescoreTerms(text, stemming);
   const termSet = new Set(terms);
-  const phrases = queryPhrases(text).map((p) => p.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}_$']+/gu, '')).filter(Boolean));
+  // Split like the bodies are (`Python.Runtime.dll` -> python runtime dll), or a dotted word never matches.
+  const phrases = queryPhrases(text).map((p) => p.flatMap((w) => words(w)));
   const queryWordCount = Math.max(1, words(text).length);
   const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
 

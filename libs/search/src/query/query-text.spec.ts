@@ -35,6 +35,8 @@ describe('withoutPackagePath', () => {
     expect(withoutPackagePath('std::collections::HashMap')).toBe('HashMap');
     expect(withoutPackagePath('github.com/gorilla/mux.(*Router).ServeHTTP')).toBe('(*Router).ServeHTTP');
     expect(withoutPackagePath('Monolog\\Handler\\StreamHandler')).toBe('StreamHandler');
+    expect(withoutPackagePath('lib/marisa/grimoire/io/writer.cc:135:')).toBe('writer');
+    expect(withoutPackagePath('src/util.rs:35:13')).toBe('util');
   });
 
   it('keeps member access, a single qualifier and words that are not qualified names', () => {

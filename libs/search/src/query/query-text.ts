@@ -22,6 +22,9 @@ export function queryWords(text: string): string[] {
  */
 const PACKAGE_PATH = /^(?:(?:[a-z][a-z0-9_]*(?:\.|\/|::)){2,}(?=[A-Z(*])|(?:[A-Za-z_][A-Za-z0-9_]*\\)+(?=[A-Za-z_]))/u;
 
+/** A file path with an extension and optional `:line[:column]`, as compilers and stack traces print them. */
+const SOURCE_LOCATION = /^(?:[\w.@-]+\/)+([\w-]+)\.[A-Za-z0-9]{1,5}(?::\d+)*:?$/u;
+
 /**
  * A pasted word without its package path (`org.apache.commons.cli.ParseException:` -> `ParseException:`).
  * The path names where a type lives, not which scope: its segments are in every path and file header of
@@ -29,6 +32,9 @@ const PACKAGE_PATH = /^(?:(?:[a-z][a-z0-9_]*(?:\.|\/|::)){2,}(?=[A-Z(*])|(?:[A-Z
  * above the scope that holds the pasted message.
  */
 export function withoutPackagePath(word: string): string {
+  // A source location (`lib/marisa/io/writer.cc:135:`) says where: its file's own name is what is kept.
+  const location = SOURCE_LOCATION.exec(word);
+  if (location) return location[1];
   const m = PACKAGE_PATH.exec(word);
   return m && m[0].length < word.length ? word.slice(m[0].length) : word;
 }
