@@ -182,10 +182,22 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const nameWordsBonus = params.nameWordsBonus ?? 0;
   const linkBonus = params.linkBonus ?? 0;
 
+  const longestPhrase = head.map((_, i) => Math.max(0, ...phrases.filter((p) => containsSequence(read[i].body, p)).map((p) => p.length)));
+  // A pasted message belongs to the innermost scope holding it: a container (file, namespace, class)
+  // whose own member among the candidates holds as long a phrase gets no phrase bonus of its own. In
+  // C++ a message sits in a method, its namespace blocks (one per level) and its file, all verbatim.
+  const heldByMember = new Set<string>();
+  head.forEach((h, i) => {
+    const parent = docs.get(h.id)!.parentId;
+    if (parent && longestPhrase[i] > 0) {
+      const p = head.findIndex((c) => c.id === parent);
+      if (p >= 0 && longestPhrase[i] >= longestPhrase[p]) heldByMember.add(parent);
+    }
+  });
+
   const rescored = head.map((h, i) => {
     const d = docs.get(h.id)!;
-    const body = read[i].body;
-    const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
+    const longest = heldByMember.has(h.id) ? 0 : longestPhrase[i];
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
     const nameWords = nameWordsBonus > 0 && namedByWords(d.name, termSet, stemming) ? nameWordsBonus : 0;
