@@ -179,6 +179,7 @@ describe('phrases', () => {
     expect(queryPhrases('Unable to find file: settings')).toContainEqual(['Unable', 'to', 'find', 'file', 'settings']);
     expect(queryPhrases('The file config/routes.rb does not appear to exist (Thor::Error)')).toContainEqual(['does', 'not', 'appear', 'to', 'exist']);
     expect(queryPhrases('lib/marisa/grimoire/io/writer.cc:135: MARISA_IO_ERROR: ::fflush(file_) != 0')).toContainEqual(['fflush(file_', '0']);
+    expect(queryPhrases('mapper.cc:144: MARISA_IO_ERROR: origin_ == MAP_FAILED')).toContainEqual(['origin_', 'MAP_FAILED']);
     expect(queryPhrases('range end index 12 out of range for slice of length 8')).toEqual(
       expect.arrayContaining([
         ['range', 'end', 'index'],

@@ -115,7 +115,9 @@ export function queryPhrases(text: string): string[][] {
   // What follows the last label ("file.cc:135: MARISA_IO_ERROR: ::fflush(file_) != 0") whole, brackets
   // and operators included: a pasted condition or expression is only found as its run of tokens.
   const afterLabel = text.slice(text.lastIndexOf(': ') + 2);
-  if (text.includes(': ') && afterLabel.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean).length >= MIN_PHRASE_WORDS) add(phraseWords(afterLabel), 1);
+  // Two words are enough when operators say it is code (`origin_ == MAP_FAILED`).
+  const labelTokens = afterLabel.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean).length;
+  if (text.includes(': ') && labelTokens >= (/[=<>!&|]/u.test(afterLabel) ? 2 : MIN_PHRASE_WORDS)) add(phraseWords(afterLabel), 1);
   // A pasted message carries the values its format string left open, most often at an end
   // ("lz4: backup is a directory -- ignored" from "%s is a directory -- ignored"): each segment
   // without its first word, and without its last, is a phrase too (after the whole ones, so the cap
