@@ -10,6 +10,7 @@ import {
   type EvalRun,
   formatTable,
   judge,
+  languageRows,
   METRIC_CUTOFFS,
   parseDataset,
   type RankedHit,
@@ -172,6 +173,8 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
   for (const subset of reportSubsets(out)) {
     lines.push('', `${titles[subset]}:`, formatTable(reportRows(out, subset)));
   }
+  const perLanguage = languageRows(out);
+  if (perLanguage) lines.push('', 'per language (meta.language):', formatTable(perLanguage));
   if (out.warnings.length > 0) lines.push('', `${out.warnings.length} server warnings, e.g. ${out.warnings[0]}`);
   const { limited, paced, waitedMs } = out.rateLimit;
   if (limited || paced) lines.push('', `waited ${(waitedMs / 1000).toFixed(1)} s at the API's rate limit (${limited} times rate limited, ${paced} paced); latencies exclude the waiting`);

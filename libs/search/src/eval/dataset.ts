@@ -11,7 +11,8 @@ import type { EvalTarget } from './match';
  * `repo` is an indexed repository's name, `path` is relative to its root, `name` the declared
  * identifier (`Class.method` for members). `expand` (graph questions) asks for the hits' neighbors;
  * `type` (optional) says what kind of question it is, and the report gives every metric per type;
- * `meta` is free-form provenance and is not read. Blank lines are skipped.
+ * `meta` is free-form provenance, read only for `meta.language` (the report's split per language).
+ * Blank lines are skipped.
  */
 export interface EvalExpand {
   depth: number;
@@ -37,6 +38,12 @@ export interface EvalQuery {
   meta?: Record<string, unknown>;
   /** 1-based line in the file, for messages. */
   line: number;
+}
+
+/** The language a question is about (`meta.language`): the report splits by it when a dataset spans several. */
+export function queryLanguage(query: Pick<EvalQuery, 'meta'>): string | undefined {
+  const language = query.meta?.language;
+  return typeof language === 'string' ? language : undefined;
 }
 
 export interface DatasetProblem {
@@ -150,6 +157,7 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
   let meta: Record<string, unknown> | undefined;
   if (value.meta !== undefined) {
     if (!isObject(value.meta)) fail('meta', 'must be an object');
+    else if (value.meta.language !== undefined && (typeof value.meta.language !== 'string' || value.meta.language.trim() === '')) fail('meta.language', 'must be a non-empty string (the report splits by it)');
     else meta = value.meta;
   }
   if (id === null || repo === null || query === null) return null;
