@@ -10,7 +10,7 @@
  *    full indexes (Neo4j writes, no embeddings) fast vs precise, alternated.
  *
  *   npm run build && node dist/bench/graph/graph-bench.js [--repos name=dir,...] [--runs 3]
- *     [--sample 60 --sample-out /tmp/sample.tsv] [--index]
+ *     [--sample 60 --sample-out /tmp/sample.tsv] [--misses-out /tmp/misses.tsv] [--index]
  *
  * Default repositories: rxjs@7.8.2's src/ (the search dev set's codebase, unpacked into .cache/bench)
  * and scopegraph's own apps/, libs/, bench/, test/.
@@ -116,6 +116,17 @@ function sample(repo: string, files: ParsedFile[], outcomes: RefOutcome[], n: nu
   });
 }
 
+/** Every call site left a miss (not-found, unknown-receiver, ambiguous), to see what a resolver lacks. */
+function misses(repo: string, files: ParsedFile[], outcomes: RefOutcome[]): string[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return outcomes
+    .filter((o) => o.ref.kind === 'CALLS' && !o.targetIds && (MISSES as readonly string[]).includes(o.reason!))
+    .map((o) => {
+      const text = (byPath.get(o.path)!.scopes[0].source.split('\n')[o.ref.line - 1] ?? '').trim().slice(0, 120);
+      return [repo, `${o.path}:${o.ref.line}`, o.ref.targetName, o.reason, text].join('\t');
+    });
+}
+
 async function parseRepo(parser: ParserService, root: string): Promise<ParsedFile[]> {
   const walk = await walkRepository(root, (p) => parser.supports(p));
   return walk.files.map((f) => parser.parseFile(f.path, f.content));
@@ -139,6 +150,8 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('runs', '3')));
   const sampleSize = Number(arg('sample', '0'));
   const sampleOut = arg('sample-out', '');
+  const missesOut = arg('misses-out', '');
+  const missed: string[] = [];
   const parser = new ParserService();
   await parser.init();
   const rows: Row[] = [];
@@ -161,6 +174,7 @@ async function main(): Promise<void> {
     );
     agree[name] = agreement(fast.outcomes!, compilerFirst.outcomes!);
     if (sampleSize) samples.push(...sample(name, files, precise.outcomes!, sampleSize));
+    if (missesOut) missed.push(...misses(name, files, precise.outcomes!));
     process.stderr.write(`${name}: ${files.length} files, compiler options ${session.stats.options}\n`);
 
     // Time: walk+parse, then fast resolve vs a fresh precise project + resolve, alternated.
@@ -199,6 +213,7 @@ async function main(): Promise<void> {
     ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast'],
     ...Object.entries(timing).map(([repo, t]) => [repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2)]),
   ]);
+  if (missesOut) fs.writeFileSync(missesOut, ['repo\tsite\tcallee\treason\tline', ...missed].join('\n') + '\n');
   if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
 
   let index: Record<string, unknown> | undefined;
