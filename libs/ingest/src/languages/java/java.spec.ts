@@ -65,9 +65,13 @@ describe('JavaExtractor', () => {
       'OrderService.Api.close|method 21-21 true',
       'OrderService.Kind|enum 22-22 false',
       'OrderService.Kind.m|method 22-22 false',
+      'OrderService.Kind.A|variable 22-22 false',
       'OrderService.Kind.m|method~1 22-22 false',
+      'OrderService.Kind.B|variable 22-22 false',
       'OrderService.Pair|record 23-23 false',
       'OrderService.Pair.close|method 23-23 true',
+      'OrderService.Pair.left|method 23-23 false',
+      'OrderService.Pair.right|method 23-23 false',
     ]);
   });
 
