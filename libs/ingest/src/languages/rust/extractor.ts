@@ -381,6 +381,9 @@ class RustWalker {
     else if (body.type === 'enum_variant_list') {
       for (const v of body.namedChildren) {
         if (v.type !== 'enum_variant') continue;
+        const vn = fieldChild(v, this.f.name);
+        // a variant is a member of its enum (kind `variable`, as every language's enum members)
+        if (vn) this.b.addScope({ name: vn.text, kind: 'variable', parent: s, ...this.range(v), signature: this.text(v).split('\n')[0].replace(/,\s*$/, ''), docComment: this.doc(v), exported: s.exported });
         const vb = fieldChild(v, this.f.body);
         if (vb?.type === 'field_declaration_list') this.fields(vb, inner, s, false);
         else if (vb) {

@@ -299,5 +299,16 @@ describe('RustResolver', () => {
     expect(edges(r, 'CALLS').filter((e) => e.includes('target'))).toEqual(['walk -> src/lib.rs#EdgeRef.target|method']);
     expect(misses(r).filter((m) => /first|last|target/.test(m))).toEqual(['Map.go e.last: builtin', 'Map.go self.entries().first: builtin']);
   });
+
+  it('makes enum variants members of their enum (kind variable); constructing one calls the variant', () => {
+    const file = parser.parseFile('src/lib.rs', '/// Shapes.\npub enum Shape {\n    /// Round.\n    Circle(f64),\n    Square { side: f64 },\n    Dot,\n}\npub fn make() -> Shape { let _s = Shape::Square { side: 1.0 }; Shape::Circle(1.0) }');
+    expect(file.errors).toEqual([]);
+    expect(file.scopes.filter((s) => s.kind === 'variable').map((s) => [s.id, s.startLine, s.signature, s.docComment, s.exported])).toEqual([
+      ['src/lib.rs#Shape.Circle|variable', 4, 'Circle(f64)', 'Round.', true],
+      ['src/lib.rs#Shape.Square|variable', 5, 'Square { side: f64 }', null, true],
+      ['src/lib.rs#Shape.Dot|variable', 6, 'Dot', null, true],
+    ]);
+    expect(edges(resolveRepository([file]), 'CALLS')).toEqual(['make -> src/lib.rs#Shape.Circle|variable', 'make -> src/lib.rs#Shape.Square|variable']);
+  });
 });
 
