@@ -386,6 +386,18 @@ class CWalker {
       }
     }
     if (kind !== 'enum') this.members(body, s, kind);
+    else {
+      // enumerators are members of their enum (kind `variable`, as every language's enum members)
+      for (const e of body.namedChildren) {
+        const en = e.type === 'enumerator' ? fieldChild(e, this.f.name) : null;
+        if (!en) continue;
+        this.b.addScope({
+          name: this.text(en), kind: 'variable', parent: s,
+          startIndex: e.startIndex, endIndex: e.endIndex, startLine: startLine(e), endLine: endLine(e),
+          signature: this.text(e), docComment: this.doc(e), exported: public_,
+        });
+      }
+    }
     return s;
   }
 
