@@ -34,10 +34,10 @@ export const CONVERSIONS: Record<string, string> = {
   to_s: 'String', to_str: 'String', inspect: 'String', to_sym: 'Symbol', to_i: 'Integer', to_int: 'Integer', to_f: 'Float',
   to_a: 'Array', to_ary: 'Array', to_h: 'Hash', to_hash: 'Hash', to_proc: 'Proc',
 };
-/** Forwardable's (and ActiveSupport's) delegation macros: where the names of the methods they define are. */
-const DELEGATORS: Record<string, 'list' | 'one' | 'keys'> = {
+/** Forwardable's (and ActiveSupport's) delegation macros and `alias_method`: where the names of the methods they define are. */
+const DELEGATORS: Record<string, 'list' | 'one' | 'keys' | 'first'> = {
   def_delegators: 'list', def_instance_delegators: 'list', def_single_delegators: 'list',
-  def_delegator: 'one', def_instance_delegator: 'one', def_single_delegator: 'one',
+  def_delegator: 'one', def_instance_delegator: 'one', def_single_delegator: 'one', alias_method: 'first',
   delegate: 'keys', instance_delegate: 'keys', single_delegate: 'keys',
 };
 /** Enumerable methods that, given a block, return a new Array. */
@@ -165,8 +165,12 @@ class RbWalker {
       case 'operator_assignment':
         this.assignment(node, ctx);
         return;
-      case 'alias':
+      case 'alias': {
+        // `alias new old` defines a method `new` (lookups then see both names)
+        const n = fieldChild(node, this.f.name);
+        if (n && ctx.type && !ctx.inMethod) this.definedMethod(n, ctx, nodeText(this.content, node), false);
         return;
+      }
       case 'pair': {
         // `key: value` / `key => value`: a `hash_key_symbol` key is a name, not a call.
         for (const c of node.namedChildren) if (c.type !== 'hash_key_symbol') this.walk(c, ctx);
@@ -376,17 +380,8 @@ class RbWalker {
     const delegated = delegation ? this.delegated(delegation, args) : [];
     // (`delegate SomeLexer` in a DSL block is no delegation: walked as the call it is)
     if (delegated.length) {
-      for (const n of delegated) {
-        const name = nodeText(this.content, n).replace(/^:/, '');
-        this.b.addScope({
-          name, kind: 'method', parent: type, qualifiedName: `${type.qualifiedName}.${name}`,
-          startIndex: n.startIndex, endIndex: n.endIndex, startLine: startLine(n), endLine: endLine(n),
-          signature: nodeText(this.content, args.parent ?? args).split('\n')[0],
-          docComment: this.doc(args.parent ?? n),
-          exported: this.visibility.get(type) ?? true,
-          ...(ctx.singleton || method.includes('single') ? { owner: 'self' } : {}),
-        });
-      }
+      const signature = nodeText(this.content, args.parent ?? args).split('\n')[0];
+      for (const n of delegated) this.definedMethod(n, ctx, signature, method.includes('single'), args.parent ?? n);
       return true;
     }
     if (ATTRS.has(method)) {
@@ -410,13 +405,25 @@ class RbWalker {
     return false;
   }
 
+  /** A method a macro or `alias` defines, named by `n` (a symbol or identifier), in the class being read. */
+  private definedMethod(n: SyntaxNode, ctx: Ctx, signature: string, classSide: boolean, docOf: SyntaxNode = n): void {
+    const type = ctx.type!;
+    const name = nodeText(this.content, n).replace(/^:/, '');
+    this.b.addScope({
+      name, kind: 'method', parent: type, qualifiedName: `${type.qualifiedName}.${name}`,
+      startIndex: n.startIndex, endIndex: n.endIndex, startLine: startLine(n), endLine: endLine(n),
+      signature, docComment: this.doc(docOf), exported: this.visibility.get(type) ?? true,
+      ...(ctx.singleton || classSide ? { owner: 'self' } : {}),
+    });
+  }
+
   /**
    * The name nodes of the methods a Forwardable (or ActiveSupport) delegation defines: `def_delegators
    * :@x, :a, :b` (after the accessor), `def_delegator :@x, :a, :alias` (the alias, else the method),
    * `instance_delegate %i[a b] => :x, c: :y` (the keys), `delegate :a, :b, to: :x` (not with `prefix:`,
    * which renames them). Symbols are taken past their colon.
    */
-  private delegated(how: 'list' | 'one' | 'keys', args: SyntaxNode): SyntaxNode[] {
+  private delegated(how: 'list' | 'one' | 'keys' | 'first', args: SyntaxNode): SyntaxNode[] {
     const names = (n: SyntaxNode): SyntaxNode[] => {
       if (n.type === 'hash_key_symbol' || n.type === 'bare_symbol') return [n];
       if (n.type === 'simple_symbol') return [n];
@@ -425,7 +432,8 @@ class RbWalker {
     };
     const all = args.namedChildren;
     let out: SyntaxNode[];
-    if (how === 'list') out = all.slice(1).flatMap(names);
+    if (how === 'first') out = all[0] ? names(all[0]) : [];
+    else if (how === 'list') out = all.slice(1).flatMap(names);
     else if (how === 'one') out = (all[2] ?? all[1]) ? names(all[2] ?? all[1]) : [];
     else {
       const pairs = all.filter((a) => a.type === 'pair');
