@@ -10,7 +10,7 @@
  *    full indexes (Neo4j writes, no embeddings) fast vs precise, alternated.
  *
  *   npm run build && node dist/bench/graph/graph-bench.js [--repos name=dir,...] [--runs 3]
- *     [--sample 60 --sample-out /tmp/sample.tsv] [--index] [--scip]
+ *     [--sample 60 --sample-out /tmp/sample.tsv] [--misses-out /tmp/misses.tsv] [--index] [--scip]
  *
  * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
  * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
@@ -138,6 +138,17 @@ function scipFor(root: string, files: ParsedFile[]): ScipOracles {
   return new ScipOracles(out);
 }
 
+/** Every call site left a miss (not-found, unknown-receiver, ambiguous), to see what a resolver lacks. */
+function misses(repo: string, files: ParsedFile[], outcomes: RefOutcome[]): string[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return outcomes
+    .filter((o) => o.ref.kind === 'CALLS' && !o.targetIds && (MISSES as readonly string[]).includes(o.reason!))
+    .map((o) => {
+      const text = (byPath.get(o.path)!.scopes[0].source.split('\n')[o.ref.line - 1] ?? '').trim().slice(0, 120);
+      return [repo, `${o.path}:${o.ref.line}`, o.ref.targetName, o.reason, text].join('\t');
+    });
+}
+
 async function parseRepo(parser: ParserService, root: string): Promise<ParsedFile[]> {
   const walk = await walkRepository(root, (p) => parser.supports(p));
   return walk.files.map((f) => parser.parseFile(f.path, f.content));
@@ -161,6 +172,8 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('runs', '3')));
   const sampleSize = Number(arg('sample', '0'));
   const sampleOut = arg('sample-out', '');
+  const missesOut = arg('misses-out', '');
+  const missed: string[] = [];
   const parser = new ParserService();
   await parser.init();
   const rows: Row[] = [];
@@ -198,6 +211,7 @@ async function main(): Promise<void> {
     }
     agree[name] = agreement(fast.outcomes!, compilerFirst.outcomes!);
     if (sampleSize) samples.push(...sample(name, files, precise.outcomes!, sampleSize));
+    if (missesOut) missed.push(...misses(name, files, precise.outcomes!));
     process.stderr.write(`${name}: ${files.length} files, compiler options ${session.stats.options}\n`);
 
     // Time: walk+parse, then fast resolve vs a fresh precise project + resolve, alternated.
@@ -250,6 +264,7 @@ async function main(): Promise<void> {
       repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2), t.pyMs ?? '', t.pyRatio?.toFixed(2) ?? '', t.pyPeakMb ?? '',
     ]),
   ]);
+  if (missesOut) fs.writeFileSync(missesOut, ['repo\tsite\tcallee\treason\tline', ...missed].join('\n') + '\n');
   if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
 
   let index: Record<string, unknown> | undefined;

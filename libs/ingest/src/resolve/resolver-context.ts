@@ -69,6 +69,11 @@ export interface FamilyResolver {
    * recorded with `ctx.addHeritage`.
    */
   afterHeritage?(envs: FileEnv[]): void;
+  /**
+   * Optional: of the same-named members of a method's bases, the ones it overrides (Java: those with
+   * its parameter types, not every overload). Without it, all of them.
+   */
+  overrides?(method: ParsedScope, candidates: ParsedScope[]): ParsedScope[];
 }
 
 /** Edges, unresolved references, import links and (for benchmarks) per-reference outcomes. */

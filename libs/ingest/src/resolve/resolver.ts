@@ -201,12 +201,13 @@ class Resolver {
       if (!bases.length) continue;
       // Families without a precise resolver: heritage (also what afterHeritage adds) is fast.
       const resolver: ResolverName = this.c.fastHeritage.has(cls.id) || !(this.opts.preciseFamilies ?? JS_ONLY).has(familyOf(cls.language)) ? 'fast' : 'precise';
+      const env = this.c.envs.get(cls.path);
+      const fam = env ? this.c.familyOf(env) : undefined;
       for (const list of this.t.children.get(cls.id)?.values() ?? []) {
         for (const m of list) {
           if (m.kind !== 'method' && m.kind !== 'property') continue;
-          for (const t of this.c.findMember(bases, m.name)) {
-            if ((t.kind === 'method' || t.kind === 'property') && t.id !== m.id) this.out.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
-          }
+          const found = this.c.findMember(bases, m.name).filter((t) => (t.kind === 'method' || t.kind === 'property') && t.id !== m.id);
+          for (const t of fam?.overrides ? fam.overrides(m, found) : found) this.out.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
         }
       }
     }
