@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultPlan, type SearchResponse, SearchRepository, SearchService } from '../../libs/search/src';
+import { Retriever } from '../../libs/pipeline/src/retrieval/retriever';
+import { defaultPlan, RagClient, type SearchResponse, SearchRepository, SearchService } from '../../libs/search/src';
 import { gql } from '../support/graphql-client';
 import { IngestHarness } from '../support/ingest-harness';
 import { pollUntil } from '../support/poll';
@@ -184,6 +185,16 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
     off.filters = { repository: repoId };
     off.autoLocalize = false;
     expect((await service.execute(off)).explain.mode).toBe('hybrid');
+  });
+
+  it("the ask pipeline's retrieval hands an issue to LOCALIZE, a question to hybrid", async () => {
+    const retriever = new Retriever(new RagClient(service), service, new SearchRepository(h.neo4j));
+    const issue = 'Traceback (most recent call last):\n  File "shop/cart.py", line 15, in total\n  File "shop/pricing.py", line 11, in lookup_rate\nKeyError: x';
+    const located = await retriever.retrieve('hybrid', issue, repoId, 5);
+    expect(located.mode).toBe('localize');
+    expect(located.items[0].qualifiedName).toBe('lookup_rate');
+    expect(located.notes[0]).toMatch(/the question is an issue: LOCALIZE/);
+    expect((await retriever.retrieve('hybrid', 'how is the discount rate looked up', repoId, 5)).mode).toBe('hybrid');
   });
 
   it('through GraphQL: a 20 KB log and a 200-frame traceback are cut (explain says so), never a 500; too long is BAD_USER_INPUT', async () => {
