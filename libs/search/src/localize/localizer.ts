@@ -22,12 +22,25 @@ export const LOCALIZE_WEIGHTS = {
   frame: 4,
   name: 3,
   phrase: 2.5,
+  code: 2.5,
   prose: 3,
   frameNeighbor: 0.75,
   member: 1,
   overrider: 0.75,
-  path: 0.75,
+  path: 1,
 } as const;
+/** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
+const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
+/**
+ * A fix changes the code, not its tests (SWE-bench's gold patches hold no test file): a test scope's
+ * score is multiplied by this.
+ */
+export const TEST_FILE_FACTOR = 0.5;
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\/|(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|(?:^|\/)conftest\.py$/;
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
 export type LocalizeListName = keyof typeof LOCALIZE_WEIGHTS;
 
 /** RRF constant of the fusion (as hybrid's: the first ranks of a list count clearly more). */
@@ -45,6 +58,8 @@ export const PROSE_HITS = 60;
 const MAX_FRAME_QUERIES = 60;
 /** How much a spelling that matches many scopes counts: 1 / (matches ^ this). */
 const AMBIGUITY_EXPONENT = 0.5;
+/** A class the prose search found lends its members this share of a named class's evidence. */
+const PROSE_CLASS_SHARE = 0.3;
 /** File roll-up: a file's score is its best function's plus this share of each further one. */
 const FILE_FURTHER_SHARE = 0.3;
 
@@ -125,11 +140,13 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   }
   const pathRows = signals.paths.map((p) => pathIndex.match(p)).filter((m): m is NonNullable<typeof m> => m !== null);
   const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);
+  const codePhrases = signals.codeLines.map((l) => codeWords(l)).filter((w) => w.length >= 2).slice(0, 8);
 
-  const [frameHits, nameHits, phraseHits, pathHits, prose] = await Promise.all([
+  const [frameHits, nameHits, phraseHits, codeHits, pathHits, prose] = await Promise.all([
     repo.localizeFrameScopes(frameRows, CALLABLE_KINDS),
     repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME),
     phrases.length > 0 ? repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
+    codePhrases.length > 0 ? repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
     repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE),
     input.prose(proseQuery(signals, 1_000)),
   ]);
@@ -153,6 +170,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
         return { id: h.id, strength: s.strength / Math.pow(Math.max(1, h.total), AMBIGUITY_EXPONENT), evidence: { signal: 'name', detail: s.name === s.mention ? s.name : `${s.name} (from ${s.mention})` } };
       }),
     phrase: phraseHits.map((h) => ({ id: h.id, evidence: { signal: 'phrase', detail: 'holds a message the issue quotes' } })),
+    code: codeHits.map((h) => ({ id: h.id, evidence: { signal: 'code', detail: 'holds a line of code the issue quotes' } })),
     prose: (prose?.results ?? []).filter((h) => CALLABLE_KINDS.includes(h.scope.kind)).map((h) => ({ id: h.scope.id, evidence: { signal: 'prose', detail: proseDetail(h.scoreBreakdown) } })),
     frameNeighbor: neighborHits.map((h) => ({
       id: h.id,
@@ -166,7 +184,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class').slice(0, 3);
   if (proseClasses.length > 0) {
     const more = await repo.localizeMembers(proseClasses.map((h) => h.scope.id), CALLABLE_KINDS, PER_CLASS);
-    for (const h of more) lists.member.push({ id: h.id, strength: 0.5, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } });
+    for (const h of more) lists.member.push({ id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } });
   }
 
   const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
@@ -177,7 +195,8 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       if (seen.has(item.id)) continue;
       seen.add(item.id);
       rank++;
-      const contribution = rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, rank) * (item.strength ?? 1);
+      const flat = FLAT_LISTS[name];
+      const contribution = (flat !== undefined ? rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, 1) * flat : rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, rank)) * (item.strength ?? 1);
       const entry = fused.get(item.id) ?? { id: item.id, score: 0, evidence: [] };
       entry.score += contribution;
       entry.evidence.push({ ...item.evidence, rank, contribution: round(contribution) });
@@ -209,6 +228,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
 
 const LIST_CYPHER: Record<LocalizeListName, string> = {
   frame: SEARCH_CYPHER.localizeFrameScopes,
+  code: SEARCH_CYPHER.fullText,
   name: SEARCH_CYPHER.localizeNames,
   phrase: SEARCH_CYPHER.fullText,
   prose: 'hybrid search (see the hybrid explain)',
@@ -232,6 +252,11 @@ export function fileRollup(ranked: readonly { scope: ScopeRecord; score: number 
     .map((f) => ({ repoId: f.repoId, path: f.path, score: round(f.scores[0] + FILE_FURTHER_SHARE * f.scores.slice(1).reduce((a, b) => a + b, 0)), functions: f.functions }))
     .sort((a, b) => b.score - a.score)
     .map((f, i) => ({ ...f, rank: i + 1 }));
+}
+
+/** The words of a line of code, as the full-text index tokenises a source (punctuation dropped). */
+function codeWords(line: string): string[] {
+  return line.split(/[^\p{L}\p{N}_]+/u).filter(Boolean).slice(0, 24);
 }
 
 function frameText(f: StackFrame, repoPath: string): string {

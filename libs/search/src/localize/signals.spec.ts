@@ -211,3 +211,11 @@ describe('printed paths -> repository files', () => {
     expect(index.match('missing.py')).toBeNull();
   });
 });
+
+describe('lines of code quoted from the repository', () => {
+  it('a prose line that reads as code and the lines of a fenced block; not sentences or imports', () => {
+    const s = extractSignals('method = builtin_str(method) problem\nIn requests/sessions.py is a command:\n\nmethod = builtin_str(method)\nConverts method from bytes.\n```python\nimport requests\nr = requests.get(url, timeout=3)\n```');
+    expect(s.codeLines).toEqual(expect.arrayContaining(['method = builtin_str(method)', 'r = requests.get(url, timeout=3)']));
+    expect(s.codeLines.join('\n')).not.toMatch(/import requests|Converts method|is a command/);
+  });
+});

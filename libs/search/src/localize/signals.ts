@@ -29,6 +29,8 @@ export interface IssueSignals {
   strings: string[];
   /** Inline and fenced code, as written. */
   codeSpans: string[];
+  /** Single lines of code (from fenced blocks, or prose lines that read as code), to find verbatim in sources. */
+  codeLines: string[];
   /** File paths named outside the frames. */
   paths: string[];
   /** The title (first line) and the prose with code, traces and logs left out. */
@@ -47,6 +49,7 @@ export const SIGNAL_LIMITS = {
   identifiers: 40,
   strings: 12,
   codeSpans: 12,
+  codeLines: 10,
   paths: 20,
   /** Prose characters handed on (the embedder reads ~256 tokens anyway). */
   proseChars: 1_000,
@@ -176,6 +179,8 @@ const FILE_PATH = /(?:^|[\s("'`[])((?:[\w.@-]+\/)*[\w.@-]+\.(?:py|pyi|js|mjs|cjs
 const DOTTED = /\b[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\b/g;
 const CALLED = /\b([A-Za-z_$][\w$]*)\s*\(/g;
 const WORD = /\b[A-Za-z_$][\w$]*\b/g;
+/** A line that reads as code: an assignment, a call, a definition, a return. */
+const CODE_LINE = /^(?:(?:def|class|function|const|let|var|return|if|raise|throw)\b.*|[\w.[\]'"]+\s*(?:[-+*/]?=|\+\+|--)\s*\S.*|[\w.$]+\(.*\)[;,]?)$/;
 /** A message written in quotes: at least two words or a word with punctuation. */
 const QUOTED_MESSAGE = /"([^"\n]{6,200})"|'([^'\n]{6,200})'|“([^”\n]{6,200})”/g;
 const EXCEPTION_LINE = /(?:^|\s)((?:[\w]+\.)*[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic))(?::\s+(.{4,}))?\s*$/;
@@ -286,6 +291,16 @@ export function extractSignals(input: string): IssueSignals {
     identifiers = identifiers.slice(0, SIGNAL_LIMITS.identifiers);
   }
 
+  // Lines of code quoted from the repository (`method = builtin_str(method)`) are found verbatim in it.
+  const codeLines: string[] = [];
+  const addCodeLine = (raw: string) => {
+    const line = raw.trim().replace(/^(?:>>>|\.\.\.|\$|>)\s*/, '');
+    if (line.length < 8 || line.length > 160 || !CODE_LINE.test(line) || /^(?:import|from|#|\/\/|print\(|console\.log)/.test(line) || codeLines.includes(line)) return;
+    codeLines.push(line);
+  };
+  for (const l of proseLines) if (CODE_LINE.test(l.trim()) && !/[.!?]$/.test(l.trim()) && l.trim().split(/\s+/).length <= 10) addCodeLine(l);
+  for (const code of fenced) for (const l of code.split('\n')) addCodeLine(l);
+
   const title = (lines.find((l) => l.trim().length > 0) ?? '').trim().slice(0, 300);
   const prose = proseText
     .replace(INLINE_CODE, (_, c: string) => c)
@@ -304,6 +319,7 @@ export function extractSignals(input: string): IssueSignals {
     identifiers,
     strings: cap(strings, SIGNAL_LIMITS.strings, 'quoted messages'),
     codeSpans: cap(codeSpans, SIGNAL_LIMITS.codeSpans, 'code spans'),
+    codeLines: cap(codeLines, SIGNAL_LIMITS.codeLines, 'lines of code'),
     paths: cap(paths, SIGNAL_LIMITS.paths, 'file paths'),
     title,
     prose: prose.slice(0, SIGNAL_LIMITS.proseChars),
