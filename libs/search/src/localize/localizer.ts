@@ -154,10 +154,12 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
   const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
   const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
+  // A class the prose search found lends its members a little evidence too (in the same round trip).
+  const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
   const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
   const [neighborHits, memberHits, overriderHits] = await Promise.all([
     repo.localizeNeighbors(frameSeeds, CALLABLE_KINDS, PER_SEED),
-    repo.localizeMembers(namedClasses, CALLABLE_KINDS, PER_CLASS),
+    repo.localizeMembers([...namedClasses, ...proseClasses], CALLABLE_KINDS, PER_CLASS),
     repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED),
   ]);
 
@@ -176,17 +178,14 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       id: h.id,
       evidence: { signal: 'frame-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (a frame)` : `calls ${h.fromName} (a frame)`, edge: 'CALLS', from: h.fromName },
     })),
-    member: memberHits.map((h) => ({ id: h.id, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the issue names`, edge: 'HAS_MEMBER', from: h.fromName } })),
+    member: memberHits.map((h) =>
+      h.classIndex < namedClasses.length
+        ? { id: h.id, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the issue names`, edge: 'HAS_MEMBER', from: h.fromName } }
+        : { id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } },
+    ),
     overrider: overriderHits.map((h) => ({ id: h.id, evidence: { signal: 'overrider', detail: 'overrides a method the issue names', edge: 'OVERRIDES', from: h.anchorId } })),
     path: pathHits.map((h) => ({ id: h.id, evidence: { signal: 'path', detail: `declared in ${pathRows[h.pathIndex].path}, which the issue names` } })),
   };
-  // A class found by the prose search lends its members a little evidence too (as a named class does).
-  const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class').slice(0, 3);
-  if (proseClasses.length > 0) {
-    const more = await repo.localizeMembers(proseClasses.map((h) => h.scope.id), CALLABLE_KINDS, PER_CLASS);
-    for (const h of more) lists.member.push({ id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } });
-  }
-
   const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
   for (const name of Object.keys(lists) as LocalizeListName[]) {
     const seen = new Set<string>();
