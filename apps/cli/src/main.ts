@@ -70,7 +70,7 @@ program
 program
   .command('search <text>')
   .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
-  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph', 'hybrid')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph | localize', 'hybrid')
   .option('--repo <name>', 'only this repository')
   .option('--top-k <n>', 'how many results', positiveInt, 10)
   .option('--path <text>', 'only files whose path contains this')
@@ -78,6 +78,14 @@ program
   .option('--kind <kind>', 'only this kind (function, method, class, ...)')
   .option('--json', 'print JSON')
   .action((text: string, o) => run(() => searchCommand(text, o)));
+program
+  .command('localize')
+  .description('Which functions must change to fix an issue: paste it on stdin (or --file); ranked functions with evidence, and their files')
+  .requiredOption('--repo <name>', 'repository the issue is about')
+  .option('--file <path>', 'read the issue from this file instead of standard input')
+  .option('--top-k <n>', 'how many functions', positiveInt, 10)
+  .option('--json', 'print JSON')
+  .action((o) => run(async () => (await import('./commands/localize.command')).localizeCommand(o)));
 program
   .command('eval')
   .description('Retrieval quality per search mode on a JSONL dataset (nDCG@k, MRR@k, Recall@k/@50, Precision@5, latency)')
