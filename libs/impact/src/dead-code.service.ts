@@ -34,8 +34,8 @@ interface CandidateRow extends ScopeRef {
   repoBase: boolean;
 }
 
-/** Entry files of packages: what outside code (or a runtime) loads first. */
-const ENTRY_FILE = /(^|\/)(index|main|mod|lib|__init__|__main__|setup|conftest|manage|cli|app|server)\.[a-z]+$/;
+/** A package's API entry files: what outside code imports (programs' entry files export nothing). */
+const ENTRY_FILE = /(^|\/)(index|mod|lib|__init__)\.[a-z]+$/;
 /** Methods a runtime or framework calls by name (protocols, lifecycles, test fixtures). */
 const CALLED_BY_NAME = new Set([
   'toString', 'toJSON', 'valueOf', 'then', 'constructor', 'render', 'setUp', 'tearDown', 'setUpClass', 'tearDownClass',
