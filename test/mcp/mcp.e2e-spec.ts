@@ -13,7 +13,7 @@ import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 // The SDK's own client against both transports: `scopegraph mcp` on stdio and /mcp on the API, with
 // API_KEY set so both must present it.
 const API_KEY = 'mcp-e2e-key';
-const TOOLS = ['ask', 'get_scope', 'index_repository', 'list_repositories', 'localize', 'neighborhood', 'search'];
+const TOOLS = ['ask', 'dead_code', 'get_scope', 'history', 'impact', 'index_repository', 'list_repositories', 'localize', 'neighborhood', 'review_change', 'search'];
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 

@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
+import { HistoryModule } from '@scopegraph/history';
 import { IngestModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { PipelineModule } from '@scopegraph/pipeline';
@@ -23,7 +24,7 @@ const PROCESSORS = [ProbeProcessor, IndexRepositoryProcessor, RerankBatchProcess
   imports: [
     ConfigModule,
     LoggerModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (config: AppConfig) => loggerParams(config.logLevel, false, config.logFormat) }),
-    GraphModule, QueueModule, HealthModule, LlmModule, IngestModule, RerankModule, PipelineModule],
+    GraphModule, QueueModule, HealthModule, LlmModule, IngestModule, RerankModule, PipelineModule, HistoryModule],
   providers: [
     ...PROCESSORS,
     { provide: JOB_PROCESSORS, useFactory: (...p: unknown[]) => p, inject: PROCESSORS },

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { EDGE_TYPES, LANGUAGES, SCOPE_KINDS, type ScopeRecord, SEARCH_LIMITS } from '@scopegraph/search';
 import { GraphqlCall, GraphqlCallError } from './graphql-call';
 import * as doc from './documents';
+import { impactTools } from './impact-tools';
 
 export const MCP_SERVER_NAME = 'scopegraph';
-export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository', 'ask', 'localize'] as const;
+export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository', 'ask', 'localize', 'impact', 'review_change', 'history', 'dead_code'] as const;
 
 /** Snippets stay short: an agent reads many hits and opens the few it needs with get_scope. */
 const SNIPPET_LINES = 6;
@@ -277,6 +278,8 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
         }
       }),
   );
+
+  for (const tool of impactTools(call)) register(server, tool.name, tool.meta, tool.shape, (args) => run(() => (tool.handler as (a: unknown) => Promise<string>)(args)));
 
   return server;
 }
