@@ -1,8 +1,9 @@
 /**
  * Embedding fanned out over workers, and how soon an index is searchable.
  *
- *   npm run build && npm run bench:fanout -- [--corpus <dir>] [--workers 1,2,3] [--rounds 2]
- *        [--latency-ms 200] [--batch 32] [--slice 512] [--local 1,2] [--local-scopes 2000] [--searchable]
+ *   npm run build && npm run bench:fanout -- [--corpus <dir>] [--workers 1,2,3] [--rounds 2 (0: none)]
+ *        [--latency-ms 1000] [--batch 32] [--slice 2048] [--local 1,2] [--local-corpus <dir>]
+ *        [--searchable [--searchable-corpus <dir>] [--term <a name it defines>]]
  *
  * Throughput: the corpus is indexed once without vectors (in this process). Then, for each worker
  * count (alternated over --rounds so the machine's load falls on every count alike), its vectors are
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   const corpus = arg('corpus', '/work/corpora/java/commons-lang3-3.14.0');
   const workerCounts = arg('workers', '1,2,3').split(',').map(Number);
   const rounds = Number(arg('rounds', '2'));
-  const latencyMs = Number(arg('latency-ms', '200'));
+  const latencyMs = Number(arg('latency-ms', '1000'));
   const batch = Number(arg('batch', '32'));
   const slice = Number(arg('slice', '2048'));
   const local = arg('local', '').split(',').filter(Boolean).map(Number);
@@ -110,10 +111,14 @@ async function main(): Promise<void> {
 
   if (process.argv.includes('--searchable')) {
     const term = arg('term', 'StringUtils');
-    out.searchable = await searchableAfter(corpus, term);
+    out.searchable = await searchableAfter(arg('searchable-corpus', corpus), term);
     console.log(`searchableAfterMs ${JSON.stringify(out.searchable)} (load ${load()})`);
   }
 
+  if (rounds === 0) {
+    console.log(JSON.stringify(out));
+    process.exit(0);
+  }
   const h = new IngestHarness(runId('fobh'));
   await h.init(new HashEmbeddingProvider(DIMENSIONS));
   const repo = runId('fanbench');

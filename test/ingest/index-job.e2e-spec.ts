@@ -40,7 +40,8 @@ describe('indexRepository job through the API and the worker', () => {
     const client = wsClient(url);
     let events: any[];
     try {
-      events = (await collect(client, PROGRESS, { id: started.body.data.indexRepository.id })).map((e) => e.data!.indexProgress);
+      // The local model embeds the fixture: on two shared cores under load that took over a minute.
+      events = (await collect(client, PROGRESS, { id: started.body.data.indexRepository.id }, 110_000)).map((e) => e.data!.indexProgress);
     } finally {
       await client.dispose();
     }
