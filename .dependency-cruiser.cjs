@@ -18,6 +18,8 @@ const LIB_DEPENDENCIES = {
   rerank: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model', 'observability'],
   pipeline: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model'],
   mcp: ['search', 'api-client'],
+  history: ['code-model', 'config', 'errors', 'graph'],
+  impact: ['code-model', 'config', 'errors', 'graph', 'history', 'ingest', 'llm'],
 };
 
 const libEdgeRules = Object.entries(LIB_DEPENDENCIES).map(([lib, allowed]) => ({

@@ -10,7 +10,11 @@
  *    full indexes (Neo4j writes, no embeddings) fast vs precise, alternated.
  *
  *   npm run build && node dist/bench/graph/graph-bench.js [--repos name=dir,...] [--runs 3]
- *     [--sample 60 --sample-out /tmp/sample.tsv] [--index]
+ *     [--sample 60 --sample-out /tmp/sample.tsv] [--misses-out /tmp/misses.tsv] [--index] [--scip]
+ *
+ * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
+ * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
+ * beside the others: each language's figure with and without SCIP.
  *
  * Default repositories: rxjs@7.8.2's src/ (the search dev set's codebase, unpacked into .cache/bench)
  * and scopegraph's own apps/, libs/, bench/, test/.
@@ -25,6 +29,8 @@ import {
   TsProjects, tsProjectOptions, walkRepository,
 } from '@scopegraph/ingest';
 import { IngestHarness } from '../../test/support/ingest-harness';
+import { copyToTemp, runScipPython, runScipTypescript } from '../../libs/ingest/src/scip/testing/indexers';
+import { readScipIndex, ScipOracles, ScipResolution } from '../../libs/ingest/src/scip';
 import { arg, median, npmPackageSources, printTable } from '../support/bench-util';
 
 /** Reasons that mean "an in-repo target was expected but not found". */
@@ -48,6 +54,8 @@ interface Row {
   total: number;
   resolved: number;
   precise: number;
+  /** Resolved by an imported SCIP index. */
+  scip: number;
   byReason: Record<string, number>;
   /** resolved / (resolved + misses): the share of in-repo references pinned to a scope. */
   inRepoRate: number;
@@ -61,11 +69,12 @@ function tally(repo: string, resolver: string, files: ParsedFile[], outcomes: Re
     const refs = o.ref.kind === 'CALLS' ? 'calls' : 'references';
     const k = `${fam} ${refs}`;
     let r = rows.get(k);
-    if (!r) rows.set(k, (r = { repo, resolver, family: fam, refs, total: 0, resolved: 0, precise: 0, byReason: {}, inRepoRate: 0 }));
+    if (!r) rows.set(k, (r = { repo, resolver, family: fam, refs, total: 0, resolved: 0, precise: 0, scip: 0, byReason: {}, inRepoRate: 0 }));
     r.total++;
     if (o.targetIds) {
       r.resolved++;
       if (o.resolver === 'precise') r.precise++;
+      if (o.resolver === 'scip') r.scip++;
     } else r.byReason[o.reason!] = (r.byReason[o.reason!] ?? 0) + 1;
   }
   for (const r of rows.values()) {
@@ -116,6 +125,30 @@ function sample(repo: string, files: ParsedFile[], outcomes: RefOutcome[], n: nu
   });
 }
 
+/**
+ * SCIP indexes of a repository by the indexers npm ships, on a copy of it (scip-typescript writes a
+ * tsconfig.json where it has none): TS/JS when it has such files, Python when it has .py files.
+ */
+function scipFor(root: string, files: ParsedFile[]): ScipOracles {
+  const copy = copyToTemp(root);
+  const out: ScipResolution[] = [];
+  const has = (fam: string) => files.some((f) => familyOf(f.language) === fam);
+  if (has('js')) out.push(new ScipResolution(readScipIndex(runScipTypescript(copy, path.join(copy, '..', `${path.basename(copy)}-ts.scip`))), files, copy));
+  if (has('py')) out.push(new ScipResolution(readScipIndex(runScipPython(copy, path.join(copy, '..', `${path.basename(copy)}-py.scip`))), files, copy));
+  return new ScipOracles(out);
+}
+
+/** Every call site left a miss (not-found, unknown-receiver, ambiguous), to see what a resolver lacks. */
+function misses(repo: string, files: ParsedFile[], outcomes: RefOutcome[]): string[] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  return outcomes
+    .filter((o) => o.ref.kind === 'CALLS' && !o.targetIds && (MISSES as readonly string[]).includes(o.reason!))
+    .map((o) => {
+      const text = (byPath.get(o.path)!.scopes[0].source.split('\n')[o.ref.line - 1] ?? '').trim().slice(0, 120);
+      return [repo, `${o.path}:${o.ref.line}`, o.ref.targetName, o.reason, text].join('\t');
+    });
+}
+
 async function parseRepo(parser: ParserService, root: string): Promise<ParsedFile[]> {
   const walk = await walkRepository(root, (p) => parser.supports(p));
   return walk.files.map((f) => parser.parseFile(f.path, f.content));
@@ -139,6 +172,8 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(arg('runs', '3')));
   const sampleSize = Number(arg('sample', '0'));
   const sampleOut = arg('sample-out', '');
+  const missesOut = arg('misses-out', '');
+  const missed: string[] = [];
   const parser = new ParserService();
   await parser.init();
   const rows: Row[] = [];
@@ -166,8 +201,17 @@ async function main(): Promise<void> {
       ...tally(name, 'precise', files, precise.outcomes!),
       ...tally(name, 'compiler-first', files, compilerFirst.outcomes!),
     );
+    if (process.argv.includes('--scip')) {
+      const scip = scipFor(root, files);
+      process.stderr.write(`${name}: SCIP ${JSON.stringify(scip.all.map((s) => (s as ScipResolution).stats))}\n`);
+      rows.push(
+        ...tally(name, 'fast+scip', files, resolveRepository(files, { ...modules, scip, collectOutcomes: true }).outcomes!),
+        ...tally(name, 'precise+scip', files, resolveRepository(files, { ...modules, scip, precise: session.oracle, collectOutcomes: true }).outcomes!),
+      );
+    }
     agree[name] = agreement(fast.outcomes!, compilerFirst.outcomes!);
     if (sampleSize) samples.push(...sample(name, files, precise.outcomes!, sampleSize));
+    if (missesOut) missed.push(...misses(name, files, precise.outcomes!));
     process.stderr.write(`${name}: ${files.length} files, compiler options ${session.stats.options}\n`);
 
     // Time: walk+parse, then fast resolve vs a fresh precise project + resolve, alternated.
@@ -202,9 +246,9 @@ async function main(): Promise<void> {
   }
 
   printTable([
-    ['repo', 'resolver', 'family', 'refs', 'total', 'resolved', 'by compiler', 'in-repo %', ...MISSES, ...NOT_IN_REPO],
+    ['repo', 'resolver', 'family', 'refs', 'total', 'resolved', 'by compiler', 'by scip', 'in-repo %', ...MISSES, ...NOT_IN_REPO],
     ...rows.map((r) => [
-      r.repo, r.resolver, r.family, r.refs, r.total, r.resolved, r.precise, (r.inRepoRate * 100).toFixed(1),
+      r.repo, r.resolver, r.family, r.refs, r.total, r.resolved, r.precise, r.scip, (r.inRepoRate * 100).toFixed(1),
       ...MISSES.map((m) => r.byReason[m] ?? 0), ...NOT_IN_REPO.map((m) => r.byReason[m] ?? 0),
     ]),
   ]);
@@ -220,6 +264,7 @@ async function main(): Promise<void> {
       repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2), t.pyMs ?? '', t.pyRatio?.toFixed(2) ?? '', t.pyPeakMb ?? '',
     ]),
   ]);
+  if (missesOut) fs.writeFileSync(missesOut, ['repo\tsite\tcallee\treason\tline', ...missed].join('\n') + '\n');
   if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
 
   let index: Record<string, unknown> | undefined;

@@ -5,24 +5,45 @@
  *   - every expected answer (repo + path + qualified name, kind) is a scope that exists;
  *   - lexical: `meta.literal` is in the query, and the innermost scopes containing it verbatim are
  *     exactly the expected answers (the string has one place to be found; for an overloaded name,
- *     one of its overloads);
+ *     one of its overloads); or `meta.identifier` (an identifier pasted as it is) is the query and
+ *     the last segment of every answer's name;
  *   - semantic: no expected answer's identifier appears as a word in the query;
  *   - structural: no expand spec (the parser refuses one), and the relationship is visible in the
  *     code: the anchor's name appears in every answer's text (or, for "what does X call", every
- *     answer's name appears in the anchor's text);
+ *     answer's name appears in the anchor's text); `meta.relation` names relationships the answer's
+ *     own text does not show: `implicit` (Go: the answer has a method of every name the anchor
+ *     interface declares) and `impl` (Rust: an `impl <anchor> for <answer>` block in the codebase);
  *   - size: at least 90 queries over at least 3 codebases, every type in every codebase.
  *
- *   npm run build && node dist/bench/search/check-devset.js [--dataset FILE]
+ *   npm run build && node dist/bench/search/check-devset.js [--dataset FILE] [--corpora devset|lang]
+ *
+ * `--corpora lang` checks datasets/lang-dev.jsonl against the per-language codebases (lang-corpora.ts).
  *
  * Prints a table (codebase x type) and exits 1 listing every problem.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { projectRoot } from '@scopegraph/config';
-import { ParserService, walkRepository } from '@scopegraph/ingest';
+import { DEFAULT_WALK_LIMITS, ParserService, walkRepository } from '@scopegraph/ingest';
 import { type EvalQuery, parseDataset, QUERY_TYPES, scopeMatchesTarget } from '../../libs/search/src/eval';
 import { arg, printTable } from '../support/bench-util';
 import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE } from './devset-corpora';
+import { LANG_CORPORA, LANG_DEVSET_FILE, langCorpusRoot } from './lang-corpora';
+
+/** A codebase to check against: where it is, what the index leaves out, and how the table names it. */
+interface CheckedCorpus {
+  repo: string;
+  root: string;
+  exclude?: string[];
+  label: string;
+  languages: string;
+}
+
+function corporaOf(which: string): CheckedCorpus[] {
+  if (which === 'lang') return LANG_CORPORA.map((c) => ({ repo: c.repo, root: langCorpusRoot(c), exclude: c.exclude, label: `${c.name}@${c.version}`, languages: c.language }));
+  if (which !== 'devset') throw new Error(`--corpora: devset or lang, not ${which}`);
+  return DEVSET_CORPORA.map((c) => ({ repo: c.repo, root: corpusRoot(c), label: `${c.name}@${c.version}`, languages: c.languages }));
+}
 
 const MIN_QUERIES = 90;
 const MIN_CODEBASES = 3;
@@ -39,13 +60,13 @@ interface Scope {
   source: string;
 }
 
-async function loadScopes(): Promise<Map<string, Scope[]>> {
+async function loadScopes(corpora: readonly CheckedCorpus[]): Promise<Map<string, Scope[]>> {
   const parser = new ParserService();
   await parser.init();
   const byRepo = new Map<string, Scope[]>();
   try {
-    for (const corpus of DEVSET_CORPORA) {
-      const walk = await walkRepository(corpusRoot(corpus), (p) => parser.supports(p));
+    for (const corpus of corpora) {
+      const walk = await walkRepository(corpus.root, (p) => parser.supports(p), DEFAULT_WALK_LIMITS, { exclude: corpus.exclude });
       const scopes: Scope[] = [];
       for (const file of walk.files) {
         for (const s of parser.parseFile(file.path, file.content).scopes) {
@@ -79,7 +100,10 @@ function checkQuery(q: EvalQuery, scopes: readonly Scope[] | undefined, problems
     else if (t.kind && !found.some((s) => s.kind === t.kind)) problems.push(`${where}: ${t.path} ${t.name} is a ${found[0].kind}, not a ${t.kind}`);
   }
   const meta = q.meta ?? {};
-  if (q.type === 'lexical') {
+  if (q.type === 'lexical' && typeof meta.identifier === 'string') {
+    if (q.query.trim() !== meta.identifier) problems.push(`${where}: an identifier question is the identifier alone`);
+    for (const t of q.relevant) if (lastSegment(t.name) !== meta.identifier) problems.push(`${where}: ${t.name} is not named ${meta.identifier}`);
+  } else if (q.type === 'lexical') {
     const literal = meta.literal;
     if (typeof literal !== 'string' || literal.length < 8) return void problems.push(`${where}: lexical needs meta.literal (the verbatim string, 8+ characters)`);
     if (!q.query.includes(literal)) problems.push(`${where}: the query does not contain meta.literal`);
@@ -95,7 +119,22 @@ function checkQuery(q: EvalQuery, scopes: readonly Scope[] | undefined, problems
     const anchor = typeof meta.anchor === 'string' ? lastSegment(meta.anchor.split('#').pop()!) : null;
     if (!anchor) return void problems.push(`${where}: structural needs meta.anchor (path#name or the name of what the question is about)`);
     if (!wordIn(anchor, q.query)) problems.push(`${where}: the query does not name its anchor ${anchor}`);
-    if (/^what does /i.test(q.query)) {
+    if (meta.relation === 'implicit') {
+      // Go: the anchor interface's methods, every one present on the answer (same name).
+      const methods = scopes.filter((s) => s.kind === 'method' && s.qualifiedName.startsWith(`${anchor}.`)).map((s) => lastSegment(s.qualifiedName));
+      if (methods.length === 0) problems.push(`${where}: the interface ${anchor} declares no method`);
+      for (const t of q.relevant) {
+        const missing = methods.filter((m) => !scopes.some((s) => s.path === t.path && s.qualifiedName === `${t.name}.${m}`) && !scopes.some((s) => s.qualifiedName === `${t.name}.${m}`));
+        if (missing.length > 0) problems.push(`${where}: ${t.name} has no method ${missing.join(', ')} of ${anchor}`);
+      }
+    } else if (meta.relation === 'impl') {
+      // Rust: `impl<...> Anchor<...> for Answer<...>` somewhere in the codebase.
+      const files = scopes.filter((s) => s.kind === 'file');
+      for (const t of q.relevant) {
+        const block = new RegExp(`impl\\b[^{;]*\\b${anchor}\\b[^{;]*\\bfor\\s+${lastSegment(t.name)}\\b`);
+        if (!files.some((f) => block.test(f.source))) problems.push(`${where}: no impl ${anchor} for ${t.name}`);
+      }
+    } else if (/^what does /i.test(q.query)) {
       const anchorScopes = scopes.filter((s) => s.qualifiedName === meta.anchor || `${s.path}#${s.qualifiedName}` === meta.anchor);
       for (const t of q.relevant) if (!anchorScopes.some((a) => a.source.includes(lastSegment(t.name)))) problems.push(`${where}: ${anchor} does not mention ${t.name}`);
     } else {
@@ -108,9 +147,11 @@ function checkQuery(q: EvalQuery, scopes: readonly Scope[] | undefined, problems
 }
 
 async function main(): Promise<void> {
-  const file = path.resolve(projectRoot(), arg('dataset', DEVSET_FILE));
+  const which = arg('corpora', 'devset');
+  const corpora = corporaOf(which);
+  const file = path.resolve(projectRoot(), arg('dataset', which === 'lang' ? LANG_DEVSET_FILE : DEVSET_FILE));
   const queries = parseDataset(fs.readFileSync(file, 'utf8'), path.basename(file));
-  const scopes = await loadScopes();
+  const scopes = await loadScopes(corpora);
   const problems: string[] = [];
   for (const q of queries) checkQuery(q, scopes.get(q.repo), problems);
 
@@ -120,10 +161,10 @@ async function main(): Promise<void> {
   const rows: (string | number)[][] = [['codebase', 'languages', 'scopes', ...QUERY_TYPES, 'total']];
   for (const repo of repos) {
     const mine = queries.filter((q) => q.repo === repo);
-    const corpus = DEVSET_CORPORA.find((c) => c.repo === repo);
+    const corpus = corpora.find((c) => c.repo === repo);
     const counts = QUERY_TYPES.map((t) => mine.filter((q) => q.type === t).length);
     counts.forEach((n, i) => n === 0 && problems.push(`${repo}: no ${QUERY_TYPES[i]} question`));
-    rows.push([`${repo} (${corpus ? `${corpus.name}@${corpus.version}` : '?'})`, corpus?.languages ?? '?', scopes.get(repo)?.length ?? 0, ...counts, mine.length]);
+    rows.push([`${repo} (${corpus?.label ?? '?'})`, corpus?.languages ?? '?', scopes.get(repo)?.length ?? 0, ...counts, mine.length]);
   }
   rows.push(['all', '', '', ...QUERY_TYPES.map((t) => queries.filter((q) => q.type === t).length), queries.length]);
   printTable(rows);

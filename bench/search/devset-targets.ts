@@ -14,6 +14,11 @@
  *   node dist/bench/search/devset-targets.js --devset .cache/eval/questions-dev.json \
  *     [--rxjs .cache/eval/rxjs-dev.json] [--rxjs-baseline FILE] [--dist-check .cache/eval/dist-check.json] [--out FILE]
  *
+ * With --lang (the report of `npm run eval:lang`, questions in several languages): the same
+ * structural, lexical and overall targets, over the whole set and per language (`meta.language`):
+ *
+ *   node dist/bench/search/devset-targets.js --lang .cache/eval/lang-dev.json [--out FILE]
+ *
  * Exit code 0 whatever the outcome (the JSON says what passed): the script reports, CI decides.
  */
 import * as fs from 'node:fs';
@@ -25,8 +30,10 @@ import { arg, printTable } from '../support/bench-util';
 export const RXJS_BASELINE_FILE = 'bench/search/datasets/rxjs-baseline.json';
 const NDCG_TOLERANCE = 0.02;
 
+type Metrics = Partial<Record<Subset, QueryMetrics & { queries: number }>>;
+
 interface Report {
-  systems: { system: string; metrics: Partial<Record<Subset, QueryMetrics & { queries: number }>> }[];
+  systems: { system: string; metrics: Metrics; byLanguage?: Record<string, Metrics> }[];
 }
 
 export interface TargetResult {
@@ -60,6 +67,28 @@ export function devsetTargets(r: Report): TargetResult[] {
   return out;
 }
 
+/** The targets on a dataset in several languages: over all of it, then per language. */
+export function languageTargets(r: Report): TargetResult[] {
+  const scopes: { label: string; report: Report }[] = [{ label: 'all languages', report: r }];
+  const languages = [...new Set(r.systems.flatMap((s) => Object.keys(s.byLanguage ?? {})))].sort();
+  for (const language of languages) {
+    scopes.push({ label: language, report: { systems: r.systems.map((s) => ({ system: s.system, metrics: s.byLanguage?.[language] ?? {} })) } });
+  }
+  const out: TargetResult[] = [];
+  for (const { label, report } of scopes) {
+    out.push(
+      atLeast(`${label}, structural: hybrid R@10 >= 0.8`, metricOf(report, 'hybrid', 'structural', 'recall'), 0.8),
+      atLeast(`${label}, lexical: hybrid MRR@10 >= 0.9`, metricOf(report, 'hybrid', 'lexical', 'mrr'), 0.9),
+      atLeast(`${label}, lexical: bm25 MRR@10 >= 0.9`, metricOf(report, 'bm25', 'lexical', 'mrr'), 0.9),
+    );
+    const hybrid = metricOf(report, 'hybrid', 'all', 'ndcg');
+    for (const s of report.systems.filter((x) => x.system !== 'hybrid')) {
+      out.push(atLeast(`${label}, all: hybrid nDCG@10 >= ${s.system}`, hybrid, s.metrics.all?.ndcg ?? null));
+    }
+  }
+  return out;
+}
+
 /** Every mode of `current` against the baseline's nDCG@10, allowing `NDCG_TOLERANCE`. */
 export function noRegression(label: string, current: Report, baseline: Record<string, number>): TargetResult[] {
   return Object.entries(baseline).map(([mode, ndcg]) => {
@@ -70,7 +99,19 @@ export function noRegression(label: string, current: Report, baseline: Record<st
 
 const readJson = <T>(file: string): T => JSON.parse(fs.readFileSync(path.resolve(projectRoot(), file), 'utf8')) as T;
 
+function report(results: TargetResult[]): void {
+  const show = (n: number | null) => (n === null ? '-' : n.toFixed(3));
+  printTable([['target', 'measured', 'threshold', 'result'], ...results.map((t) => [t.target, show(t.measured), show(t.threshold), t.pass === null ? t.note ?? 'not measured' : t.pass ? 'PASS' : 'FAIL'])]);
+  const measured = results.filter((t) => t.pass !== null);
+  const line = { targets: results, pass: measured.length > 0 && measured.every((t) => t.pass), measured: measured.length, passed: measured.filter((t) => t.pass).length };
+  process.stdout.write(JSON.stringify(line) + '\n');
+  const out = arg('out', '');
+  if (out) fs.writeFileSync(path.resolve(projectRoot(), out), JSON.stringify(line, null, 2) + '\n');
+}
+
 function main(): void {
+  const lang = arg('lang', '');
+  if (lang) return report(languageTargets(readJson<Report>(lang)));
   const results = devsetTargets(readJson<Report>(arg('devset', '.cache/eval/questions-dev.json')));
   const rxjs = arg('rxjs', '');
   if (rxjs && !fs.existsSync(path.resolve(projectRoot(), arg('rxjs-baseline', RXJS_BASELINE_FILE)))) {
@@ -85,14 +126,7 @@ function main(): void {
       results.push({ target: t.target, measured: t.measured, threshold: t.threshold, pass: t.pass });
     }
   } else results.push({ target: 'package with its build output: nDCG@10 within 0.02 of src/ alone, no scope twice', measured: null, threshold: null, pass: null, note: 'not measured (run npm run eval:dist first)' });
-
-  const show = (n: number | null) => (n === null ? '-' : n.toFixed(3));
-  printTable([['target', 'measured', 'threshold', 'result'], ...results.map((t) => [t.target, show(t.measured), show(t.threshold), t.pass === null ? t.note ?? 'not measured' : t.pass ? 'PASS' : 'FAIL'])]);
-  const measured = results.filter((t) => t.pass !== null);
-  const line = { targets: results, pass: measured.length > 0 && measured.every((t) => t.pass), measured: measured.length, passed: measured.filter((t) => t.pass).length };
-  process.stdout.write(JSON.stringify(line) + '\n');
-  const out = arg('out', '');
-  if (out) fs.writeFileSync(path.resolve(projectRoot(), out), JSON.stringify(line, null, 2) + '\n');
+  report(results);
 }
 
 if (require.main === module) main();

@@ -4,14 +4,18 @@
 # answers; otherwise, or with EVAL_FRESH_API=1 (to measure this build rather than whatever is
 # running), starts an API and a worker from dist/ on a free port with a queue prefix of their own
 # and stops them (and only them) when the calling script exits. Sets MODES, K and OUT (.cache/eval).
+# EVAL_SKIP_BUILD=1 uses dist/ as it is; EVAL_SKIP_SERVICES=1 does not run scripts/services.sh.
 MODES="${EVAL_MODES:-semantic,bm25,hybrid,semantic_rerank}"
 K="${EVAL_K:-10}"
 OUT=".cache/eval"
 mkdir -p "$OUT"
 log() { printf '[eval] %s\n' "$*" >&2; }
 
-log "services ..."
-bash scripts/services.sh up >&2
+# EVAL_SKIP_SERVICES=1: Neo4j and Redis are someone else's (a shared machine): use them as they are.
+if [ "${EVAL_SKIP_SERVICES:-0}" != "1" ]; then
+  log "services ..."
+  bash scripts/services.sh up >&2
+fi
 if [ "${EVAL_SKIP_BUILD:-0}" != "1" ]; then
   log "building ..."
   npm run --silent build >&2

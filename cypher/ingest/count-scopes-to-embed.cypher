@@ -1,5 +1,8 @@
 // How many scopes the embedding phase has ahead of it, and how many of them carry a vector from
 // another model (a model switch re-embeds them rather than mixing vector spaces in one index).
+// `total`: all of the repository's scopes (the fan-out sizes its slices by it).
 MATCH (s:Scope {repoId: $repoId})
-WHERE s.embedding IS NULL OR s.embeddingModel IS NULL OR s.embeddingModel <> $model
-RETURN count(s) AS pending, count(CASE WHEN s.embedding IS NOT NULL THEN 1 END) AS otherModel
+WITH s, s.embedding IS NULL OR s.embeddingModel IS NULL OR s.embeddingModel <> $model AS pending
+RETURN count(CASE WHEN pending THEN 1 END) AS pending,
+       count(CASE WHEN pending AND s.embedding IS NOT NULL THEN 1 END) AS otherModel,
+       count(s) AS total

@@ -5,4 +5,4 @@ MATCH (a:Scope {id: row.from})
 MERGE (u:Unresolved {id: row.to})
 ON CREATE SET u.repoId = $repoId, u.name = row.name
 CREATE (a)-[r:$(row.type)]->(u)
-SET r.line = toInteger(row.line), r.reason = row.reason, r.resolver = row.resolver
+SET r.line = toInteger(row.line), r.reason = row.reason, r.resolver = row.resolver, r.origin = row.origin

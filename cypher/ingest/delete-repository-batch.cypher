@@ -5,6 +5,8 @@ CALL {
   MATCH (n:ExternalModule {repoId: $repoId}) RETURN n
   UNION
   MATCH (n:Unresolved {repoId: $repoId}) RETURN n
+  UNION
+  MATCH (n:Commit {repoId: $repoId}) RETURN n
 }
 WITH n LIMIT $batch
 DETACH DELETE n

@@ -3,4 +3,4 @@ UNWIND $rows AS row
 MATCH (a:Scope {id: row.from})
 MATCH (b:Scope {id: row.to})
 MERGE (a)-[r:$(row.type)]->(b)
-SET r.line = toInteger(row.line), r.resolver = row.resolver
+SET r.line = toInteger(row.line), r.resolver = row.resolver, r.provenance = row.provenance, r.confidence = row.confidence

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { loadConfig } from '@scopegraph/config';
-import { createRedisConnection, QueueName } from '@scopegraph/queue';
+import { bullQueueName, createRedisConnection, QueueName } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { API_READY, freePort, runApp, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
 
@@ -32,7 +32,7 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
     expect(health.neo4j.indexes.map((i: { name: string }) => i.name)).toEqual(expect.arrayContaining(['scope_embedding', 'scope_fulltext']));
     expect(health.neo4j.indexes.every((i: { online: boolean }) => i.online)).toBe(true);
     expect(health.redis.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['ask', 'index', 'rerank', 'system']);
+    expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['ask', 'embed', 'index', 'rerank', 'system']);
   });
 
   it('runs a job in the worker process and streams its progress over graphql-ws', async () => {
@@ -70,7 +70,7 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
     // job's progress itself (step 0) and resumes the queue only once the subscriber has that mark. The
     // subscriber is then attached before the worker's first step, however slow the machine is.
     const redis = createRedisConnection(loadConfig().redis.url);
-    const queue = new Queue(QueueName.SYSTEM, { connection: redis, prefix: stack.prefix });
+    const queue = new Queue(bullQueueName(QueueName.SYSTEM), { connection: redis, prefix: stack.prefix });
     await queue.pause();
     let resumed: Promise<void> | undefined;
     const client = wsClient(url);

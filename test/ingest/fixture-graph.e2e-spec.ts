@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { provenanceOf } from '@scopegraph/code-model';
 import { walkRepository } from '@scopegraph/ingest';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
@@ -251,20 +252,32 @@ describe('the polyglot fixture in the graph', () => {
     const files = walk.files.map((f) => h.parser.parseFile(f.path, f.content));
     const { result } = await h.resolver.resolve(runId('coverage'), FIXTURE, files);
     const languageOf = new Map(files.flatMap((f) => f.scopes.map((x) => [x.id, f.language] as const)));
-    const expected = new Map<string, { language: string; resolved: number; external: number; dynamic: number; unresolved: number }>();
+    type Row = { language: string; resolved: number; external: number; dynamic: number; unresolved: number; notFound: number; callsResolved: number; callsNotFound: number } & Record<'byCompiler' | 'byScip' | 'byName' | 'byHeuristic', number>;
+    const expected = new Map<string, Row>();
     const row = (id: string) => {
       const language = languageOf.get(id)!;
       let r = expected.get(language);
-      if (!r) expected.set(language, (r = { language, resolved: 0, external: 0, dynamic: 0, unresolved: 0 }));
+      if (!r) expected.set(language, (r = { language, resolved: 0, byCompiler: 0, byScip: 0, byName: 0, byHeuristic: 0, external: 0, dynamic: 0, unresolved: 0, notFound: 0, callsResolved: 0, callsNotFound: 0 }));
       return r;
     };
+    const byProvenance = { compiler: 'byCompiler', scip: 'byScip', name: 'byName', heuristic: 'byHeuristic' } as const;
     for (const f of files) row(f.scopes[0].id);
-    for (const e of result.edges) if (e.type !== 'IMPORTS' && e.type !== 'OVERRIDES') row(e.fromId).resolved++;
+    for (const e of result.edges) {
+      if (e.type === 'IMPORTS' || e.type === 'OVERRIDES') continue;
+      const r = row(e.fromId);
+      r.resolved++;
+      r[byProvenance[provenanceOf(e.resolver, e.guessed)]]++;
+      if (e.type === 'CALLS') r.callsResolved++;
+    }
     for (const u of result.unresolved) {
       const r = row(u.fromId);
       if (u.reason === 'external' || u.reason === 'builtin') r.external++;
       else if (u.reason === 'dynamic' || u.reason === 'local') r.dynamic++;
-      else r.unresolved++;
+      else {
+        r.unresolved++;
+        r.notFound++;
+        if (u.type === 'CALLS') r.callsNotFound++;
+      }
     }
     const coverage = await h.repo.referenceCoverage(repo);
     expect(coverage).toEqual([...expected.values()].sort((a, b) => (a.language < b.language ? -1 : 1)));

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Queue } from 'bullmq';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, Neo4jService } from '@scopegraph/graph';
-import { createRedisConnection, QueueName } from '@scopegraph/queue';
+import { bullQueueName, createRedisConnection, QueueName } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
@@ -40,7 +40,8 @@ describe('indexRepository job through the API and the worker', () => {
     const client = wsClient(url);
     let events: any[];
     try {
-      events = (await collect(client, PROGRESS, { id: started.body.data.indexRepository.id })).map((e) => e.data!.indexProgress);
+      // The local model embeds the fixture: on two shared cores under load that took over a minute.
+      events = (await collect(client, PROGRESS, { id: started.body.data.indexRepository.id }, 110_000)).map((e) => e.data!.indexProgress);
     } finally {
       await client.dispose();
     }
@@ -79,7 +80,7 @@ describe('indexRepository job through the API and the worker', () => {
     fs.mkdirSync(path.join(ROOT, '.cache'), { recursive: true });
     const dir = fs.mkdtempSync(path.join(ROOT, '.cache', 'gone-'));
     fs.writeFileSync(path.join(dir, 'a.ts'), 'export const a = 1;\n');
-    const queue = new Queue(QueueName.INDEX, { connection: redis, prefix: stack.prefix });
+    const queue = new Queue(bullQueueName(QueueName.INDEX), { connection: redis, prefix: stack.prefix });
     await queue.pause();
     const client = wsClient(url);
     try {

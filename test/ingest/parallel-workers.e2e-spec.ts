@@ -1,6 +1,6 @@
 import { Job, Queue, QueueEvents } from 'bullmq';
 import { loadConfig } from '@scopegraph/config';
-import { createRedisConnection, QueueName } from '@scopegraph/queue';
+import { bullQueueName, createRedisConnection, QueueName } from '@scopegraph/queue';
 import { FakeOpenAiEmbeddings } from '../fakes/fake-model-apis';
 import { gql } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
@@ -46,8 +46,8 @@ describe('index jobs on two workers (per-repository lock in Redis)', () => {
     };
     stack = await startStack('par', ENV);
     second = await startApp('worker', { QUEUE_PREFIX: stack.prefix, ...ENV }, WORKER_READY);
-    queue = new Queue(QueueName.INDEX, { connection: redis, prefix: stack.prefix });
-    events = new QueueEvents(QueueName.INDEX, { connection: eventsRedis, prefix: stack.prefix });
+    queue = new Queue(bullQueueName(QueueName.INDEX), { connection: redis, prefix: stack.prefix });
+    events = new QueueEvents(bullQueueName(QueueName.INDEX), { connection: eventsRedis, prefix: stack.prefix });
     await events.waitUntilReady();
   });
 

@@ -13,7 +13,7 @@ import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 // The SDK's own client against both transports: `scopegraph mcp` on stdio and /mcp on the API, with
 // API_KEY set so both must present it.
 const API_KEY = 'mcp-e2e-key';
-const TOOLS = ['ask', 'get_scope', 'index_repository', 'list_repositories', 'neighborhood', 'search'];
+const TOOLS = ['ask', 'dead_code', 'get_scope', 'history', 'impact', 'index_repository', 'list_repositories', 'localize', 'neighborhood', 'review_change', 'search'];
 
 const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
@@ -83,6 +83,16 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
     expect(text).toMatch(/^1\. \S+ \(\w+\) \S+:\d+(-\d+)? \[id [^\]]+\] score \d\.\d{4}/);
     expect(text).toMatch(/InvoiceService\.create \(method\) ts\/src\/services\/invoice-service\.ts:\d+-\d+/);
     expect(text.split('\n').length).toBeLessThan(5 * 12);
+  });
+
+  it('localizes an issue with a stack trace: the frame\'s method first, with its evidence and file', async () => {
+    const issue = ['Invoices are stored twice', '', 'TypeError: invoice already saved', '    at InvoiceService.create (/srv/app/ts/src/services/invoice-service.ts:14:15)', '    at main (/srv/app/ts/src/main.ts:3:1)'].join('\n');
+    const located = await http.callTool({ name: 'localize', arguments: { issue, repository: name, topK: 5 } });
+    expect(located.isError).toBeFalsy();
+    const text = textOf(located);
+    expect(text).toMatch(/^1\. InvoiceService\.create \(method\) ts\/src\/services\/invoice-service\.ts:\d+-\d+ \[id [^\]]+\]/);
+    expect(text).toMatch(/frame: ts\/src\/services\/invoice-service\.ts:14 in InvoiceService\.create/);
+    expect(text).toMatch(/files:\n  1\. ts\/src\/services\/invoice-service\.ts/);
   });
 
   it('reads a scope and walks its callers', async () => {

@@ -1,6 +1,6 @@
 import { loadConfig } from '@scopegraph/config';
 import { Worker } from 'bullmq';
-import { ASK_EVENTS, createRedisConnection, JobName, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
+import { ASK_EVENTS, bullQueueName, createRedisConnection, JobName, QueueName, QueueService, RedisChannelsService } from '@scopegraph/queue';
 import { AskEventsService } from '../../libs/pipeline/src/ask-events.service';
 import type { AskEvent, AskResult } from '../../libs/pipeline/src/ask.types';
 import { runId } from '../support/processes';
@@ -70,7 +70,7 @@ describe('AskEventsService over Redis', () => {
     // The final event reaches the log but not the subscriber, as when its connection was down.
     await queues.redis.rpush(ASK_EVENTS.log(config.queue.prefix, askId), JSON.stringify({ askId, seq: 2, kind: 'final', result: {} }));
     const connection = createRedisConnection(config.redis.url);
-    const worker = new Worker(QueueName.ASK, async (job) => (job.id === askId ? { answer: 'done' } : undefined), { connection, prefix: config.queue.prefix });
+    const worker = new Worker(bullQueueName(QueueName.ASK), async (job) => (job.id === askId ? { answer: 'done' } : undefined), { connection, prefix: config.queue.prefix });
     try {
       for await (const event of { [Symbol.asyncIterator]: () => watch }) seen.push(event);
     } finally {

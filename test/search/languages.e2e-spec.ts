@@ -10,7 +10,7 @@ jest.setTimeout(120_000);
 // Relationship questions in plain words answered from the graph in the languages beyond TS/Python/C#:
 // Go's implicit interface satisfaction, Rust's `impl Trait for Type`, Java's `implements`, PHP's
 // interfaces, callers across files, and the language filter.
-describe('structural questions over Go, Rust, Java and PHP', () => {
+describe('structural questions over Go, Rust, Java, PHP and Ruby', () => {
   const repoId = runId('langs');
   const h = new IngestHarness();
   let service: SearchService;
@@ -42,6 +42,8 @@ describe('structural questions over Go, Rust, Java and PHP', () => {
     write('java/src/main/java/com/acme/PoliteGreeter.java', 'package com.acme;\n\npublic class PoliteGreeter implements Greeter {\n    public String greet(String name) { return "Good day, " + name; }\n}\n');
     write('php/src/Notifier.php', '<?php\nnamespace App;\n\ninterface Notifier\n{\n    public function notify(string $message): void;\n}\n');
     write('php/src/MailNotifier.php', '<?php\nnamespace App;\n\nclass MailNotifier implements Notifier\n{\n    public function notify(string $message): void {}\n}\n');
+    write('ruby/lib/greeting.rb', "module Greeting\n  def greet(name)\n    \"Hello, #{name}\"\n  end\nend\n");
+    write('ruby/lib/host.rb', "require_relative 'greeting'\n\nclass Host\n  include Greeting\nend\n");
     await h.ingest.index({ path: root, name: repoId });
     service = new SearchService(new SearchRepository(h.neo4j), h.embedder);
     await pollUntil('the full-text index to serve MemoryStore', async () => (await search('bm25', 'MemoryStore')).results.length > 0);
@@ -53,6 +55,15 @@ describe('structural questions over Go, Rust, Java and PHP', () => {
     const res = await search('graph', 'which structs implement the Store interface?');
     expect(res.explain.structural).toMatchObject({ relation: 'implementers', target: 'Store' });
     expect(names(res).slice(0, 2).sort()).toEqual(['go DiskStore', 'go MemoryStore']);
+  });
+
+  it("in each language's own words: a Go interface satisfied, a Ruby module included", async () => {
+    const go = await search('graph', 'what satisfies the Store interface');
+    expect(go.explain.structural).toMatchObject({ relation: 'implementers', target: 'Store' });
+    expect(names(go).slice(0, 2).sort()).toEqual(['go DiskStore', 'go MemoryStore']);
+    const ruby = await search('graph', 'which classes include the Greeting module');
+    expect(ruby.explain.structural).toMatchObject({ relation: 'implementers', target: 'Greeting' });
+    expect(names(ruby).slice(0, 1)).toEqual(['ruby Host']);
   });
 
   it('Rust: the types with an `impl Trait for Type`, across files of the crate', async () => {

@@ -9,6 +9,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
 import { GraphModule } from '@scopegraph/graph';
 import { HealthModule } from '@scopegraph/health';
+import { ImpactModule } from '@scopegraph/impact';
 import { IngestCatalogModule } from '@scopegraph/ingest';
 import { LlmModule } from '@scopegraph/llm';
 import { PipelineModule } from '@scopegraph/pipeline';
@@ -30,6 +31,7 @@ import { McpController } from './mcp/mcp.controller';
 import { graphqlMetricsPlugin } from './metrics/graphql-metrics.plugin';
 import { MetricsController } from './metrics/metrics.controller';
 import { HealthResolver } from './health/health.resolver';
+import { ImpactResolver } from './impact/impact.resolver';
 import { JobsResolver } from './jobs/jobs.resolver';
 import { RepositoriesResolver } from './repositories/repositories.resolver';
 import { RerankResolver } from './rerank/rerank.resolver';
@@ -57,6 +59,7 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     LlmModule.forRoot({ defaultEmbeddingThreads: API_EMBEDDING_THREADS }),
     SearchModule,
     PipelineModule,
+    ImpactModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({ throttlers: [{ ttl: config.api.rateWindowMs, limit: config.api.rateLimitPerWindow }] }),
@@ -110,6 +113,6 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     }),
   ],
   controllers: [GraphiqlController, GuidesController, McpController, MetricsController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, ImpactResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
 })
 export class AppModule {}

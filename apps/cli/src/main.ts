@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { CliError } from './client';
 import { askCommand, evalAskCommand } from './commands/ask.command';
 import { healthCommand } from './commands/health.command';
+import { deadCodeCommand, historyCommand, impactCommand, reviewCommand } from './commands/impact.command';
 import { indexCommand, reposCommand } from './commands/index.command';
 import { probeCommand } from './commands/probe.command';
 import { searchCommand } from './commands/search.command';
@@ -46,6 +47,7 @@ program
   .option('--name <name>', 'repository name (default: the folder name)')
   .option('--json', 'print the result as JSON')
   .option('--exclude-doc-comments', 'leave doc comments out of what is stored and embedded (evaluation runs)')
+  .option('--scip <file>', 'a SCIP index (scip-typescript, scip-python, scip-go... output; a path the server can read, under INGEST_ALLOWED_ROOTS): its definitions replace name-based edges')
   .option('--include <glob...>', 'index although skipped by default (dist/, build/, vendor/, bundles), e.g. "dist/**"; kept with the repository')
   .option('--exclude <glob...>', 'skip besides the defaults, e.g. "src/legacy/"; kept with the repository')
   .action((dir: string, o) => run(() => indexCommand(dir, o)));
@@ -67,9 +69,50 @@ program
   .option('--json', 'print JSON')
   .action((file: string, o) => run(() => evalAskCommand(file, o)));
 program
+  .command('impact <scopes...>')
+  .description('What depends on scopes (ids or qualified names): callers, overriders, importers, tests by depth, coverage, co-changed scopes')
+  .requiredOption('--repo <name>', 'repository')
+  .option('--depth <n>', 'levels to walk (1-6, default 3)', positiveInt)
+  .option('--max-nodes <n>', 'dependents at most (default 500)', positiveInt)
+  .option('--json', 'print JSON')
+  .action((scopes: string[], o) => run(() => impactCommand(scopes, o)));
+program
+  .command('review')
+  .description('Review a change: a unified diff (--diff file, - for stdin) or two git refs (--base, --head)')
+  .requiredOption('--repo <name>', 'repository')
+  .option('--diff <file>', 'unified diff against the indexed tree (- reads stdin)')
+  .option('--base <ref>', 'git ref to compare from')
+  .option('--head <ref>', 'git ref to compare to')
+  .option('--depth <n>', 'impact depth (default 2)', positiveInt)
+  .option('--json', 'print JSON')
+  .action((o) => run(() => reviewCommand(o)));
+program
+  .command('history')
+  .description('Git history in the graph: most changed files and scopes, authors, co-change, recent commits')
+  .requiredOption('--repo <name>', 'repository')
+  .option('--path <prefix>', 'only under this path')
+  .option('--scope <id>', 'only this scope')
+  .option('--limit <n>', 'entries per list (default 20)', positiveInt)
+  .option('--json', 'print JSON')
+  .action((o) => run(() => historyCommand(o)));
+program
+  .command('dead-code')
+  .description('Dead-code candidates with confidence and the reasons they could still be live')
+  .requiredOption('--repo <name>', 'repository')
+  .option('--min-confidence <x>', '0-1 (default 0.7)', (v: string) => {
+    const n = Number(v);
+    if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError('must be a number from 0 to 1');
+    return n;
+  })
+  .option('--limit <n>', 'candidates at most (default 200)', positiveInt)
+  .option('--language <language>', 'only this language')
+  .option('--path <prefix>', 'only under this path')
+  .option('--json', 'print JSON')
+  .action((o) => run(() => deadCodeCommand(o)));
+program
   .command('search <text>')
   .description('Search indexed code (semantic, bm25, hybrid or semantic_rerank)')
-  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph', 'hybrid')
+  .option('--mode <mode>', 'semantic | bm25 | hybrid | semantic_rerank | graph | localize', 'hybrid')
   .option('--repo <name>', 'only this repository')
   .option('--top-k <n>', 'how many results', positiveInt, 10)
   .option('--path <text>', 'only files whose path contains this')
@@ -77,6 +120,14 @@ program
   .option('--kind <kind>', 'only this kind (function, method, class, ...)')
   .option('--json', 'print JSON')
   .action((text: string, o) => run(() => searchCommand(text, o)));
+program
+  .command('localize')
+  .description('Which functions must change to fix an issue: paste it on stdin (or --file); ranked functions with evidence, and their files')
+  .requiredOption('--repo <name>', 'repository the issue is about')
+  .option('--file <path>', 'read the issue from this file instead of standard input')
+  .option('--top-k <n>', 'how many functions', positiveInt, 10)
+  .option('--json', 'print JSON')
+  .action((o) => run(async () => (await import('./commands/localize.command')).localizeCommand(o)));
 program
   .command('eval')
   .description('Retrieval quality per search mode on a JSONL dataset (nDCG@k, MRR@k, Recall@k/@50, Precision@5, latency)')

@@ -6,6 +6,7 @@ import { RateBanner } from './components/RateBanner';
 import { parseRoute, useHash } from './lib/router';
 import { useQuery } from './lib/use-query';
 import { AskPage } from './pages/AskPage';
+import { LocalizePage } from './pages/LocalizePage';
 import { RepositoriesPage } from './pages/RepositoriesPage';
 import { ScopePage } from './pages/ScopePage';
 import { SearchPage } from './pages/SearchPage';
@@ -21,6 +22,7 @@ export function App() {
 const NAV: Array<[string, string, string]> = [
   ['search', '#/search', 'Search'],
   ['ask', '#/ask', 'Ask'],
+  ['localize', '#/localize', 'Localize'],
   ['repositories', '#/repositories', 'Repositories'],
 ];
 
@@ -53,6 +55,7 @@ function Console() {
         {route.page !== 'repositories' && <ErrorBox error={repos.error ?? vocabulary.error} onRetry={() => (repos.reload(), vocabulary.reload())} />}
         {route.page === 'search' && <SearchPage params={route.params} repos={list} vocabulary={vocab} />}
         {route.page === 'ask' && <AskPage params={route.params} repos={list} />}
+        {route.page === 'localize' && <LocalizePage repos={list} />}
         {route.page === 'scope' && <ScopePage key={route.id} id={route.id} vocabulary={vocab} />}
         {route.page === 'repositories' && <RepositoriesPage repos={list} error={repos.error} reload={repos.reload} />}
       </main>

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { JOB_REQUEST_ID, jobDuration, MetricsShare, PUBLISH_INTERVAL_MS, runWithRequestId } from '@scopegraph/observability';
-import { createRedisConnection, JOB_QUEUE, JobName, QueueName } from '@scopegraph/queue';
+import { bullQueueName, createRedisConnection, JOB_QUEUE, JobName, logicalQueueName, QueueName } from '@scopegraph/queue';
 import { JOB_PROCESSORS, JobProcessor } from './job-processor';
 
 const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
@@ -14,6 +14,9 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
   [QueueName.RERANK]: 20,
   // An ask mostly waits on the chat model and Neo4j.
   [QueueName.ASK]: 8,
+  // Set by INGEST_EMBED_CONCURRENCY (see concurrencyOf): a few slices, so the model never waits on
+  // Neo4j between them. More throughput is more workers, each with its own model or endpoint.
+  [QueueName.EMBED]: 2,
 };
 
 /**
@@ -23,6 +26,8 @@ const DEFAULT_CONCURRENCY: Record<QueueName, number> = {
  */
 const LOCKING: Partial<Record<QueueName, { lockDuration: number; stalledInterval: number }>> = {
   [QueueName.RERANK]: { lockDuration: 10_000, stalledInterval: 5_000 },
+  // A slice of a dead worker goes to another worker within seconds (its index job is waiting on it).
+  [QueueName.EMBED]: { lockDuration: 10_000, stalledInterval: 5_000 },
 };
 
 /**
@@ -54,10 +59,10 @@ export class WorkerHostService implements OnApplicationShutdown {
   start(): void {
     const queues = new Set(Object.values(JOB_QUEUE));
     for (const queue of queues) {
-      const worker = new Worker(queue, (job, token) => this.dispatch(job, token), {
+      const worker = new Worker(bullQueueName(queue), (job, token) => this.dispatch(job, token), {
         connection: createRedisConnection(this.config.redis.url),
         prefix: this.config.queue.prefix,
-        concurrency: DEFAULT_CONCURRENCY[queue],
+        concurrency: queue === QueueName.EMBED ? this.config.ingest.embedConcurrency : DEFAULT_CONCURRENCY[queue],
         ...LOCKING[queue],
       });
       worker.on('failed', (job, error) => this.logger.warn(`job ${job?.name}#${job?.id} failed: ${error.message}`));
@@ -72,9 +77,10 @@ export class WorkerHostService implements OnApplicationShutdown {
   /** Runs a job under the request id that queued it (or one of its own), timed, metrics published after. */
   private dispatch(job: Job, token?: string): Promise<unknown> {
     const fromRequest = (job.data as Record<string, unknown> | undefined)?.[JOB_REQUEST_ID];
-    const requestId = typeof fromRequest === 'string' ? fromRequest : `job:${job.queueName}:${job.id}`;
+    const queueName = logicalQueueName(job.queueName);
+    const requestId = typeof fromRequest === 'string' ? fromRequest : `job:${queueName}:${job.id}`;
     return runWithRequestId(requestId, async () => {
-      const end = jobDuration.startTimer({ queue: job.queueName, job: job.name });
+      const end = jobDuration.startTimer({ queue: queueName, job: job.name });
       try {
         const result = await this.run(job, token);
         const seconds = end({ outcome: 'completed' });

@@ -100,6 +100,23 @@ export const envSchema = z.object({
   INGEST_LOCK_TTL_MS: positiveInt.min(100).max(600_000).default(30_000),
   /** A job for a repository that another worker is indexing waits this long before trying again. */
   INGEST_LOCK_RETRY_MS: positiveInt.max(600_000).default(5_000),
+  /**
+   * Scopes per embedding slice: an index job run by a worker cuts its embedding into BullMQ jobs of
+   * this many scopes that every worker takes in parallel (0: the index job embeds by itself).
+   */
+  INGEST_EMBED_SLICE: z.coerce.number().int().min(0).max(100_000).default(2_048),
+  /**
+   * Embedding slices one worker runs at once: with two, one slice's graph reads and writes overlap the
+   * other's model calls, so the model (or endpoint) never waits on Neo4j between slices.
+   */
+  INGEST_EMBED_CONCURRENCY: positiveInt.max(16).default(2),
+  // Git history read into the graph (libs/history): the newest N commits, none older than HISTORY_SINCE
+  // (a date git understands, e.g. 2024-01-01); commits touching more files than HISTORY_MASS_COMMIT_FILES
+  // (reformats, vendoring) count as changes but not as co-change evidence.
+  HISTORY_MAX_COMMITS: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  HISTORY_SINCE: z.string().regex(/^\d{4}-\d{2}-\d{2}([T ][0-9:.Z+-]+)?$/, 'must be a date such as 2024-01-31').optional(),
+  HISTORY_MASS_COMMIT_FILES: positiveInt.max(100_000).default(30),
+  HISTORY_MIN_SUPPORT: positiveInt.max(1_000).default(2),
   EMBEDDING_BATCH_SIZE: positiveInt.max(512).default(32),
   /** Threads of the local model's runs (ONNX Runtime intra-op threads); default: 1 in the API, the CPUs this process may use elsewhere. */
   EMBEDDING_THREADS: positiveInt.max(64).optional(),
@@ -239,7 +256,12 @@ export interface AppConfig {
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
+    /** Scopes per embedding slice job (INGEST_EMBED_SLICE); 0: no fan-out. */
+    embedSlice: number;
+    /** Embedding slices one worker runs at once (INGEST_EMBED_CONCURRENCY). */
+    embedConcurrency: number;
   };
+  history: { maxCommits: number; since?: string; massCommitFiles: number; minSupport: number };
   logLevel: Env['LOG_LEVEL'];
   logFormat: Env['LOG_FORMAT'];
   rerank: {
@@ -323,7 +345,10 @@ export function toAppConfig(env: Env): AppConfig {
       parseThreads: env.INGEST_PARSE_THREADS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,
+      embedSlice: env.INGEST_EMBED_SLICE,
+      embedConcurrency: env.INGEST_EMBED_CONCURRENCY,
     },
+    history: { maxCommits: env.HISTORY_MAX_COMMITS, since: env.HISTORY_SINCE, massCommitFiles: env.HISTORY_MASS_COMMIT_FILES, minSupport: env.HISTORY_MIN_SUPPORT },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     rerank: {

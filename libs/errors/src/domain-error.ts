@@ -23,6 +23,8 @@ export enum DomainErrorCode {
   // ingest
   InvalidRepositoryName = 'INVALID_REPOSITORY_NAME',
   InvalidRepositoryPath = 'INVALID_REPOSITORY_PATH',
+  /** A SCIP index to import that is missing, outside the allowed roots, or not a SCIP index. */
+  InvalidScipIndex = 'INVALID_SCIP_INDEX',
   RepositoryNotFound = 'REPOSITORY_NOT_FOUND',
   // queue
   JobNotFound = 'JOB_NOT_FOUND',

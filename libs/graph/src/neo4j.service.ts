@@ -114,6 +114,20 @@ export class Neo4jService implements OnModuleDestroy {
     });
   }
 
+  /**
+   * This process's bookmarks: the transactions it has committed (and seen) so far. Another process
+   * that adds them (addBookmarks) reads only from a server that has applied those writes: how a
+   * search through an API replica sees what a worker's index just wrote, on a cluster too.
+   */
+  async bookmarks(): Promise<string[]> {
+    return [...(await this.driver.executeQueryBookmarkManager.getBookmarks())];
+  }
+
+  /** Later reads and writes of this process wait for the writes these bookmarks name (see bookmarks). */
+  async addBookmarks(bookmarks: string[]): Promise<void> {
+    if (bookmarks.length > 0) await this.driver.executeQueryBookmarkManager.updateBookmarks([], bookmarks);
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.driver.close();
   }

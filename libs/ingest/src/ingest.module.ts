@@ -4,6 +4,7 @@ import { RepositoryCatalog } from './graph/repository-catalog';
 import { ParserService } from './parse/parser.service';
 import { IngestService } from './pipeline/ingest.service';
 import { EmbeddingCache } from './pipeline/embedding-cache';
+import { EmbedFanOut } from './pipeline/embed-fanout';
 import { ParseCache } from './pipeline/parse-cache';
 import { ReferenceResolver } from './resolve/reference-resolver';
 
@@ -34,7 +35,8 @@ export class IngestCatalogModule {}
     EmbeddingCache,
     ReferenceResolver,
     IngestService,
+    EmbedFanOut,
   ],
-  exports: [IngestService, ParserService],
+  exports: [IngestService, ParserService, EmbedFanOut],
 })
 export class IngestModule {}

@@ -40,3 +40,12 @@ export const ASK_RESULT = `query McpAskResult($id: ID!) {
     result { answer modelAvailable warnings missing citations { id path startLine endLine qualifiedName } plan { mode query } }
   }
 }`;
+
+/** LOCALIZE: ranked functions with their evidence, and the files they are in. */
+export const LOCALIZE = `query McpLocalize($input: SearchInput!) {
+  search(input: $input) {
+    results { rank score scope { id qualifiedName kind language path startLine endLine signature } evidence { signal detail edge } }
+    files { path rank functions }
+    warnings
+  }
+}`;

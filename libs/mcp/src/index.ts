@@ -1,2 +1,3 @@
 export * from './graphql-call';
 export * from './tools';
+export * from './impact-tools';

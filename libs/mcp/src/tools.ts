@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { EDGE_TYPES, LANGUAGES, SCOPE_KINDS, type ScopeRecord, SEARCH_LIMITS } from '@scopegraph/search';
 import { GraphqlCall, GraphqlCallError } from './graphql-call';
 import * as doc from './documents';
+import { impactTools } from './impact-tools';
 
 export const MCP_SERVER_NAME = 'scopegraph';
-export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository', 'ask'] as const;
+export const MCP_TOOLS = ['search', 'get_scope', 'neighborhood', 'list_repositories', 'index_repository', 'ask', 'localize', 'impact', 'review_change', 'history', 'dead_code'] as const;
 
 /** Snippets stay short: an agent reads many hits and opens the few it needs with get_scope. */
 const SNIPPET_LINES = 6;
@@ -130,6 +131,36 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
 
   register(
     server,
+    'localize',
+    {
+      title: 'Localize an issue',
+      description:
+        'Which functions must change to fix a bug report: give the issue as written (title, description, stack traces, logs, code). Returns functions and methods ranked, each with the evidence that brought it (a stack frame, a name the issue uses, a quoted message, a graph edge), and the files they are in; open one with get_scope.',
+    },
+    {
+      issue: z.string().min(1).max(SEARCH_LIMITS.maxIssueLength).describe('the issue text, stack traces and logs included'),
+      repository: z.string().min(1).describe('the repository the issue is about (see list_repositories)'),
+      topK: z.number().int().min(1).max(50).optional().describe('functions, 1-50 (default 10)'),
+    },
+    (args) =>
+      run(async () => {
+        const input = { text: args.issue, repository: args.repository, mode: 'LOCALIZE', topK: args.topK ?? 10, sourceChars: 0 };
+        const data = await call<{
+          search: { results: { rank: number; score: number; scope: ScopeRow; evidence: { signal: string; detail: string; edge: string | null }[] | null }[]; files: { path: string; rank: number; functions: string[] }[] | null; warnings: string[] };
+        }>(doc.LOCALIZE, { input });
+        const { results, files, warnings } = data.search;
+        if (!results.length) return `No functions found for this issue in ${args.repository}.${warnings.length ? `\nwarnings: ${warnings.join('; ')}` : ''}`;
+        const lines = results.map((r) => {
+          const why = (r.evidence ?? []).slice(0, 3).map((e) => `${e.signal}: ${e.detail}${e.edge ? ` [${e.edge}]` : ''}`);
+          return `${r.rank}. ${headline(r.scope)} score ${r.score.toFixed(4)}${why.length ? `\n${indent(why.join('\n'))}` : ''}`;
+        });
+        const fileLines = (files ?? []).slice(0, 5).map((f) => `  ${f.rank}. ${f.path} (${f.functions.slice(0, 3).join(', ')})`);
+        return [...lines, ...(fileLines.length ? ['files:', ...fileLines] : []), ...(warnings.length ? [`warnings: ${warnings.join('; ')}`] : [])].join('\n');
+      }),
+  );
+
+  register(
+    server,
     'get_scope',
     {
       title: 'Read a scope',
@@ -208,10 +239,11 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     {
         path: z.string().min(1).max(4096).describe('absolute path on the server'),
         name: z.string().min(1).max(100).describe("repository name: letters, digits, '.', '_', '-'"),
+        scip: z.string().min(1).max(4096).optional().describe('absolute path on the server of a SCIP index (scip-typescript, scip-python, scip-go... output) whose definitions replace name-based edges'),
     },
     (args) =>
       run(async () => {
-        const { indexRepository } = await call<{ indexRepository: { id: string; queue: string } }>(doc.INDEX_REPOSITORY, { input: { path: args.path, name: args.name } });
+        const { indexRepository } = await call<{ indexRepository: { id: string; queue: string } }>(doc.INDEX_REPOSITORY, { input: { path: args.path, name: args.name, ...(args.scip ? { scip: args.scip } : {}) } });
         return `Index of "${args.name}" queued as job ${indexRepository.id} (queue ${indexRepository.queue}).`;
       }),
   );
@@ -246,6 +278,8 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
         }
       }),
   );
+
+  for (const tool of impactTools(call)) register(server, tool.name, tool.meta, tool.shape, (args) => run(() => (tool.handler as (a: unknown) => Promise<string>)(args)));
 
   return server;
 }

@@ -6,6 +6,22 @@ export enum QueueName {
   INDEX = 'index',
   RERANK = 'rerank',
   ASK = 'ask',
+  /** Bounded slices of one repository's embedding work, taken by any worker (see libs/ingest EmbedFanOut). */
+  EMBED = 'embed',
+}
+
+/**
+ * The name BullMQ and Redis know a queue by: the logical name in a Redis Cluster hash tag, so every
+ * key of one queue (BullMQ's scripts touch several at once) lands in one slot while different queues
+ * spread over the cluster. Health, metrics and the board keep showing the logical name.
+ */
+export function bullQueueName(name: QueueName): string {
+  return `{${name}}`;
+}
+
+/** The logical name of a queue from the name BullMQ reports (`job.queueName`). */
+export function logicalQueueName(bullName: string): string {
+  return bullName.replace(/^\{(.*)\}$/, '$1');
 }
 
 export enum JobName {
@@ -17,6 +33,8 @@ export enum JobName {
   RERANK_BATCH = 'rerank-batch',
   /** Run one question through an answering pipeline (libs/pipeline), streaming progress over Redis. */
   ASK = 'ask',
+  /** Embed the scopes of one id range of a repository that still lack a vector of the model. */
+  EMBED_CHUNK = 'embed-chunk',
 }
 
 /** Which queue each job runs on. The worker refuses to start unless every job has exactly one handler. */
@@ -25,6 +43,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JobName.INDEX_REPOSITORY]: QueueName.INDEX,
   [JobName.RERANK_BATCH]: QueueName.RERANK,
   [JobName.ASK]: QueueName.ASK,
+  [JobName.EMBED_CHUNK]: QueueName.EMBED,
 };
 
 /**
@@ -36,6 +55,7 @@ export const JOB_ID_KIND: Record<JobName, string> = {
   [JobName.INDEX_REPOSITORY]: 'ix',
   [JobName.RERANK_BATCH]: 'rr',
   [JobName.ASK]: 'ask',
+  [JobName.EMBED_CHUNK]: 'em',
 };
 
 /** Redis pub/sub channel and replay list of one ask's progress events (under the queue prefix). */
@@ -76,6 +96,8 @@ export interface IndexRepositoryJobData {
   /** Walk filters (gitignore-syntax globs); absent: the ones stored with the repository. */
   include?: string[];
   exclude?: string[];
+  /** Real path of a SCIP index (checked under INGEST_ALLOWED_ROOTS) whose definitions replace name-based edges this run. */
+  scip?: string;
 }
 
 /** One batch of a rerank; the candidates and options live in the rerank's state in Redis (libs/rerank). */
@@ -96,3 +118,24 @@ export interface AskJobData {
   isEnglish: boolean;
   pipeline: string;
 }
+
+/**
+ * One slice of an index run's embedding: the scopes of `repoId` with ids in (after, until] that lack
+ * a vector of `model`. Its job id is derived from the index job and the range, so dispatching the
+ * same plan again (a retried index job) adds nothing twice.
+ */
+export interface EmbedChunkJobData {
+  repoId: string;
+  /** The index job this chunk belongs to: its progress hash is keyed by it. */
+  indexJobId: string;
+  model: string;
+  after: string;
+  until: string;
+  /** Scopes of the range lacking a vector when the chunk was planned. */
+  pending: number;
+}
+
+/** The Redis hash where an index run's chunks record their progress (one field per chunk). */
+export const EMBED_PROGRESS = {
+  key: (prefix: string, indexJobId: string) => `${prefix}:embed-progress:{${indexJobId}}`,
+} as const;

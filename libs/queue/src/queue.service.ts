@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { IRedisTransaction, Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import { ChainableCommander, Redis } from 'ioredis';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
-import { DEFAULT_JOB_OPTIONS, JOB_ID_KIND, JOB_QUEUE, JobName, QueueName } from './queue.constants';
+import { bullQueueName, DEFAULT_JOB_OPTIONS, JOB_ID_KIND, JOB_QUEUE, JobName, QueueName } from './queue.constants';
 import { createFailFastRedisConnection, createRedisConnection } from './redis.connection';
 
 export interface QueueCounts {
@@ -100,8 +100,12 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
   private readonly seenEpochs = new Set<string>();
   private lastEpoch = '';
 
+  /** One hash tag for both: EPOCH_LUA touches them together, which Redis Cluster allows only within a slot. */
+  private readonly epochKeys: { current: string; ended: string };
+
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.prefix = config.queue.prefix;
+    this.epochKeys = { current: `${this.prefix}:{epoch}`, ended: `${this.prefix}:{epoch}:ended` };
     this.connection = createFailFastRedisConnection(config.redis.url, config.redis.commandTimeoutMs);
     this.connection.on('ready', () => {
       this.epochCache = undefined;
@@ -134,7 +138,7 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
    */
   epoch(): Promise<string> {
     this.epochCache ??= this.connection
-      .eval(EPOCH_LUA, 2, `${this.prefix}:epoch`, `${this.prefix}:epochs-ended`, randomBytes(EPOCH_HEX / 2).toString('hex'), this.lastEpoch)
+      .eval(EPOCH_LUA, 2, this.epochKeys.current, this.epochKeys.ended, randomBytes(EPOCH_HEX / 2).toString('hex'), this.lastEpoch)
       .then((reply) => {
         const epoch = String(reply);
         this.seenEpochs.add(epoch);
@@ -174,7 +178,7 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
     const issuedIn = issued[1];
     this.epochCache = undefined;
     if (issuedIn === (await this.epoch())) return false;
-    return this.seenEpochs.has(issuedIn) || (await this.connection.sismember(`${this.prefix}:epochs-ended`, issuedIn)) === 1;
+    return this.seenEpochs.has(issuedIn) || (await this.connection.sismember(this.epochKeys.ended, issuedIn)) === 1;
   }
 
   /** Resolves once the shared connection is ready; rejects after timeoutMs. */
@@ -196,7 +200,7 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
   queue(name: QueueName): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue = new Queue(bullQueueName(name), { connection: this.connection, prefix: this.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
       this.queues.set(name, queue);
     }
     return queue;
@@ -277,7 +281,7 @@ export class QueueService implements OnModuleInit, OnModuleDestroy {
 
   /** A QueueEvents listener on its own connection (it blocks on XREAD). The caller closes it. */
   events(name: QueueName): QueueEvents {
-    return new QueueEvents(name, { connection: createRedisConnection(this.config.redis.url, {}, `events ${name}`), prefix: this.prefix });
+    return new QueueEvents(bullQueueName(name), { connection: createRedisConnection(this.config.redis.url, {}, `events ${name}`), prefix: this.prefix });
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -18,3 +18,5 @@ export { expansionPattern, renderExpansionQuery, allowedEdgeTypes } from './grap
 export * from './search-reranker';
 export * from './eval';
 export { fieldBoostedQuery, FIELD_BOOSTS, ENGLISH_STOP_WORDS } from './query/lucene';
+export { extractSignals, looksLikeIssue } from './localize/signals';
+export type { IssueSignals, StackFrame } from './localize/signals';

@@ -109,3 +109,11 @@ describe('validatePlan', () => {
     expect(fieldOf(plan)).toBeUndefined();
   });
 });
+
+describe('text limits: a query, and an issue for LOCALIZE', () => {
+  it('a query is at most 1000 characters; an issue (LOCALIZE) up to maxIssueLength', () => {
+    expect(fieldOf(defaultPlan('hybrid', 'x'.repeat(1001)))).toBe('text');
+    expect(fieldOf(defaultPlan('localize', 'x'.repeat(20_000)))).toBeUndefined();
+    expect(fieldOf(defaultPlan('localize', 'x'.repeat(64_001)))).toBe('text');
+  });
+});

@@ -29,7 +29,11 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
   for (const list of [plan.semantic, plan.bm25, plan.graph ? { ...plan.graph, limit: plan.limit } : undefined]) {
     if (!list) continue;
     if (typeof list.text !== 'string' || list.text.trim().length === 0) fail(DomainErrorCode.InvalidText, 'text must not be empty', 'text');
-    if (list.text.length > SEARCH_LIMITS.maxTextLength) fail(DomainErrorCode.InvalidText, `text must be at most ${SEARCH_LIMITS.maxTextLength} characters`, 'text');
+    // An issue (LOCALIZE) may be long: its signals are cut to their own limits, and explain says so.
+    const maxText = plan.mode === 'localize' ? SEARCH_LIMITS.maxIssueLength : SEARCH_LIMITS.maxTextLength;
+    if (list.text.length > maxText) {
+      fail(DomainErrorCode.InvalidText, `text must be at most ${maxText} characters${plan.mode === 'localize' ? '' : ` (up to ${SEARCH_LIMITS.maxIssueLength} for an issue: mode LOCALIZE)`}`, 'text');
+    }
     checkInt(list.limit, 1, SEARCH_LIMITS.maxCandidates, 'candidates');
   }
   checkInt(plan.limit, 1, SEARCH_LIMITS.maxTopK, 'topK');
@@ -98,7 +102,8 @@ export function validatePlan(plan: SearchPlan): { glob: GlobMatcher | null } {
 
 /** A plan with every default filled in, for a mode and a text (GraphQL and tests start here). */
 export function defaultPlan(mode: SearchPlan['mode'], text: string): SearchPlan {
-  const hybrid = mode === 'hybrid';
+  // LOCALIZE runs hybrid over the issue's prose, with hybrid's settings.
+  const hybrid = mode === 'hybrid' || mode === 'localize';
   const limit = SEARCH_DEFAULTS.topK;
   return {
     mode,

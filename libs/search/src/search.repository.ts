@@ -144,6 +144,7 @@ export const SEARCH_CYPHER = {
   repositoryIds: 'search/repository-ids',
   filePaths: 'search/file-paths',
   countCandidates: 'search/count-candidates',
+  vectorCoverage: 'search/vector-coverage',
   vectorIndex: 'search/vector-index',
   vectorIndexFiltered: 'search/vector-index-filtered',
   vectorExact: 'search/vector-exact',
@@ -155,6 +156,12 @@ export const SEARCH_CYPHER = {
   graphRelatedIn: 'search/graph-related-in',
   graphRelatedOut: 'search/graph-related-out',
   graphOverriders: 'search/graph-overriders',
+  localizeFrameScopes: 'search/localize-frame-scopes',
+  localizeNames: 'search/localize-names',
+  localizeMembers: 'search/localize-members',
+  localizeNeighbors: 'search/localize-neighbors',
+  localizeFileScopes: 'search/localize-file-scopes',
+  localizeFiles: 'search/localize-files',
 } as const;
 
 /**
@@ -183,6 +190,12 @@ export class SearchRepository {
   async countCandidates(filters: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number): Promise<{ repositoryIds: string[]; n: number }> {
     const [row] = await this.neo4j.read<{ repositoryIds: string[]; n: number }>(SEARCH_CYPHER.countCandidates, { ...filters, cap: cypherInt(cap) });
     return row ?? { repositoryIds: [], n: 0 };
+  }
+
+  /** Scopes and embedded scopes of the repositories (all when null), and how many of them are being indexed. */
+  async vectorCoverage(repoIds: string[] | null): Promise<{ scopes: number; embedded: number; indexing: number }> {
+    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number }>(SEARCH_CYPHER.vectorCoverage, { repoIds });
+    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0 };
   }
 
   async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
@@ -279,6 +292,43 @@ export class SearchRepository {
   graphOverriders(anchorIds: string[], filters: CypherFilters, perAnchor: number): Promise<GraphRelatedRow[]> {
     if (anchorIds.length === 0) return Promise.resolve([]);
     return this.neo4j.read<GraphRelatedRow>(SEARCH_CYPHER.graphOverriders, { anchorIds, ...filters, perAnchor: cypherInt(perAnchor) });
+  }
+
+  // ---- LOCALIZE (libs/search/src/localize) -----------------------------------------------------
+
+  /** Every file of the repositories, with its repository. */
+  localizeFiles(repoIds: string[]): Promise<{ repoId: string; path: string }[]> {
+    return this.neo4j.read(SEARCH_CYPHER.localizeFiles, { repoIds });
+  }
+
+  /** The innermost scope of `kinds` at each frame's line (or of its name, without a line). */
+  async localizeFrameScopes(frames: { frame: number; repoId: string; path: string; line: number | null; name: string | null }[], kinds: string[]): Promise<{ frame: number; id: string; qualifiedName: string }[]> {
+    if (frames.length === 0) return [];
+    return this.neo4j.read(SEARCH_CYPHER.localizeFrameScopes, { frames: frames.map((f) => ({ ...f, line: f.line === null ? null : cypherInt(f.line) })), kinds });
+  }
+
+  /** Scopes named (name or qualified name) by each of `names`, at most `perName` each, with how many there were. */
+  async localizeNames(names: string[], repoIds: string[], kinds: string[], perName: number): Promise<{ nameIndex: number; total: number; id: string; kind: string; qualifiedName: string }[]> {
+    if (names.length === 0) return [];
+    return this.neo4j.read(SEARCH_CYPHER.localizeNames, { names, repoIds, kinds, perName: cypherInt(perName) });
+  }
+
+  /** Members of `kinds` of each class, in declaration order. */
+  async localizeMembers(classIds: string[], kinds: string[], perClass: number): Promise<{ classIndex: number; fromName: string; id: string }[]> {
+    if (classIds.length === 0) return [];
+    return this.neo4j.read(SEARCH_CYPHER.localizeMembers, { classIds, kinds, perClass: cypherInt(perClass) });
+  }
+
+  /** Callees and callers of each seed over CALLS. */
+  async localizeNeighbors(seedIds: string[], kinds: string[], perSeed: number): Promise<{ seedIndex: number; fromName: string; id: string; direction: 'in' | 'out' }[]> {
+    if (seedIds.length === 0) return [];
+    return this.neo4j.read(SEARCH_CYPHER.localizeNeighbors, { seedIds, kinds, perSeed: cypherInt(perSeed) });
+  }
+
+  /** Scopes of `kinds` declared in each file. */
+  async localizeFileScopes(paths: { repoId: string; path: string }[], kinds: string[], perFile: number): Promise<{ pathIndex: number; id: string }[]> {
+    if (paths.length === 0) return [];
+    return this.neo4j.read(SEARCH_CYPHER.localizeFileScopes, { paths, kinds, perFile: cypherInt(perFile) });
   }
 
   /** Neighbors of each seed, nearest first; see cypher/search/expand.cypher. */

@@ -53,6 +53,11 @@ class FakeRepository {
     this.calls.push('filePaths');
     return [...new Set(this.rows.filter((r) => repoIds.includes(r.repoId)).map((r) => r.path))];
   }
+  /** Not recorded in `calls`: the tests of call order are about filters and lists. */
+  async vectorCoverage(repoIds: string[] | null) {
+    const rows = this.rows.filter((r) => !repoIds || repoIds.includes(r.repoId));
+    return { scopes: rows.length, embedded: rows.filter((r) => r.vector).length, indexing: 0 };
+  }
   async countCandidates(counted: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number) {
     this.calls.push('countCandidates');
     const repositoryIds = [...new Set(this.rows.map((r) => r.repoId))].sort();

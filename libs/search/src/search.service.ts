@@ -13,6 +13,8 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
+import { CALLABLE_KINDS, fileRollup, isTestPath, localize, PROSE_HITS, TEST_FILE_FACTOR } from './localize/localizer';
+import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
@@ -41,6 +43,7 @@ import {
   type SearchTimings,
   type GraphVia,
   type StructuralExplain,
+  type FileRollup,
 } from './search.types';
 
 /** How many fused candidates the graph signal looks at (connections among them). */
@@ -104,6 +107,8 @@ export class SearchService {
 
   private readonly counts: CatalogCache<{ repositoryIds: string[]; n: number }>;
   private readonly repositories: CatalogCache<string[]>;
+  private readonly coverage: CatalogCache<{ scopes: number; embedded: number; indexing: number }>;
+  private readonly files: CatalogCache<{ repoId: string; path: string }[]>;
 
   constructor(
     private readonly repo: SearchRepository,
@@ -113,6 +118,8 @@ export class SearchService {
   ) {
     this.counts = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
     this.repositories = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+    this.coverage = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+    this.files = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
   }
 
   /** The plan as it would run: filters, counted candidates, strategy, Cypher files and parameters (no vectors). */
@@ -122,13 +129,91 @@ export class SearchService {
     return (await this.prepare(plan, timings, true)).explain;
   }
 
-  async execute(plan: SearchPlan): Promise<SearchResponse> {
-    if (!plan.rerank) return this.retrieve(plan);
+  async execute(requested: SearchPlan): Promise<SearchResponse> {
+    const { plan, chosenBy } = routeIssue(requested);
+    const run = (p: SearchPlan) => (p.mode === 'localize' ? this.localizeIssue(p, chosenBy) : this.retrieve(p));
+    if (!plan.rerank) return run(plan);
     if (!this.reranker) throw new DomainError(DomainErrorCode.InvalidPlan, 'reranking is not available in this process', 'rerank');
     // Retrieve deeper than the final limit so the reranker has something to reorder.
-    const response = await this.retrieve({ ...plan, limit: Math.max(plan.limit, plan.rerank.candidateCount) });
+    const response = await run({ ...plan, limit: Math.max(plan.limit, plan.rerank.candidateCount) });
     const rerank = await this.reranker.rerank(plan, response);
     return { ...response, results: response.results.slice(0, plan.limit), rerank };
+  }
+
+  /**
+   * LOCALIZE: the issue's signals (frames, names, quoted messages, paths, prose), each run where it
+   * is strongest, fused by weighted RRF, spread over the graph; functions and methods ranked with
+   * the evidence that brought each, and their files rolled up.
+   */
+  private async localizeIssue(plan: SearchPlan, chosenBy: string): Promise<SearchResponse> {
+    const started = performance.now();
+    const { glob } = validatePlan(plan);
+    const timings = emptyTimings();
+    const t0 = performance.now();
+    const { filters } = await this.resolveFilters(plan.filters, glob, null, false);
+    timings.filters += round(performance.now() - t0);
+    const t1 = performance.now();
+    const signals = extractSignals(plan.semantic!.text);
+    const allFiles = filters.matchesNothing ? [] : await this.files.get(JSON.stringify(filters.cypher.repoIds), () => this.repo.localizeFiles(filters.cypher.repoIds));
+    const paths = filters.cypher.paths ? new Set(filters.cypher.paths) : null;
+    const contains = filters.cypher.pathContains;
+    const files = allFiles.filter((f) => (!paths || paths.has(f.path)) && (contains === null || f.path.includes(contains)));
+    let proseResponse: SearchResponse | null = null;
+    const outcome = await localize(this.repo, {
+      signals,
+      filters: filters.cypher,
+      files,
+      limit: plan.limit,
+      prose: async (text) => {
+        if (!text.trim()) return null;
+        proseResponse = await this.retrieve(proseSubPlan(plan, text));
+        return proseResponse;
+      },
+    });
+    const prose = proseResponse as SearchResponse | null;
+    if (prose) for (const [stage, ms] of Object.entries(prose.timings)) if (stage !== 'total') timings[stage as Stage] += ms;
+    timings.localize = round(performance.now() - t1 - (prose?.timings.total ?? 0));
+
+    // Results are the functions and methods that pass the caller's filters; the roll-up reads deeper.
+    const inFilters = (s: ScopeRecord) => (!paths || paths.has(s.path)) && (contains === null || s.path.includes(contains)) && (!plan.filters.languages?.length || plan.filters.languages.includes(s.language));
+    const depth = Math.max(plan.limit, LOCALIZE_ROLLUP_DEPTH) + DUPLICATE_SLACK;
+    const t2 = performance.now();
+    const head = outcome.ranked.slice(0, depth);
+    const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
+    timings.fetch += round(performance.now() - t2);
+    const kept = head
+      .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
+      // A fix changes the code, not its tests: test scopes count less (explain says by how much).
+      .map((r) => (isTestPath(records.get(r.id)!.path) ? { ...r, score: r.score * TEST_FILE_FACTOR } : r))
+      .sort((a, b) => b.score - a.score);
+    const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
+      scope: records.get(r.id)!,
+      score: Math.round(r.score * 10_000) / 10_000,
+      rank: i + 1,
+      scoreBreakdown: { fusion: 'localize', filtersApplied: filters.descriptions },
+      evidence: r.evidence,
+    }));
+    const files_: FileRollup[] = fileRollup(kept.map((r) => ({ scope: records.get(r.id)!, score: r.score })));
+
+    const base = prose?.explain ?? this.explainOf(plan, filters, { name: 'none', reason: 'no prose to search' }, null, null);
+    const explain: SearchExplain = {
+      ...base,
+      mode: 'localize',
+      limit: plan.limit,
+      filters: filters.descriptions,
+      localize: { chosenBy, ...outcome.explain },
+      notes: [
+        ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
+        ...signals.truncated.map((t) => `truncated: ${t}`),
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score`,
+        ...base.notes,
+      ],
+    };
+    const warnings = [...outcome.proseWarnings];
+    if (signals.truncated.length > 0) warnings.push(`the issue was cut to stay within the query limits: ${signals.truncated.join('; ')}`);
+    timings.total = round(performance.now() - started);
+    for (const [stage, ms] of Object.entries(timings)) searchStageDuration.observe({ mode: 'localize', stage }, ms / 1000);
+    return { results, timings, explain, warnings, files: files_ };
   }
 
   private async retrieve(plan: SearchPlan): Promise<SearchResponse> {
@@ -152,6 +237,8 @@ export class SearchService {
     const runsVector = p.semantic !== undefined && prep.strategy.name !== 'empty' && prep.strategy.name !== 'none';
     const semanticExplain = prep.explain.lists.find((l) => l.list === 'semantic');
     const warnings: string[] = [];
+    const coverage = prep.explain.vectorCoverage;
+    if (coverage && coverage.embedded < coverage.scopes && (p.mode === 'hybrid' || p.mode === 'semantic' || p.mode === 'semantic_rerank')) warnings.push(vectorCoverageNote(coverage));
     /** The query vector, or null when hybrid goes on without it (the failure is a warning, not hidden). */
     const embed = async (): Promise<number[] | null> => {
       try {
@@ -452,6 +539,14 @@ export class SearchService {
     if (lucene && plan.phrases === false) lucene.phrases = [];
     if (lucene && plainWords) lucene.boosts = PROSE_FIELD_BOOSTS;
     const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene);
+    if (plan.semantic && !filters.matchesNothing) {
+      const repoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
+      const c = await this.coverage.get(JSON.stringify(repoIds), () => this.repo.vectorCoverage(repoIds), fresh);
+      explain.vectorCoverage = { ...c, share: c.scopes > 0 ? Math.round((c.embedded / c.scopes) * 1000) / 1000 : 1 };
+      if (c.embedded < c.scopes) {
+        explain.notes.push(vectorCoverageNote(c));
+      }
+    }
     if (plainWords) {
       explain.fusion.plainWords = true;
       explain.notes.push(
@@ -682,6 +777,49 @@ export class SearchService {
   }
 }
 
+/** Ranked functions read for the file roll-up (beyond the page). */
+const LOCALIZE_ROLLUP_DEPTH = 30;
+
+/**
+ * Hybrid hands text that is clearly an issue (a stack trace, several lines with code, a long
+ * multi-line report) to LOCALIZE unless told not to; LOCALIZE asked for is LOCALIZE.
+ */
+export function routeIssue(plan: SearchPlan): { plan: SearchPlan; chosenBy: string } {
+  if (plan.mode === 'localize') return { plan: withIssueRerankQuestion(plan), chosenBy: 'asked for (mode LOCALIZE)' };
+  if (plan.mode !== 'hybrid' || plan.autoLocalize === false || !plan.semantic) return { plan, chosenBy: '' };
+  const verdict = looksLikeIssue(plan.semantic.text.slice(0, SEARCH_LIMITS.maxIssueLength));
+  if (!verdict.issue) return { plan, chosenBy: '' };
+  return { plan: withIssueRerankQuestion({ ...plan, mode: 'localize' }), chosenBy: `hybrid chose LOCALIZE: the text is clearly an issue (${verdict.reason})` };
+}
+
+/** The reranker's question for an issue: which of these must change to fix it (within the question limit). */
+function withIssueRerankQuestion(plan: SearchPlan): SearchPlan {
+  if (!plan.rerank || plan.rerank.question !== plan.semantic?.text) return plan;
+  const signals = extractSignals(plan.semantic.text);
+  const head = 'Which of these functions must change to fix this issue? ';
+  const body = [signals.title, signals.prose.slice(0, 600), signals.strings.slice(0, 2).join(' | '), signals.frames.slice(0, 3).map((f) => `${f.path}:${f.line} ${f.function ?? ''}`).join('; ')].filter(Boolean).join('\n');
+  return { ...plan, rerank: { ...plan.rerank, question: (head + body).slice(0, SEARCH_LIMITS.maxTextLength) } };
+}
+
+/** The hybrid search LOCALIZE runs over an issue's prose: no rerank, expansion or structural route, no source. */
+function proseSubPlan(plan: SearchPlan, text: string): SearchPlan {
+  const candidates = plan.semantic!.limit;
+  return {
+    ...plan,
+    mode: 'hybrid',
+    semantic: { text, limit: candidates },
+    bm25: { text, limit: candidates },
+    limit: PROSE_HITS,
+    sourceChars: 0,
+    rerank: undefined,
+    expand: undefined,
+    graphSignal: undefined,
+    structural: false,
+    autoLocalize: false,
+    rescore: plan.rescore === undefined ? { ...SEARCH_DEFAULTS.rescore } : plan.rescore,
+  };
+}
+
 /** The plan as run for a question in plain words: its fusion weights and second-stage keyword share. */
 function plainWordsPlan(plan: SearchPlan, plain: PlainWordsPlan): SearchPlan {
   return {
@@ -736,7 +874,7 @@ function toFused(fusion: 'rrf') {
 }
 
 function emptyTimings(): SearchTimings {
-  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, rescore: 0, fetch: 0, expand: 0, total: 0 };
+  return { filters: 0, embed: 0, semantic: 0, bm25: 0, fuse: 0, graph: 0, structural: 0, rescore: 0, fetch: 0, expand: 0, localize: 0, total: 0 };
 }
 
 /** What two copies of one scope share before their sources are compared. */
@@ -766,4 +904,11 @@ function round(ms: number): number {
 
 function truncate(text: string, n: number): string {
   return text.length > n ? `${text.slice(0, n)}…` : text;
+}
+
+/** Said in explain and in a search's warnings when the vector list cannot see every scope. */
+function vectorCoverageNote(c: { scopes: number; embedded: number; indexing: number }): string {
+  const pct = c.scopes > 0 ? Math.floor((c.embedded / c.scopes) * 100) : 100;
+  const why = c.indexing > 0 ? 'an index is still embedding' : 'some scopes have no vector (an embedding error, or embedding skipped)';
+  return `the semantic list covered ${c.embedded} of ${c.scopes} scopes (${pct}%): ${why}; keyword, exact-string and graph lists see every scope written`;
 }

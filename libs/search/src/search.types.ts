@@ -5,7 +5,7 @@ import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, type ScopeKind 
  * questions ("which classes extend X", "who calls X") from the graph alone; hybrid does the same
  * automatically when it recognises one.
  */
-export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph'] as const;
+export const SEARCH_MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph', 'localize'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
 export const DIRECTIONS = ['out', 'in', 'both'] as const;
@@ -18,6 +18,8 @@ export type { GraphEdgeType, ScopeKind };
 
 export const SEARCH_LIMITS = {
   maxTextLength: 1000,
+  /** LOCALIZE (and hybrid text that is clearly an issue): a pasted issue, log or trace; cut further by its signals' limits. */
+  maxIssueLength: 64_000,
   maxTopK: 200,
   maxCandidates: 1000,
   maxDepth: 3,
@@ -172,6 +174,8 @@ export interface SearchPlan {
   structural?: boolean;
   /** Phrase clauses for pasted text in the keyword query (default true; off only to measure their gain). */
   phrases?: boolean;
+  /** Hybrid: hand text that is clearly an issue (a trace, several lines with code) to LOCALIZE (default true). */
+  autoLocalize?: boolean;
   /** Second stage over the fused top candidates (hybrid and semantic_rerank); null: off. */
   rescore?: RescorePlan | null;
   /** Hybrid: what changes for a question in plain words; null: nothing (explicit weights, or off). */
@@ -220,8 +224,32 @@ export interface ScoreBreakdown {
   graph?: ListScore & { connections: number };
   /** Second stage: what each piece of evidence added (fused share, pool keyword share, phrase, name, container and link bonuses). */
   rescore?: { fused: number; keyword: number; phrase: number; name: number; container: number; link: number };
-  fusion: 'none' | 'rrf' | 'blend' | 'graph';
+  fusion: 'none' | 'rrf' | 'blend' | 'graph' | 'localize';
   filtersApplied: string[];
+}
+
+/** LOCALIZE: one piece of evidence that brought a hit, and the edge it travelled when it was spread over the graph. */
+export interface LocalizeEvidence {
+  /** frame | frame-neighbor | name | member | overrider | phrase | path | prose */
+  signal: string;
+  /** What the signal was: the frame (`sessions.py:456 in request`), the name, the quoted message... */
+  detail: string;
+  /** The list's 1-based rank of this hit and what it added to the fused score. */
+  rank: number;
+  contribution: number;
+  /** When spread over the graph: the edge and the scope it came from. */
+  edge?: string;
+  from?: string;
+}
+
+/** LOCALIZE: a file of the ranked functions, scored by them. */
+export interface FileRollup {
+  repoId: string;
+  path: string;
+  score: number;
+  rank: number;
+  /** Qualified names of its ranked functions, best first. */
+  functions: string[];
 }
 
 /** How a GRAPH answer is connected to the scope the question named. */
@@ -261,6 +289,8 @@ export interface SearchHit {
   via?: GraphVia;
   /** The same scope (same kind, name and source) found at other paths: shown once, with these paths. */
   alsoAt?: string[];
+  /** LOCALIZE: why this hit, one entry per signal that brought it. */
+  evidence?: LocalizeEvidence[];
 }
 
 export interface SearchTimings {
@@ -274,6 +304,8 @@ export interface SearchTimings {
   rescore: number;
   fetch: number;
   expand: number;
+  /** LOCALIZE: signal extraction and the signal lists (frames, names, spreading). */
+  localize: number;
   total: number;
 }
 
@@ -314,7 +346,27 @@ export interface SearchExplain {
   rescore?: RescorePlan & { cypher: string };
   /** A relationship question recognised (graph mode, or hybrid's structural route). */
   structural?: StructuralExplain;
+  /**
+   * With a semantic list: the searched repositories' scopes and how many of them have a vector, i.e.
+   * the share the vector list could see (below 1 while an index is still embedding: keyword, exact
+   * and graph lists already see every written scope). `indexing`: repositories counted live.
+   */
+  vectorCoverage?: { scopes: number; embedded: number; share: number; indexing: number };
+  /** LOCALIZE: the signals read from the issue, the lists they ran and what was cut. */
+  localize?: LocalizeExplain;
   notes: string[];
+}
+
+export interface LocalizeExplain {
+  /** Why LOCALIZE ran: asked for, or chosen by hybrid (and why). */
+  chosenBy: string;
+  signals: { frames: number; framesInRepository: number; identifiers: string[]; strings: string[]; codeSpans: number; paths: string[]; proseChars: number };
+  /** Per list: its weight, how many scopes it ranked and the Cypher file it ran. */
+  lists: { name: string; weight: number; hits: number; cypher: string }[];
+  /** What was cut to stay within the limits (frames, identifiers, characters). */
+  truncated: string[];
+  /** The hybrid search run over the prose (its own explain is summarised here). */
+  prose: { text: string; luceneQuery?: string };
 }
 
 export interface StructuralExplain {
@@ -338,6 +390,8 @@ export interface SearchResponse {
   warnings: string[];
   /** With a rerank request: the started rerank (watch it with rerankProgress). */
   rerank?: SearchRerankHandle;
+  /** LOCALIZE: the files of the ranked functions, best first. */
+  files?: FileRollup[];
 }
 
 export interface NeighborhoodResult {

@@ -50,6 +50,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.RerankNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.InvalidRepositoryName]: ErrorCode.BadUserInput,
   [DomainErrorCode.InvalidRepositoryPath]: ErrorCode.BadUserInput,
+  [DomainErrorCode.InvalidScipIndex]: ErrorCode.BadUserInput,
   [DomainErrorCode.RepositoryNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,

@@ -34,6 +34,13 @@ export class IndexRepositoryInput {
   @Field(() => [String], { nullable: true, description: 'Globs (gitignore syntax) to skip besides the defaults, e.g. "src/legacy/"; kept with the repository' })
   @IsOptional() @IsArray() @ArrayMaxSize(MAX_WALK_GLOBS) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(MAX_GLOB_CHARS, { each: true })
   exclude?: string[];
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Absolute path on the server (under INGEST_ALLOWED_ROOTS) of a SCIP index (scip-typescript, scip-python, scip-go... output) whose definitions replace name-based edges in this run',
+  })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(MAX_PATH_LENGTH)
+  scip?: string;
 }
 
 @ObjectType({ description: "How one language's references in a repository ended" })
@@ -42,7 +49,14 @@ export class LanguageCoverage {
   @Field(() => Int, { description: 'Pinned to a scope of the repository' }) resolved: number;
   @Field(() => Int, { description: 'Into the standard library or a dependency' }) external: number;
   @Field(() => Int, { description: 'Through a function value, closure, or an interface with several implementors' }) dynamic: number;
-  @Field(() => Int, { description: 'Nothing in the repository matched' }) unresolved: number;
+  @Field(() => Int, { description: 'Nothing in the repository matched (same as notFound)' }) unresolved: number;
+  @Field(() => Int, { description: 'Of resolved: by a type checker (compiler)' }) byCompiler: number;
+  @Field(() => Int, { description: 'Of resolved: from an imported SCIP index' }) byScip: number;
+  @Field(() => Int, { description: 'Of resolved: the only declaration the name can mean' }) byName: number;
+  @Field(() => Int, { description: 'Of resolved: one of several same-named candidates' }) byHeuristic: number;
+  @Field(() => Int, { description: 'Meant for the repository, nothing matched' }) notFound: number;
+  @Field(() => Int, { description: 'Call sites (CALLS) pinned to a scope of the repository' }) callsResolved: number;
+  @Field(() => Int, { description: 'Call sites meant for the repository that found nothing (not-found share = callsNotFound / (callsResolved + callsNotFound))' }) callsNotFound: number;
 }
 
 export enum RepositoryIndexStatus {
@@ -54,6 +68,14 @@ registerEnumType(RepositoryIndexStatus, {
   name: 'RepositoryIndexStatus',
   description: 'INDEXING while a run is on; INDEXED once one finished; FAILED when the last run did not finish (half-written: index it again to complete it)',
 });
+
+@ObjectType({ description: 'How far a running index is: what search can already find' })
+export class IndexRunState {
+  @Field({ description: 'walking | parsing | resolving | writing | embedding | done' }) phase: string;
+  @Field(() => Int, { description: 'Scopes written to the graph so far (keyword, exact-string and GRAPH search find them)' }) scopesWritten: number;
+  @Field(() => Int, { description: 'Scopes this run has embedded so far (vector search finds them)' }) embedded: number;
+  @Field(() => Int, { description: 'Scopes this run embeds in all (known once the embedding phase starts)' }) toEmbed: number;
+}
 
 @ObjectType()
 export class Repository {
@@ -70,6 +92,7 @@ export class Repository {
   @Field(() => RepositoryIndexStatus, { description: 'How its last index run ended' }) indexStatus: RepositoryIndexStatus | `${RepositoryIndexStatus}`;
   @Field(() => ID, { nullable: true, description: 'The index job of its last run' }) indexJobId?: string | null;
   @Field(() => String, { nullable: true, description: 'Why the last run did not finish (FAILED)' }) indexError?: string | null;
+  @Field(() => IndexRunState, { nullable: true, description: 'While INDEXING: scopes written and embedded so far' }) indexRun?: IndexRunState | null;
 }
 
 @ObjectType()

@@ -1,9 +1,10 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { AdminOnly } from '../auth/api-key.guard';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest } from '@scopegraph/ingest';
+import { Neo4jService } from '@scopegraph/graph';
+import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest, validateScipPath } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
@@ -14,12 +15,15 @@ const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
 
 @Resolver(() => Repository)
 export class RepositoriesResolver {
+  private readonly logger = new Logger(RepositoriesResolver.name);
+
   constructor(
     private readonly queues: QueueService,
     private readonly events: JobEventsService,
     private readonly repo: IngestRepository,
     private readonly parseCache: ParseCache,
     private readonly catalog: RepositoryCatalog,
+    private readonly neo4j: Neo4jService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -27,12 +31,16 @@ export class RepositoriesResolver {
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
   async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
     const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
+    // A path on the server rather than an upload: CI writes the index beside the checkout the server
+    // already reads, and indexes run to hundreds of megabytes (no request-size limits to raise).
+    const scip = input.scip ? await validateScipPath(input.scip, this.config.ingest.allowedRoots) : undefined;
     const job = await this.queues.add(JobName.INDEX_REPOSITORY, {
       path,
       name: input.name,
       excludeDocComments: input.excludeDocComments,
       ...(input.include ? { include: input.include } : {}),
       ...(input.exclude ? { exclude: input.exclude } : {}),
+      ...(scip ? { scip } : {}),
     });
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
@@ -73,6 +81,20 @@ export class RepositoriesResolver {
   })
   async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
     if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw await this.events.missing(QueueName.INDEX, jobId);
-    return this.events.watch(QueueName.INDEX, jobId);
+    return this.withBookmarks(this.events.watch(QueueName.INDEX, jobId));
+  }
+
+  /**
+   * Before a finished run is relayed, this API takes its bookmarks: whoever saw "done" here then
+   * searches a graph with the run's writes applied, also when reads go to another cluster member.
+   */
+  private async *withBookmarks(events: AsyncGenerator<JobEvent>): AsyncGenerator<JobEvent> {
+    for await (const event of events) {
+      const bookmarks = (event.result as { bookmarks?: unknown } | undefined)?.bookmarks;
+      if (event.type === 'completed' && Array.isArray(bookmarks)) {
+        await this.neo4j.addBookmarks(bookmarks.filter((b): b is string => typeof b === 'string')).catch((e: Error) => this.logger.warn(`bookmarks of index job ${event.jobId} not taken: ${e.message}`));
+      }
+      yield event;
+    }
   }
 }

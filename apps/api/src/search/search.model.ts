@@ -31,11 +31,12 @@ export enum SearchModeEnum {
   HYBRID = 'hybrid',
   SEMANTIC_RERANK = 'semantic_rerank',
   GRAPH = 'graph',
+  LOCALIZE = 'localize',
 }
 registerEnumType(SearchModeEnum, {
   name: 'SearchMode',
   description:
-    'SEMANTIC: vector index; BM25: full-text index; HYBRID: both fused by weighted RRF (a recognised relationship question is answered from the graph first); SEMANTIC_RERANK: widened vector pool re-ordered by keywords; GRAPH: a relationship question ("which classes extend X", "who calls X", "what does X call", "where is X imported/used", "what overrides X") answered from the graph',
+    'SEMANTIC: vector index; BM25: full-text index; HYBRID: both fused by weighted RRF (a recognised relationship question is answered from the graph first); SEMANTIC_RERANK: widened vector pool re-ordered by keywords; GRAPH: a relationship question ("which classes extend X", "who calls X", "what does X call", "where is X imported/used", "what overrides X") answered from the graph; LOCALIZE: an issue (text, stack traces, logs, code) -> the functions and methods a fix most likely changes, each with its evidence, and their files (HYBRID chooses it for text that is clearly an issue)',
 });
 
 export enum DirectionEnum {
@@ -117,8 +118,8 @@ export class SearchRerankInput extends RerankOptionsInput {
 
 @InputType()
 export class SearchInput {
-  @Field({ description: `What to look for, 1-${SEARCH_LIMITS.maxTextLength} characters; code and punctuation are fine` })
-  @IsString() @MaxLength(SEARCH_LIMITS.maxTextLength) @Matches(/\S/, { message: 'text must not be empty' })
+  @Field({ description: `What to look for, 1-${SEARCH_LIMITS.maxTextLength} characters (an issue for LOCALIZE: up to ${SEARCH_LIMITS.maxIssueLength}, cut to its signals' limits); code and punctuation are fine` })
+  @IsString() @MaxLength(SEARCH_LIMITS.maxIssueLength) @Matches(/\S/, { message: 'text must not be empty' })
   text: string;
 
   @Field(() => SearchModeEnum, { nullable: true, defaultValue: SearchModeEnum.HYBRID })
@@ -172,6 +173,10 @@ export class SearchInput {
   @Field({ nullable: true, defaultValue: true, description: 'HYBRID: answer a recognised relationship question from the graph first (explain.structural says so)' })
   @IsOptional() @IsBoolean()
   structural?: boolean;
+
+  @Field({ nullable: true, defaultValue: true, description: 'HYBRID: hand text that is clearly an issue (a stack trace, several lines with code) to LOCALIZE (explain.localize.chosenBy says so)' })
+  @IsOptional() @IsBoolean()
+  autoLocalize?: boolean;
 
   @Field({ nullable: true, defaultValue: true, description: 'HYBRID and SEMANTIC_RERANK: re-order the fused top 30 by keyword, phrase and name evidence read from the candidates' })
   @IsOptional() @IsBoolean()
@@ -280,6 +285,16 @@ export class GraphVia {
   @Field(() => GraphPath, { description: 'From the named scope to this one' }) path: GraphPath;
 }
 
+@ObjectType({ description: 'LOCALIZE: one piece of evidence for a hit' })
+export class LocalizeEvidence {
+  @Field({ description: 'frame | frame-neighbor | name | member | overrider | phrase | path | prose' }) signal: string;
+  @Field({ description: 'What the signal was: the frame, the name, the quoted message...' }) detail: string;
+  @Field(() => Int, { description: "This hit's rank in the signal's list" }) rank: number;
+  @Field(() => Float, { description: 'What it added to the fused score' }) contribution: number;
+  @Field(() => String, { nullable: true, description: 'Spread over the graph: the edge travelled (CALLS, HAS_MEMBER, OVERRIDES)' }) edge?: string;
+  @Field(() => String, { nullable: true, description: 'Spread over the graph: the scope it came from' }) from?: string;
+}
+
 @ObjectType()
 export class SearchHit {
   @Field(() => Scope) scope: Scope;
@@ -289,6 +304,16 @@ export class SearchHit {
   @Field(() => [Neighbor], { nullable: true, description: 'With expand' }) neighbors?: Neighbor[];
   @Field(() => GraphVia, { nullable: true, description: 'Answers to a relationship question: the relation and the connecting path' }) via?: GraphVia;
   @Field(() => [String], { nullable: true, description: 'The same scope (kind, name and source) also found at these paths; shown once' }) alsoAt?: string[];
+  @Field(() => [LocalizeEvidence], { nullable: true, description: 'LOCALIZE: why this hit, one entry per signal that brought it' }) evidence?: LocalizeEvidence[];
+}
+
+@ObjectType({ description: 'LOCALIZE: a file of the ranked functions, scored by them' })
+export class FileRollup {
+  @Field() repoId: string;
+  @Field() path: string;
+  @Field(() => Float) score: number;
+  @Field(() => Int) rank: number;
+  @Field(() => [String], { description: 'Qualified names of its ranked functions, best first' }) functions: string[];
 }
 
 @ObjectType({ description: 'Milliseconds per stage' })
@@ -303,6 +328,7 @@ export class SearchTimings {
   @Field(() => Float, { description: 'Second stage over the fused head' }) rescore: number;
   @Field(() => Float) fetch: number;
   @Field(() => Float) expand: number;
+  @Field(() => Float, { description: 'LOCALIZE: signal extraction and the signal lists' }) localize: number;
   @Field(() => Float) total: number;
 }
 
@@ -315,6 +341,7 @@ export class SearchResponse {
   @Field(() => [String], { description: 'Degradations, e.g. a HYBRID query answered by its keyword list because embedding failed' }) warnings: string[];
   @Field(() => RerankJob, { nullable: true, description: 'With input.rerank: the started rerank; `result` is set when it finished at once' })
   rerank?: RerankJob | null;
+  @Field(() => [FileRollup], { nullable: true, description: 'LOCALIZE: the files of the ranked functions, best first' }) files?: FileRollup[];
 }
 
 @ObjectType({ description: 'The values the search filters accept and the edge types of the graph, for clients that build filter menus' })

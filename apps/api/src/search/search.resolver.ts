@@ -10,7 +10,7 @@ export function planFromInput(input: SearchInput): SearchPlan {
   const mode = input.mode ?? SearchModeEnum.HYBRID;
   const plan = defaultPlan(mode, input.text);
   plan.limit = input.topK ?? plan.limit;
-  if (mode === SearchModeEnum.HYBRID) {
+  if (mode === SearchModeEnum.HYBRID || mode === SearchModeEnum.LOCALIZE) {
     const candidates = input.candidates ?? plan.semantic!.limit;
     plan.semantic!.limit = candidates;
     plan.bm25!.limit = candidates;
@@ -32,6 +32,7 @@ export function planFromInput(input: SearchInput): SearchPlan {
     ...(input.name !== undefined && input.name !== null ? { name: input.name } : {}),
   };
   if (input.structural === false) plan.structural = false;
+  if (input.autoLocalize === false) plan.autoLocalize = false;
   if (input.rescore === false) plan.rescore = null;
   if (input.graphSignal) plan.graphSignal = graphSignalDefaults({ weight: plan.fusion.weights.graph });
   if (input.expand) plan.expand = expandDefaults(definedOnly(input.expand));

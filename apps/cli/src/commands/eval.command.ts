@@ -8,8 +8,13 @@ import {
   type EvalQuery,
   type EvalReport,
   type EvalRun,
+  filesInOrder,
   formatTable,
   judge,
+  languageRows,
+  type LocalizationRun,
+  localizationReport,
+  localizationRows,
   METRIC_CUTOFFS,
   parseDataset,
   type RankedHit,
@@ -28,13 +33,14 @@ const SCOPE_FIELDS = 'id repoId name qualifiedName kind path';
 export const EVAL_SEARCH_QUERY = `query Eval($input: SearchInput!) {
   search(input: $input) {
     results { scope { ${SCOPE_FIELDS} } neighbors { scope { ${SCOPE_FIELDS} } } }
+    files { path }
     timings { total }
     warnings
   }
 }`;
 
 interface SearchAnswer {
-  search: { results: RankedHit[]; timings: { total: number }; warnings: string[] };
+  search: { results: RankedHit[]; files: { path: string }[] | null; timings: { total: number }; warnings: string[] };
 }
 
 export interface EvalRunOptions {
@@ -56,6 +62,8 @@ export interface EvalOutput extends EvalReport {
   warnings: string[];
   /** Time spent waiting at the API's rate limit, kept out of every latency figure. */
   rateLimit: RateLimitStats;
+  /** Issue lines (type `issue`): function/file accuracy per system, overall and per project. */
+  localization?: ReturnType<typeof localizationReport>;
 }
 
 /** Results requested per search and neighbors per expansion. */
@@ -77,7 +85,10 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
 
   const variables = (q: EvalQuery, mode: SearchMode) => ({
     input: {
-      text: q.query,
+      // An issue goes whole to LOCALIZE; the other modes get it as they take any query (cut at the
+      // query limit), and hybrid is measured as hybrid (not handing the issue to LOCALIZE).
+      text: mode === 'localize' ? q.query : q.query.slice(0, SEARCH_LIMITS.maxTextLength),
+      ...(mode === 'hybrid' && q.type === 'issue' ? { autoLocalize: false } : {}),
       mode: mode.toUpperCase(),
       topK,
       repository: q.repo,
@@ -99,6 +110,7 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
   for (const mode of modes) await search(queries[0], mode);
 
   const runs: EvalRun[] = [];
+  const issueRuns: LocalizationRun[] = [];
   const warnings: string[] = [];
   const waitedAtStart = { ...client.rate.stats };
   for (const [i, q] of queries.entries()) {
@@ -109,7 +121,9 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
       // Latency is the round trip alone: time spent waiting at the rate limit is reported apart.
       const latencyMs = performance.now() - started - (client.rate.stats.waitedMs - waitedBefore);
       const ranked = rankedScopes(answer.results, expand && q.expand !== undefined);
-      runs.push({ system: mode, query: q, judgement: judge(ranked, q.repo, q.relevant), returned: ranked.length, latencyMs, serverMs: answer.timings.total });
+      const judgement = judge(ranked, q.repo, q.relevant);
+      runs.push({ system: mode, query: q, judgement, returned: ranked.length, latencyMs, serverMs: answer.timings.total });
+      if (q.type === 'issue') issueRuns.push({ system: mode, query: q, judgement, files: answer.files ? answer.files.map((f) => f.path) : filesInOrder(ranked.map((r) => r.path)) });
       for (const w of answer.warnings) warnings.push(`${q.id} (${mode}): ${w}`);
     }
     options.onProgress?.(i + 1, queries.length);
@@ -119,7 +133,7 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
     paced: client.rate.stats.paced - waitedAtStart.paced,
     waitedMs: client.rate.stats.waitedMs - waitedAtStart.waitedMs,
   };
-  return { ...buildReport(runs, k), modes, topK, expand, warnings, rateLimit };
+  return { ...buildReport(runs, k), modes, topK, expand, warnings, rateLimit, ...(issueRuns.length > 0 ? { localization: localizationReport(issueRuns) } : {}) };
 }
 
 async function checkRepositories(queries: readonly EvalQuery[], client: ApiClient): Promise<void> {
@@ -168,9 +182,15 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
     semantic: 'type semantic (behaviour in plain words)',
     lexical: 'type lexical (exact strings)',
     structural: 'type structural (relationships in plain words, no expand)',
+    issue: 'type issue (real bug reports; the functions their fix changed)',
   };
   for (const subset of reportSubsets(out)) {
     lines.push('', `${titles[subset]}:`, formatTable(reportRows(out, subset)));
+  }
+  const perLanguage = languageRows(out);
+  if (perLanguage) lines.push('', 'per language (meta.language):', formatTable(perLanguage));
+  if (out.localization) {
+    lines.push('', 'issue localization (fn Acc@k: every function the fix changed in the top k; file Acc@k: every file in the top k files; any@10: one of them in the top 10):', formatTable(localizationRows(out.localization)));
   }
   if (out.warnings.length > 0) lines.push('', `${out.warnings.length} server warnings, e.g. ${out.warnings[0]}`);
   const { limited, paced, waitedMs } = out.rateLimit;

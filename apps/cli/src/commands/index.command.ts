@@ -11,14 +11,14 @@ const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges e
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
 export async function indexCommand(
   dir: string,
-  opts: { name?: string; json?: boolean; excludeDocComments?: boolean; include?: string[]; exclude?: string[] },
+  opts: { name?: string; json?: boolean; excludeDocComments?: boolean; include?: string[]; exclude?: string[]; scip?: string },
   client = new ApiClient(),
 ): Promise<number> {
   const root = path.resolve(dir);
   const name = opts.name ?? path.basename(root).replace(/[^A-Za-z0-9._-]/g, '-');
   const { indexRepository } = await client.request<{ indexRepository: { id: string } }>(
     'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }',
-    { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true, ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } },
+    { input: { path: root, name, excludeDocComments: opts.excludeDocComments === true, ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}), ...(opts.scip ? { scip: path.resolve(opts.scip) } : {}) } },
   );
   const interactive = !opts.json && process.stderr.isTTY;
   const bar = new SingleBar({ format: ' {phase} |{bar}| {value}/{total} {unit}  ETA {etaText}  scopes {scopes}  edges {edges}  errors {errors}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
@@ -63,6 +63,7 @@ export async function indexCommand(
         ...(r.filters && (r.filters.include.length || r.filters.exclude.length) ? [`  filters include [${r.filters.include.join(', ')}] exclude [${r.filters.exclude.join(', ')}]`] : []),
         `  scopes  ${r.scopes.total} (added ${r.scopes.added}, changed ${r.scopes.changed}, moved ${r.scopes.moved}, deleted ${r.scopes.deleted})`,
         `  edges   ${r.edges.total} (added ${r.edges.added}, removed ${r.edges.removed}, unresolved ${r.edges.unresolved})`,
+        ...(r.scip ? scipLines(r.scip) : []),
         `  embedded ${r.embedded}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
         ...(last.errors > 0 ? [`  ${last.errors} file errors, latest:`, ...last.recentErrors.map((e) => `    ${e.path}: ${e.message}`)] : []),
       ].join('\n') + '\n',
@@ -79,31 +80,50 @@ export async function indexCommand(
 interface Coverage {
   language: string;
   resolved: number;
+  byCompiler: number;
+  byScip: number;
+  byName: number;
+  byHeuristic: number;
   external: number;
   dynamic: number;
-  unresolved: number;
+  notFound: number;
+  callsResolved: number;
+  callsNotFound: number;
 }
 
-const COVERAGE_FIELDS = 'coverage { language resolved external dynamic unresolved }';
+const COVERAGE_FIELDS = 'coverage { language resolved byCompiler byScip byName byHeuristic external dynamic notFound callsResolved callsNotFound }';
+
+/** What the SCIP import of a run used and ignored (stale or unknown documents, ranges outside files). */
+function scipLines(s: NonNullable<IngestResult['scip']>): string[] {
+  const listed = (paths: string[], n: number) => (n ? `: ${paths.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''}` : '');
+  return [
+    `  scip    ${s.tool}: ${s.used} of ${s.documents} documents used${s.pathPrefix ? ` (under ${s.pathPrefix}/)` : ''}, ${s.answered} references answered, ${s.unanswered} left to the name-based resolver`,
+    ...(s.stale ? [`          ${s.stale} stale documents ignored (their files changed since the index was made)${listed(s.stalePaths, s.stale)}`] : []),
+    ...(s.unknown ? [`          ${s.unknown} documents of unknown files ignored${listed(s.unknownPaths, s.unknown)}`] : []),
+    ...(s.outOfRange ? [`          ${s.outOfRange} occurrences outside their file ignored`] : []),
+  ];
+}
 
 /**
- * One line per language: where its references ended (resolved in the repository, external, dynamic,
- * unresolved), and the share of those meant for the repository that were resolved (external and
- * dynamic ones are not misses).
+ * One line per language: where its references ended (resolved in the repository, by provenance;
+ * external: standard library, platform or dependency; dynamic; not found), and the share of in-repo
+ * call sites that found nothing (external and dynamic calls are not meant for the repository).
  */
 function coverageLines(coverage: Coverage[], indent: string): string[] {
   const width = Math.max(...coverage.map((c) => c.language.length));
   return coverage.map((c) => {
-    const inRepo = c.resolved + c.unresolved;
-    const share = inRepo ? ` (${Math.round((100 * c.resolved) / inRepo)}% of in-repo references resolved)` : '';
-    return `${indent}${c.language.padEnd(width)}  resolved ${c.resolved}, external ${c.external}, dynamic ${c.dynamic}, unresolved ${c.unresolved}${share}`;
+    const calls = c.callsResolved + c.callsNotFound;
+    const share = calls ? ` (not-found ${Math.round((100 * c.callsNotFound) / calls)}% of ${calls} in-repo call sites)` : '';
+    const by = [['compiler', c.byCompiler], ['scip', c.byScip], ['name', c.byName], ['heuristic', c.byHeuristic]].filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+    return `${indent}${c.language.padEnd(width)}  resolved ${c.resolved}${by ? ` (${by})` : ''}, external ${c.external}, dynamic ${c.dynamic}, not-found ${c.notFound}${share}`;
   });
 }
 
 export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
   const { repositories } = await client.request<{
-    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[] }[];
-  }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError ${COVERAGE_FIELDS} } }`);
+    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[];
+      indexRun: { phase: string; scopesWritten: number; embedded: number; toEmbed: number } | null }[];
+  }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError indexRun { phase scopesWritten embedded toEmbed } ${COVERAGE_FIELDS} } }`);
   if (opts.json) {
     process.stdout.write(JSON.stringify(repositories, null, 2) + '\n');
     return 0;
@@ -119,12 +139,19 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');
   for (const r of repositories) if (r.indexError) process.stdout.write(`${r.name}: ${r.indexError}\n`);
+  for (const r of repositories) if (r.indexRun) process.stdout.write(`${r.name}: ${runLine(r.indexRun)}\n`);
   const withCoverage = repositories.filter((r) => r.coverage.length);
   if (withCoverage.length) {
-    process.stdout.write('\nreferences by language (resolved in the repository / external: standard library or dependency / dynamic / unresolved):\n');
+    process.stdout.write('\nreferences by language (resolved in the repository, by provenance / external: standard library, platform or dependency / dynamic / not-found):\n');
     for (const r of withCoverage) process.stdout.write([`  ${r.name}`, ...coverageLines(r.coverage, '    ')].join('\n') + '\n');
   }
   return 0;
+}
+
+/** A running index in one line: what search can already find. */
+export function runLine(run: { phase: string; scopesWritten: number; embedded: number; toEmbed: number }): string {
+  const vectors = run.toEmbed > 0 ? `${run.embedded} of ${run.toEmbed} embedded` : 'none embedded yet';
+  return `indexing (${run.phase}): ${run.scopesWritten} scopes written, searchable by keyword and graph; ${vectors}`;
 }
 
 /** The worker's estimate, not cli-progress's own: it knows the phase's real rate. */

@@ -1,6 +1,6 @@
 import { ApiClient, CliError } from '../client';
 
-const MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph'] as const;
+const MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph', 'localize'] as const;
 
 const SEARCH_QUERY = `query($input: SearchInput!) {
   search(input: $input) {

@@ -6,7 +6,7 @@ const LIST = 'rank score contribution';
 const PATH = 'nodeIds edgeTypes directions';
 
 export const REPOSITORIES = `query ConsoleRepositories {
-  repositories { id name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError }
+  repositories { id name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError indexRun { phase scopesWritten embedded toEmbed } }
 }`;
 
 export const VOCABULARY = `query ConsoleVocabulary { searchVocabulary { kinds languages edgeTypes } }`;

@@ -105,6 +105,8 @@ export interface Repository {
   /** FAILED: the last run did not finish (half-written); re-indexing completes it. */
   indexStatus: 'INDEXING' | 'INDEXED' | 'FAILED';
   indexError: string | null;
+  /** While INDEXING: scopes written and embedded so far. */
+  indexRun?: { phase: string; scopesWritten: number; embedded: number; toEmbed: number } | null;
 }
 
 export interface Vocabulary {

@@ -1,11 +1,12 @@
 import { useSyncExternalStore } from 'react';
 
-// Four pages and no nested layouts: routing on location.hash in a few lines, rather than a router
+// Five pages and no nested layouts: routing on location.hash in a few lines, rather than a router
 // library. The hash keeps every route on the one path the API serves (`/`).
 
 export type Route =
   | { page: 'search'; params: URLSearchParams }
   | { page: 'ask'; params: URLSearchParams }
+  | { page: 'localize' }
   | { page: 'scope'; id: string }
   | { page: 'repositories' };
 
@@ -15,6 +16,7 @@ export function parseRoute(hash: string): Route {
   const scope = /^\/scope\/(.+)$/.exec(path);
   if (scope) return { page: 'scope', id: decodeURIComponent(scope[1]) };
   if (path === '/ask') return { page: 'ask', params };
+  if (path === '/localize') return { page: 'localize' };
   if (path === '/repositories') return { page: 'repositories' };
   return { page: 'search', params };
 }

@@ -112,7 +112,7 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
                   <td className="num">{r.edges ?? '–'}</td>
                   <td className="num">{r.embedded ?? '–'}</td>
                   <td className="small" title={r.indexError ?? undefined}>
-                    {r.indexStatus === 'INDEXED' ? (r.indexedAt ? dateTime(r.indexedAt) : '–') : r.indexStatus === 'FAILED' ? 'failed: re-index to complete' : 'indexing…'}
+                    {r.indexStatus === 'INDEXED' ? (r.indexedAt ? dateTime(r.indexedAt) : '–') : r.indexStatus === 'FAILED' ? 'failed: re-index to complete' : r.indexRun ? `indexing (${r.indexRun.phase}): ${r.indexRun.scopesWritten} scopes searchable, ${r.indexRun.embedded}${r.indexRun.toEmbed ? ` / ${r.indexRun.toEmbed}` : ''} embedded` : 'indexing…'}
                   </td>
                   <td className="mono small">
                     {r.include.map((g) => `+${g}`).join(' ')} {r.exclude.map((g) => `-${g}`).join(' ')}

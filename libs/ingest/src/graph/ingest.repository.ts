@@ -33,6 +33,8 @@ export interface StoredEdge {
   line: number | null;
   reason: string | null;
   resolver: string | null;
+  provenance: string | null;
+  origin: string | null;
 }
 
 /** One transaction's worth of scope writes for some re-parsed files (see IngestRepository.writeScopeBatch). */
@@ -56,6 +58,12 @@ export interface ScopeRow {
   props: Record<string, unknown>;
 }
 
+/** Scope ids in (after, until] of one repository; `after` '' is the repository's start. */
+export interface EmbedRange {
+  after: string;
+  until: string;
+}
+
 export interface ScopeToEmbed {
   id: string;
   kind: string;
@@ -73,9 +81,19 @@ export interface ScopeToEmbed {
 export interface LanguageCoverage {
   language: string;
   resolved: number;
+  /** Of `resolved`, by provenance. */
+  byCompiler: number;
+  byScip: number;
+  byName: number;
+  byHeuristic: number;
   external: number;
   dynamic: number;
+  /** Not found (the same number as `notFound`; kept for older clients). */
   unresolved: number;
+  notFound: number;
+  /** Call sites (CALLS) resolved in the repository, and those meant for it that found nothing. */
+  callsResolved: number;
+  callsNotFound: number;
 }
 
 export interface RepositoryRow {
@@ -96,6 +114,16 @@ export interface RepositoryRow {
   indexJobId: string | null;
   /** Why the last run did not finish. */
   indexError: string | null;
+  /** While INDEXING: how far the run is, from its job's last progress (another API's or worker's run too). */
+  indexRun?: IndexRunState | null;
+}
+
+/** What a running index has put in the graph so far: search already finds the scopes written. */
+export interface IndexRunState {
+  phase: string;
+  scopesWritten: number;
+  embedded: number;
+  toEmbed: number;
 }
 
 export type RepositoryIndexStatus = 'INDEXING' | 'INDEXED' | 'FAILED';
@@ -179,7 +207,10 @@ function edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'cre
 function edgeRows(edges: GraphEdge[]) {
   return edges.map((e) => {
     assertEdgeType(e.type);
-    return { from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null };
+    return {
+      from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+      provenance: e.provenance ?? null, confidence: e.confidence ?? null, origin: e.origin ?? null,
+    };
   });
 }
 
@@ -341,9 +372,40 @@ export class IngestRepository {
     });
   }
 
-  async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number }> {
-    const [row] = await this.neo4j.read<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed', { repoId, model });
+  async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number; total: number }> {
+    const [row] = await this.neo4j.read<{ pending: number; otherModel: number; total: number }>('ingest/count-scopes-to-embed', { repoId, model });
+    return row ?? { pending: 0, otherModel: 0, total: 0 };
+  }
+
+  /** scopesToEmbed within one embedding slice (ids in (after, until]). */
+  scopesToEmbedInRange(repoId: string, model: string, range: EmbedRange, after: string, limit: number, maxSourceChars: number): Promise<ScopeToEmbed[]> {
+    const idPrefix = `${repoId}:`;
+    return this.neo4j.read<ScopeToEmbed>('ingest/scopes-to-embed-in-range', {
+      idPrefix,
+      after: after || range.after || idPrefix,
+      until: range.until,
+      model,
+      limit: cypherInt(limit),
+      maxSourceChars: cypherInt(maxSourceChars),
+    });
+  }
+
+  async countScopesToEmbedInRange(repoId: string, model: string, range: EmbedRange): Promise<{ pending: number; otherModel: number }> {
+    const idPrefix = `${repoId}:`;
+    const [row] = await this.neo4j.read<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed-in-range', { idPrefix, after: range.after || idPrefix, until: range.until, model });
     return row ?? { pending: 0, otherModel: 0 };
+  }
+
+  /** The next embedding slice after `after` ('' for the first): null when no scope follows. */
+  async embedSlice(repoId: string, model: string, after: string, size: number): Promise<{ until: string; size: number; pending: number } | null> {
+    const idPrefix = `${repoId}:`;
+    const [row] = await this.neo4j.read<{ until: string | null; size: number; pending: number }>('ingest/embed-slice', { idPrefix, after: after || idPrefix, size: cypherInt(size), model });
+    return row?.until ? { until: row.until, size: row.size, pending: row.pending } : null;
+  }
+
+  /** The graph writes this process committed so far, as Neo4j bookmarks (an index job's result carries them). */
+  bookmarks(): Promise<string[]> {
+    return this.neo4j.bookmarks();
   }
 
   async setEmbeddings(rows: { id: string; embedding: number[] }[], model: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueueName, QueueService } from '@scopegraph/queue';
-import { IngestRepository, RepositoryRow } from './ingest.repository';
+import { IngestRepository, IndexRunState, RepositoryRow } from './ingest.repository';
 
 /**
  * The repositories with the truth about their last run. A run marks its repository FAILED when it
@@ -32,6 +32,7 @@ export class RepositoryCatalog {
       if (!job && !(await this.queues.issuedHere(jobId))) return row;
       if (!job) reason = `its index job ${jobId} was lost (Redis no longer holds it); index it again to complete it`;
       else if ((await job.getState()) === 'failed') reason = `its index job ${jobId} failed: ${job.failedReason}`;
+      else return withRun(row, job.progress);
     } catch (error) {
       // Redis unreachable: the stored status is all there is to say.
       this.logger.debug(`index job ${jobId} of ${row.name} not checked: ${(error as Error).message}`);
@@ -41,4 +42,16 @@ export class RepositoryCatalog {
     if (await this.repo.failRepository(row.id, jobId, reason)) this.logger.warn(`repository ${row.name} marked FAILED: ${reason}`);
     return { ...row, indexStatus: 'FAILED', indexError: reason };
   }
+}
+
+/**
+ * A running index's counts from its job's progress: the scopes written so far (and the vectors), so
+ * a listing during a run says what search can already find instead of nothing. A repository indexed
+ * before keeps its stored counts; a first run shows the live ones in their place.
+ */
+function withRun(row: RepositoryRow, progress: unknown): RepositoryRow {
+  const p = progress as Partial<{ phase: string; scopes: number; embedded: number; toEmbed: number }> | undefined;
+  if (!p || typeof p !== 'object' || typeof p.phase !== 'string') return row;
+  const run: IndexRunState = { phase: p.phase, scopesWritten: p.scopes ?? 0, embedded: p.embedded ?? 0, toEmbed: p.toEmbed ?? 0 };
+  return { ...row, indexRun: run, scopes: row.scopes ?? run.scopesWritten, embedded: row.embedded ?? run.embedded };
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EmbeddingProvider } from '@scopegraph/llm';
-import { IngestRepository, ScopeToEmbed } from '../graph/ingest.repository';
+import { EmbedRange, IngestRepository, ScopeToEmbed } from '../graph/ingest.repository';
 import { identifierSubTokens } from '@scopegraph/code-model';
 import { EmbeddingCache } from './embedding-cache';
 import { EMBED_SOURCE_CHARS, embeddingText } from './embedding-text';
@@ -31,6 +31,10 @@ export interface EmbedPhaseHooks {
   onEmbedded(done: number): void | Promise<void>;
 }
 
+export function emptyEmbedStats(): EmbedPhaseStats {
+  return { embedded: 0, cacheHits: 0, duplicates: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
+}
+
 interface Round {
   rows: ScopeToEmbed[];
   vectors: number[][];
@@ -54,10 +58,11 @@ export class EmbedPhase {
     private readonly roundSize = EMBED_ROUND,
   ) {}
 
-  async run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats> {
+  /** The whole repository's pending scopes, or (with `range`) one slice's (see EmbedFanOut). */
+  async run(repoId: string, hooks: EmbedPhaseHooks, range?: EmbedRange): Promise<EmbedPhaseStats> {
     const model = this.embedder.model;
-    const stats: EmbedPhaseStats = { embedded: 0, cacheHits: 0, duplicates: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
-    const { pending, otherModel } = await this.repo.countScopesToEmbed(repoId, model);
+    const stats = emptyEmbedStats();
+    const { pending, otherModel } = range ? await this.repo.countScopesToEmbedInRange(repoId, model, range) : await this.repo.countScopesToEmbed(repoId, model);
     stats.modelSwitched = otherModel;
     if (otherModel > 0) this.logger.warn(`${repoId}: ${otherModel} scopes hold vectors of another model; re-embedding them with ${model}`);
     await hooks.onTotal(pending);
@@ -71,7 +76,10 @@ export class EmbedPhase {
         stats.profileMs[stage] += performance.now() - started;
       }
     };
-    const read = (after: string) => this.repo.scopesToEmbed(repoId, model, after, this.roundSize, EMBED_SOURCE_CHARS);
+    const read = (after: string) =>
+      range
+        ? this.repo.scopesToEmbedInRange(repoId, model, range, after, this.roundSize, EMBED_SOURCE_CHARS)
+        : this.repo.scopesToEmbed(repoId, model, after, this.roundSize, EMBED_SOURCE_CHARS);
     let nextPage = handled(read(''));
     let writing: Promise<void> = Promise.resolve();
     try {

@@ -1,23 +1,26 @@
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { edgeKey, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
-import { createHash, Hash } from 'node:crypto';
-import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
-import { ParserService } from '../parse/parser.service';
-import type { ParsedFile } from '../parse/types';
-import { ReferenceResolver, ResolveResult } from '../resolve';
-import { interfaceHash } from '../resolve/interface-hash';
+import { edgeKey, graphId } from '@scopegraph/code-model';
+import { FileCommit, IngestRepository, StoredEdge } from '../graph/ingest.repository';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
-import { resolveAllowedPath } from '../walk/allowed-roots';
-import { contentRulesKey, countSkip, currentFingerprint, listRepository, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters } from '../walk/file-walker';
+import { ParserService } from '../parse/parser.service';
 import { ParsePool } from '../parse/parse-pool';
-import type { ParseOutcome } from '../parse/parse-task';
-import { EmbedPhase } from './embed-phase';
+import { ReferenceResolver } from '../resolve';
+import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
+import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
+import { listRepository } from '../walk/file-walker';
+import { desiredEdges, diffEdges, edgeHashes } from './edges';
+import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
-import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult, ResolveAllReason } from './ingest.types';
-import { KnownFingerprint, ParseCache } from './parse-cache';
+import { etaSeconds } from './eta';
+import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
+import { ParseCache } from './parse-cache';
+import { ParsePhase } from './parse-phase';
+import { resolutionKey, resolutionPlan } from './resolution-plan';
 import { fileScopeId, ScopeSync } from './scope-sync';
 
 export { fileScopeId };
@@ -26,21 +29,6 @@ export const REPOSITORY_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_REPORTED_ERRORS = 200;
 const RECENT_ERRORS = 10;
 const PROGRESS_INTERVAL_MS = 250;
-/** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
-const PARSE_CACHE_FLUSH = 64;
-/** Files whose cached parses are fetched in one MGET, a chunk ahead of the parse cursor. */
-const CACHE_PREFETCH = 128;
-
-/** A file that was read: what the graph records about it (its content is not kept). */
-interface FileMeta {
-  path: string;
-  contentHash: string;
-  nonUtf8: boolean;
-  /** Its fingerprint on disk when it can be trusted next time (see readRepositoryFileSync). */
-  fingerprint: string | null;
-  /** How many scopes it has. */
-  scopes: number;
-}
 
 /**
  * Checks an index request before it is queued (the API calls this too), so bad input fails the
@@ -57,7 +45,32 @@ export async function validateIndexRequest(request: { path: string; name: string
   }
 }
 
+/** Checks a SCIP index path given with an index request (the API calls this too); returns its real path. */
+export async function validateScipPath(scip: string, allowedRoots: string[]): Promise<string> {
+  try {
+    return await resolveAllowedFile(scip, allowedRoots);
+  } catch (error) {
+    throw new DomainError(DomainErrorCode.InvalidScipIndex, (error as Error).message, 'scip');
+  }
+}
+
+/** Reads and decodes a SCIP index; the key changes with its bytes (a new index re-resolves every file). */
+async function loadScip(file: string): Promise<{ index: ScipIndex; key: string }> {
+  const bytes = await readFile(file);
+  try {
+    return { index: decodeScipIndex(bytes), key: createHash('sha256').update(bytes).digest('hex') };
+  } catch (error) {
+    if (error instanceof ScipDecodeError) throw new DomainError(DomainErrorCode.InvalidScipIndex, `${file}: ${error.message}`, 'scip');
+    throw error;
+  }
+}
+
 type ProgressSink = (progress: IngestProgress) => Promise<void> | void;
+
+/** Who embeds a run's scopes: the run itself (EmbedPhase), or slices on every worker (EmbedFanOut). */
+export interface EmbedRunner {
+  run(repoId: string, hooks: EmbedPhaseHooks): Promise<EmbedPhaseStats>;
+}
 
 /**
  * Indexes one repository into the graph, incrementally: only files whose bytes changed are parsed,
@@ -112,9 +125,9 @@ export class IngestService {
    * One run. The repository is INDEXING from the start of the run and INDEXED when it finishes; a run
    * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
    */
-  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined): Promise<IngestResult> {
+  async index(request: IngestRequest, onProgress: ProgressSink = () => undefined, embedRunner?: EmbedRunner): Promise<IngestResult> {
     try {
-      return await this.run(request, onProgress);
+      return await this.run(request, onProgress, embedRunner);
     } catch (error) {
       const reason = `the index run did not finish: ${(error as Error).message}`;
       await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
@@ -122,7 +135,7 @@ export class IngestService {
     }
   }
 
-  private async run(request: IngestRequest, onProgress: ProgressSink): Promise<IngestResult> {
+  private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
     const timings: Record<string, number> = {};
     const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -133,6 +146,8 @@ export class IngestService {
       }
     };
     const rootPath = await this.validate(request);
+    // A bad SCIP index fails the run before anything is written.
+    const scipInput = request.scip ? await time('scipRead', async () => loadScip(await validateScipPath(request.scip!, this.config.ingest.allowedRoots))) : undefined;
     const repoId = request.name;
     const errors: IngestErrorEntry[] = [];
     const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
@@ -177,7 +192,8 @@ export class IngestService {
     //    parses are read without their references (the bulk of them; read later if needed after
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
-    const contextKey = this.resolver.contextKey(rootPath, walk.candidates);
+    // Resolution also depends on the SCIP index given (its bytes), if any.
+    const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
     let preparedPy = false;
@@ -187,8 +203,15 @@ export class IngestService {
     };
     if (!partialLikely) prepareChecker();
     const sync = new ScopeSync(repoId, this.repo, new Set(stored.keys()), { excludeDocComments: request.excludeDocComments === true });
+    const parsing = new ParsePhase(this.cache, this.parsePool(), {
+      repoId,
+      rootPath,
+      filters,
+      limits: { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles },
+      clock: () => this.clock(),
+    });
     const { parsed, files, reusedPaths, unread } = await time('parse', () =>
-      this.parseChanged(repoId, rootPath, walk, filters, stored, fingerprints, sync, progress, addError, report, {
+      parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
         withReferences: !partialLikely,
         onParsed: (file) => {
           if (isJsFamily(file)) prepareChecker();
@@ -231,9 +254,13 @@ export class IngestService {
     const completed = { referencesRead: 0, reparsed: 0 };
     if (partialLikely) {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
-      if (lacking.length) Object.assign(completed, await time('readReferences', () => this.completeReferences(repoId, rootPath, filters, parsed, lacking)));
+      if (lacking.length) Object.assign(completed, await time('readReferences', () => parsing.completeReferences(parsed, lacking)));
     }
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only));
+    // SCIP documents are mapped onto this run's files as they are on disk now: a file changed since
+    // the index was made is stale (its references, and those to its symbols, go by name).
+    const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
+    if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
+    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
@@ -262,7 +289,7 @@ export class IngestService {
       refTotals.builtin += c.builtin;
     }
     const changedSet = new Set(edgeChanged);
-    const desired = await time('edgeDiff', async () => this.desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
+    const desired = await time('edgeDiff', async () => desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
     // Files that had scopes before this run: their edges are read. Beside those, the containment this
     // run creates (written already, or with the last files' scopes just before the edges).
@@ -272,31 +299,18 @@ export class IngestService {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
       for (const p of edgeChanged) {
         for (const e of sync.containment.get(p) ?? []) {
-          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null });
+          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null, provenance: null, origin: null });
         }
       }
     });
-    const storedEdges = [...storedEdgeMap.values()];
-    const desiredKeys = new Set<string>();
-    const edgeCreates: GraphEdge[] = [];
-    const edgeWrites: GraphEdge[] = [];
-    for (const path of edgeChanged) {
-      for (const e of desired.get(path) ?? []) {
-        const key = edgeKey(e);
-        desiredKeys.add(key);
-        const old = storedEdgeMap.get(key);
-        if (!old) edgeCreates.push(e);
-        else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)) edgeWrites.push(e);
-      }
-    }
-    const edgeDeletes = storedEdges.filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
+    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(edgeChanged, desired, storedEdgeMap);
 
     // The last files' scopes first, then the edges, and last the hashes that mark these files as
     // fully written (every file's, when the records did not add up). Reused files about to get new
     // edges are marked first when this takes several transactions (re-parsed ones were marked with
     // their scopes).
     // Fingerprints go to Redis meanwhile: they count only for the hashes the graph commits.
-    const fingerprinted = time('fingerprints', () => this.recordFingerprints(repoId, files, fingerprints, gone, contentRulesKey(filters)));
+    const fingerprinted = time('fingerprints', () => parsing.recordFingerprints(files, fingerprints, gone));
     await time('write', () =>
       this.repo.writeEdgeChanges(repoId, {
         scopes: lastScopes,
@@ -336,7 +350,7 @@ export class IngestService {
       await report(true);
       const phaseStarted = performance.now();
       const stats = await time('embed', () =>
-        new EmbedPhase(this.repo, this.embedder, this.embeddingCache).run(repoId, {
+        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache)).run(repoId, {
           onTotal: (total) => {
             progress.toEmbed = total;
             return report(true);
@@ -397,398 +411,10 @@ export class IngestService {
       embedding,
       errors,
       timingsMs: timings,
+      bookmarks: await this.repo.bookmarks(),
+      ...(scip ? { scip: { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } } : {}),
     };
   }
-
-  /**
-   * Streams the repository through the parse threads: a bounded window of files is read and parsed
-   * at a time, results are taken in path order (so the graph does not depend on timing), written as
-   * they come and kept only slimmed (no scope text) for resolution. Unchanged files (same
-   * fingerprint, or same bytes) reuse their cached parse when the graph holds its scopes.
-   */
-  private async parseChanged(
-    repoId: string,
-    rootPath: string,
-    walk: RepositoryListing,
-    filters: WalkFilters,
-    stored: Map<string, StoredFile>,
-    fingerprints: Map<string, KnownFingerprint>,
-    sync: ScopeSync,
-    progress: IngestProgress,
-    addError: (e: IngestErrorEntry) => void,
-    report: () => Promise<void>,
-    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void },
-  ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
-    const rulesKey = contentRulesKey(filters);
-    /** A fingerprint counts only for the bytes the graph holds, classified under today's rules. */
-    const known = (path: string): { hash: string | null; fingerprint: KnownFingerprint | null } => {
-      const hash = stored.get(path)?.fileHash ?? null;
-      const f = hash ? fingerprints.get(path) : undefined;
-      return { hash, fingerprint: f && f.contentHash === hash && f.rulesKey === rulesKey ? f : null };
-    };
-    const pool = this.parsePool();
-    const task = (path: string, knownHash: string | null) => this.readAndParse(rootPath, filters, path, knownHash);
-    // Cached parses of files likely unchanged are fetched a chunk at a time (one MGET), ahead of use.
-    const chunks = new Map<number, Promise<Map<string, ParsedFile | undefined>>>();
-    const cachedParse = (index: number, path: string): Promise<ParsedFile | undefined> => {
-      const chunk = Math.floor(index / CACHE_PREFETCH);
-      for (const c of [chunk, chunk + 1]) {
-        if (chunks.has(c) || c * CACHE_PREFETCH >= walk.candidates.length) continue;
-        const wanted = walk.candidates.slice(c * CACHE_PREFETCH, (c + 1) * CACHE_PREFETCH).flatMap((p) => {
-          const hash = known(p).hash;
-          return hash ? [{ path: p, fileHash: hash }] : [];
-        });
-        chunks.set(c, handled(this.cache.getMany(repoId, wanted, opts.withReferences).then((values) => new Map(wanted.map((w, k) => [w.path, values[k]])))));
-      }
-      return chunks.get(chunk)!.then((m) => m.get(path));
-    };
-    type Done = { outcome: ParseOutcome; cached?: ParsedFile };
-    /** `task`: the file went to a parse thread (to be read, and parsed unless its bytes are unchanged). */
-    const start = (index: number): { done: Promise<Done>; task: boolean } => {
-      const path = walk.candidates[index];
-      const k = known(path);
-      // Unchanged by its fingerprint: not even sent to a parse thread (a stat here costs less than the trip).
-      if (k.fingerprint && currentFingerprint(rootPath, path) === k.fingerprint.fingerprint) {
-        const { fingerprint, contentHash, nonUtf8 } = k.fingerprint;
-        const outcome: ParseOutcome = { path, contentHash, nonUtf8, unchanged: true, fingerprint, read: false };
-        return { done: handled(cachedParse(index, path).then((cached) => ({ outcome, cached }))), task: false };
-      }
-      const done = task(path, k.hash).then(async (outcome) =>
-        'unchanged' in outcome && outcome.unchanged ? { outcome, cached: await cachedParse(index, path) } : { outcome },
-      );
-      return { done: handled(done), task: true };
-    };
-
-    const started = performance.now();
-    const parsed: ParsedFile[] = [];
-    const files: FileMeta[] = [];
-    const reusedPaths = new Set<string>();
-    let unread = 0;
-    let fresh: { fileHash: string; parsed: ParsedFile }[] = [];
-    const cacheWrites: Promise<void>[] = [];
-    // The window bounds the files sent to parse threads ahead of the cursor, not the ones found
-    // unchanged by their fingerprint (their cached parses are kept for resolution anyway): the
-    // threads parse the next changed files while the unchanged ones before them are taken.
-    const inFlight: { done: Promise<Done>; task: boolean }[] = [];
-    let tasksAhead = 0;
-    let next = 0;
-    let taken = 0;
-    const fill = () => {
-      while (tasksAhead < pool.window && next < walk.candidates.length) {
-        const entry = start(next++);
-        inFlight.push(entry);
-        if (entry.task) tasksAhead++;
-      }
-    };
-    fill();
-    while (inFlight.length > 0) {
-      const entry = inFlight.shift()!;
-      if (entry.task) tasksAhead--;
-      const { outcome, cached } = await entry.done;
-      // Chunks behind the cursor are no longer needed.
-      if (++taken % CACHE_PREFETCH === 0) chunks.delete(taken / CACHE_PREFETCH - 1);
-      fill();
-      if ('skip' in outcome) {
-        countSkip(walk, outcome.path, outcome);
-        continue;
-      }
-      const meta: FileMeta = { path: outcome.path, contentHash: outcome.contentHash, nonUtf8: outcome.nonUtf8, fingerprint: outcome.fingerprint, scopes: 0 };
-      files.push(meta);
-      if (outcome.unchanged) {
-        // Trust a cached parse only if the graph holds as many scopes for the file (a cheap guard on
-        // top of the file hash, which is set only once a file is fully written).
-        if (cached && cached.scopes.length === stored.get(outcome.path)?.scopes) {
-          parsed.push(cached);
-          sync.keepUnchanged(cached);
-          meta.scopes = cached.scopes.length;
-          reusedPaths.add(outcome.path);
-          if (!outcome.read) unread++;
-          progress.filesReused++;
-          continue;
-        }
-      }
-      let result: ParsedFile;
-      if (outcome.unchanged) {
-        const again = await task(outcome.path, null);
-        if ('skip' in again || again.unchanged) {
-          addError({ path: outcome.path, message: 'changed while being indexed' });
-          files.pop();
-          continue;
-        }
-        Object.assign(meta, { contentHash: again.contentHash, nonUtf8: again.nonUtf8, fingerprint: again.fingerprint });
-        result = again.parsed;
-      } else {
-        result = outcome.parsed;
-      }
-      meta.scopes = result.scopes.length;
-      for (const message of result.errors) addError({ path: outcome.path, message });
-      if (meta.nonUtf8) addError({ path: outcome.path, message: 'not valid UTF-8; read as Latin-1' });
-      opts.onParsed(result);
-      sync.add(result, meta.nonUtf8);
-      await sync.room();
-      fresh.push({ fileHash: meta.contentHash, parsed: result });
-      if (fresh.length >= PARSE_CACHE_FLUSH) {
-        // Written in the background (a failed write only costs a re-parse later), a few at a time so
-        // serialising them happens while parse threads work, not after the last file.
-        cacheWrites.push(this.cache.setMany(repoId, fresh));
-        fresh = [];
-      }
-      parsed.push(slim(result));
-      progress.filesParsed++;
-      progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
-      await report();
-      // In-process parsing is synchronous: yield now and then so queued writes reach Neo4j meanwhile.
-      if (!pool.threaded && progress.filesParsed % 16 === 0) await new Promise((r) => setImmediate(r));
-    }
-    cacheWrites.push(this.cache.setMany(repoId, fresh));
-    await Promise.all(cacheWrites);
-    return { parsed, files, reusedPaths, unread };
-  }
-
-  private readAndParse(rootPath: string, filters: WalkFilters, path: string, knownHash: string | null): Promise<ParseOutcome> {
-    const limits = { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles };
-    return this.parsePool().run({ root: rootPath, path, limits, filters, knownHash, settledBefore: this.clock() - RACY_FINGERPRINT_MS });
-  }
-
-  /**
-   * Gives unchanged files read without their references (see ParseCache.getMany) those
-   * references: from the cache, or by parsing the file again when they are gone from it.
-   */
-  private async completeReferences(repoId: string, rootPath: string, filters: WalkFilters, parsed: ParsedFile[], files: FileMeta[]): Promise<{ referencesRead: number; reparsed: number }> {
-    const index = new Map(parsed.map((f, i) => [f.path, i]));
-    const found = await this.cache.references(repoId, files.map((f) => ({ path: f.path, fileHash: f.contentHash })));
-    let reparsed = 0;
-    for (const [k, meta] of files.entries()) {
-      const file = parsed[index.get(meta.path)!];
-      const references = found[k];
-      if (references) {
-        file.references = file.references.concat(references);
-        continue;
-      }
-      const again = await this.readAndParse(rootPath, filters, meta.path, null);
-      // Its scopes are in the graph as they were: a file that changed meanwhile cannot be completed.
-      if ('skip' in again || again.unchanged || again.contentHash !== meta.contentHash) throw new Error(`${meta.path} changed while being indexed`);
-      parsed[index.get(meta.path)!] = slim(again.parsed);
-      reparsed++;
-    }
-    return { referencesRead: files.length - reparsed, reparsed };
-  }
-
-  /** Keeps each indexed file's fingerprint with the content hash read under it; forgets gone files. */
-  private async recordFingerprints(repoId: string, files: FileMeta[], known: Map<string, KnownFingerprint>, gone: string[], rulesKey: string): Promise<void> {
-    const set = new Map<string, KnownFingerprint>();
-    const remove = [...gone.filter((p) => known.has(p))];
-    for (const f of files) {
-      const old = known.get(f.path);
-      if (f.fingerprint === null) {
-        if (old) remove.push(f.path);
-      } else if (!old || old.fingerprint !== f.fingerprint || old.contentHash !== f.contentHash || old.rulesKey !== rulesKey || old.nonUtf8 !== f.nonUtf8) {
-        set.set(f.path, { fingerprint: f.fingerprint, rulesKey, contentHash: f.contentHash, nonUtf8: f.nonUtf8 });
-      }
-    }
-    await this.cache.setFingerprints(repoId, set, remove);
-  }
-
-  /**
-   * The edges the graph should hold leaving the scopes of the files `wanted` accepts, from the parse
-   * and the resolution of the whole repository (one edge per source, type and target: the first wins).
-   */
-  private desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
-    const byPath = new Map<string, GraphEdge[]>();
-    const seen = new Set<string>();
-    const g = (id: string) => graphId(repoId, id);
-    const { pathOf, kindById, fileIds } = scopeIndex(parsed, wanted);
-    const push = (path: string, e: GraphEdge) => {
-      const key = edgeKey(e);
-      if (seen.has(key)) return;
-      seen.add(key);
-      let group = byPath.get(path);
-      if (!group) byPath.set(path, (group = []));
-      group.push(e);
-    };
-    for (const f of parsed) {
-      if (!wanted(f.path)) continue;
-      for (const s of f.scopes) {
-        if (!s.parentId) continue;
-        push(f.path, { from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
-      }
-    }
-    for (const e of resolved.edges) {
-      const path = pathOf.get(e.fromId);
-      if (path) push(path, { from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null, ...(e.resolver ? { resolver: e.resolver } : {}) });
-    }
-    for (const imp of resolved.fileImports) {
-      const from = fileIds.get(imp.fromPath);
-      if (!from || !wanted(imp.fromPath)) continue;
-      if (imp.toPath && fileIds.has(imp.toPath)) {
-        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: g(fileIds.get(imp.toPath)!), target: 'scope', line: imp.line });
-      } else if (imp.external) {
-        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
-      } else {
-        push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
-      }
-    }
-    for (const u of resolved.unresolved) {
-      // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
-      const path = pathOf.get(u.fromId);
-      if (u.reason === 'builtin' || !path) continue;
-      push(path, {
-        from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
-        reason: u.reason, resolver: u.resolver,
-      });
-    }
-    return byPath;
-  }
-
-}
-
-/** Per scope id (local) of the files `of` accepts its file's path and kind; per path (all) its file scope's id. */
-function scopeIndex(parsed: ParsedFile[], of: (path: string) => boolean = () => true) {
-  const pathOf = new Map<string, string>();
-  const kindById = new Map<string, string>();
-  const fileIds = new Map<string, string>();
-  for (const f of parsed) {
-    fileIds.set(f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path));
-    if (!of(f.path)) continue;
-    for (const s of f.scopes) {
-      pathOf.set(s.id, f.path);
-      kindById.set(s.id, s.kind);
-    }
-  }
-  return { pathOf, kindById, fileIds };
-}
-
-/**
- * Per file, one hash of everything its outgoing edges are made from (its scopes' containment, and
- * the resolution of its references and imports), kept on the file scope: an equal hash means the
- * graph already holds exactly the edges this run would write, so a re-index neither reads nor
- * diffs them. Computed from the resolver's output directly (no edge objects for unchanged files),
- * in the order it comes, which depends only on the parse and the resolution. Ids carry no
- * repository prefix, like scope content hashes. Also counts per file its references left
- * unresolved and skipped as built-ins. With `only`, for those files alone (the resolution covered
- * no others).
- */
-export function edgeHashes(
-  parsed: ParsedFile[],
-  resolved: ResolveResult,
-  only?: ReadonlySet<string>,
-): { hashes: Map<string, string>; counts: Map<string, { unresolved: number; builtin: number }> } {
-  const { pathOf, fileIds } = scopeIndex(parsed, (path) => !only || only.has(path));
-  const hashers = new Map<string, Hash>();
-  const counts = new Map<string, { unresolved: number; builtin: number }>();
-  const add = (path: string, item: string) => hashers.get(path)!.update(item);
-  for (const f of parsed) {
-    if (only && !only.has(f.path)) continue;
-    hashers.set(f.path, createHash('sha256'));
-    counts.set(f.path, { unresolved: 0, builtin: 0 });
-    for (const s of f.scopes) if (s.parentId) add(f.path, `c\u0000${s.parentId}\u0000${s.id}\n`);
-  }
-  for (const e of resolved.edges) add(pathOf.get(e.fromId)!, `e\u0000${e.fromId}\u0000${e.type}\u0000${e.toId}\u0000${e.line ?? ''}\u0000${e.resolver ?? ''}\n`);
-  for (const i of resolved.fileImports) {
-    if (!fileIds.has(i.fromPath)) continue;
-    const to = i.toPath && fileIds.has(i.toPath) ? `p${i.toPath}` : i.external ? `x${i.external}` : `u${i.specifier}`;
-    add(i.fromPath, `i\u0000${to}\u0000${i.line}\n`);
-  }
-  for (const u of resolved.unresolved) {
-    const path = pathOf.get(u.fromId)!;
-    if (u.reason === 'builtin') {
-      counts.get(path)!.builtin++;
-      continue;
-    }
-    counts.get(path)!.unresolved++;
-    add(path, `u\u0000${u.fromId}\u0000${u.type}\u0000${u.targetName}\u0000${u.line}\u0000${u.reason}\u0000${u.resolver ?? ''}\n`);
-  }
-  return { hashes: new Map([...hashers].map(([path, h]) => [path, h.digest('hex')])), counts };
-}
-
-/** What a run resolves references against besides the parses (stored with the repository when it finishes). */
-export function resolutionKey(contextKey: string, paths: string[]): string {
-  return createHash('sha256').update(contextKey).update(JSON.stringify(paths)).digest('hex');
-}
-
-/** Which files' references a run resolves, and what it records about that. */
-export interface ResolutionPlan {
-  /** The key this run resolves against (stored when it finishes). */
-  key: string;
-  /** Only these files' references, or (undefined) every file's. */
-  only?: Set<string>;
-  /** Why every file: set exactly when `only` is not. */
-  all?: ResolveAllReason;
-  /**
-   * Interface hashes to record: of re-parsed files, and when every file is resolved, of every file
-   * whose recorded one differs (none yet, or recorded by other code: this run's key covers the code).
-   */
-  interfaces: Map<string, string>;
-}
-
-/**
- * Decides whether resolving only the changed files gives the same edges as resolving all of them:
- * the last finished run resolved the same set of files with the same settings and resolver code
- * (`storedKey`), every reused file's interface was recorded, and no re-parsed file's interface
- * changed. Then every other file's resolution reads exactly what it read last time, so its edges,
- * edge hash and counts in the graph stand. Re-resolved: the re-parsed files, and reused files whose
- * edges were not fully written.
- */
-export function resolutionPlan(input: {
-  key: string;
-  storedKey: string | null;
-  parsed: ParsedFile[];
-  reusedPaths: ReadonlySet<string>;
-  stored: ReadonlyMap<string, StoredFile>;
-  recordsAddUp: boolean;
-  precise: boolean;
-  /** Pyright answers Python references: it infers types from bodies too. */
-  pyPrecise?: boolean;
-}): ResolutionPlan {
-  const { key, parsed, reusedPaths, stored } = input;
-  const interfaces = new Map<string, string>();
-  for (const f of parsed) if (!reusedPaths.has(f.path)) interfaces.set(f.path, interfaceHash(f));
-  const all = (reason: ResolveAllReason): ResolutionPlan => {
-    for (const f of parsed) {
-      if (!reusedPaths.has(f.path)) continue;
-      const hash = interfaceHash(f);
-      if (stored.get(f.path)?.interfaceHash !== hash) interfaces.set(f.path, hash);
-    }
-    return { key, all: reason, interfaces };
-  };
-  if (input.storedKey === null) return all('no-previous-run');
-  if (input.storedKey !== key) return all('context');
-  if (!input.recordsAddUp) return all('records');
-  const only = new Set<string>();
-  for (const f of parsed) {
-    const s = stored.get(f.path);
-    if (reusedPaths.has(f.path)) {
-      if (!s?.interfaceHash || s.unresolvedRefs === null || s.builtinRefs === null) return all('records');
-      if (!s.edgeHash) only.add(f.path);
-      continue;
-    }
-    // TypeScript's checker infers types from bodies: any TS/JS edit may change other files' edges.
-    if (input.precise && isJsFamily(f)) return all('ts-checker');
-    if (input.pyPrecise && f.language === 'python') return all('py-checker');
-    if (!s?.interfaceHash || s.interfaceHash !== interfaces.get(f.path)) return all('interface');
-    only.add(f.path);
-  }
-  return { key, only, interfaces };
-}
-
-/**
- * What resolution needs of a parsed file once its scopes are queued for writing: no scope text (the
- * bulk of a parse; TypeScript's checker reads the files it needs itself).
- */
-function slim(file: ParsedFile): ParsedFile {
-  return { ...file, scopes: file.scopes.map((s) => ({ ...s, source: '' })) };
-}
-
-/** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
-function handled<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
-}
-
-/** Seconds left at the rate so far; null until there is a rate to go by. */
-export function etaSeconds(done: number, total: number, elapsedMs: number): number | null {
-  if (done <= 0 || elapsedMs <= 0 || total <= done) return done >= total && total > 0 ? 0 : null;
-  return Math.round(((total - done) * elapsedMs) / done / 1000);
 }
 
 /** Why a folder gave nothing to index, from the walk's counts. */

@@ -1,3 +1,5 @@
+import type { ScipImportStats } from '../scip/scip-resolution';
+
 export type IngestPhase = 'walking' | 'parsing' | 'resolving' | 'writing' | 'embedding' | 'done' | 'failed';
 
 export interface IngestErrorEntry {
@@ -11,8 +13,10 @@ export interface IngestProgress {
   filesTotal: number;
   filesParsed: number;
   filesReused: number;
+  /** Scopes in the graph so far: while parsing, those already written (search finds them); the total once written. */
   scopes: number;
   edges: number;
+  /** Scopes this run has embedded so far (of `toEmbed`); the repository's total once done. */
   embedded: number;
   toEmbed: number;
   /** Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown. */
@@ -64,6 +68,17 @@ export interface IngestResult {
   embedding?: { model: string; cacheHits: number; duplicates: number; modelSwitched: number };
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
+  /**
+   * The SCIP import of this run: documents used, and those ignored (stale: their text differs from
+   * the file; unknown: no such file in this run) and occurrences outside their file, all counted;
+   * references the index answered, and those it said nothing about (left to the name-based resolver).
+   */
+  scip?: ScipImportStats & { answered: number; unanswered: number };
+  /**
+   * Neo4j bookmarks of the run's writes: an API that relays the finished run adds them, so searches
+   * through it read a graph with this run's writes applied (read-your-writes on a cluster).
+   */
+  bookmarks?: string[];
 }
 
 /**
@@ -94,5 +109,10 @@ export interface IngestRequest {
    */
   include?: string[];
   exclude?: string[];
+  /**
+   * A SCIP index on the server (under INGEST_ALLOWED_ROOTS) whose occurrences' definitions replace
+   * name-based edges in this run (see ../scip). Not kept: a run without it resolves by name again.
+   */
+  scip?: string;
   jobId?: string;
 }

@@ -45,6 +45,8 @@ export class ScopeSync {
   readonly stats: ScopeStats = { total: 0, added: 0, changed: 0, moved: 0, deleted: 0, unchanged: 0 };
   /** Containment edges written for new and changed scopes, by file: in the graph when edges are diffed. */
   readonly containment = new Map<string, GraphEdge[]>();
+  /** Scopes of this run in the graph so far (unchanged files' count from the start): what search can already find. */
+  committed = 0;
   private pending: PendingFile[] = [];
   private pendingRows = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -62,6 +64,7 @@ export class ScopeSync {
 
   /** A file whose bytes did not change: its scopes are kept as they are. */
   keepUnchanged(file: ParsedFile): void {
+    this.committed += file.scopes.length;
     this.stats.total += file.scopes.length;
     this.stats.unchanged += file.scopes.length;
   }
@@ -144,6 +147,7 @@ export class ScopeSync {
   /** Diffs some re-parsed files against their stored scopes and writes the difference in one transaction. */
   private async write(files: PendingFile[]): Promise<void> {
     await this.repo.writeScopeBatch(this.repoId, await this.diff(files));
+    this.committed += files.reduce((n, f) => n + f.rows.length, 0);
   }
 
   /** What writing some re-parsed files takes: their stored scopes are read and compared. */

@@ -16,11 +16,11 @@ import type { PreciseOutcome, ResolveOptions, ResolveResult, ResolverName } from
 export interface ResolveRun {
   result: ResolveResult;
   /** The TS/JS resolver setting this run used. */
-  tsResolver: ResolverName;
+  tsResolver: Exclude<ResolverName, 'scip'>;
   /** Set when the precise resolver was asked for. */
   precise?: PreciseRunStats & { passes: number };
   /** The Python resolver setting this run used (`fast` also when the checker is not installed). */
-  pyResolver: ResolverName;
+  pyResolver: Exclude<ResolverName, 'scip'>;
   /** Set when pyright was asked for: its run, and how many questions it was asked and answered. */
   pyPrecise?: PyRunStats & { asked: number; answered: number; ms: number };
 }
@@ -105,8 +105,8 @@ export class ReferenceResolver implements OnModuleDestroy {
     rootPath: string,
     files: ParsedFile[],
     only?: ReadonlySet<string>,
-    /** Benchmarks: per-reference outcomes. */
-    extra: Pick<ResolveOptions, 'collectOutcomes'> = {},
+    /** `scip`: an imported SCIP index's answers; `collectOutcomes` (benchmarks): per-reference outcomes. */
+    extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip'> = {},
   ): Promise<ResolveRun> {
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
@@ -119,7 +119,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     const pyResolver = this.pyResolverInEffect();
     // Asked for but not installed: the checker's run says why it was skipped, in every index result.
     const py = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
-    const tsResolver: ResolverName = ts ? 'precise' : 'fast';
+    const tsResolver: Exclude<ResolverName, 'scip'> = ts ? 'precise' : 'fast';
     if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver };
     const preciseFamilies = new Set<string>([...(ts ? ['js'] : []), ...(py ? ['py'] : [])]);
     const open = () => {
@@ -191,7 +191,7 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /** The Python resolver in effect: `precise` needs pyright installed (else fast, with a warning). */
-  pyResolverInEffect(): ResolverName {
+  pyResolverInEffect(): Exclude<ResolverName, 'scip'> {
     if (this.config.ingest.pyResolver !== 'precise') return 'fast';
     if (this.py.available) return 'precise';
     this.warnPy('', 'pyright is not installed (npm install pyright)');

@@ -43,7 +43,7 @@ export interface FileEnv {
   state?: unknown;
 }
 
-export type Outcome = { targets: ParsedScope[] } | { reason: UnresolvedReason };
+export type Outcome = { targets: ParsedScope[] } | { reason: UnresolvedReason; origin?: string };
 
 /** One language family's name resolution over the shared context. */
 export interface FamilyResolver {
@@ -69,6 +69,11 @@ export interface FamilyResolver {
    * recorded with `ctx.addHeritage`.
    */
   afterHeritage?(envs: FileEnv[]): void;
+  /**
+   * Optional: of the same-named members of a method's bases, the ones it overrides (Java: those with
+   * its parameter types, not every overload). Without it, all of them.
+   */
+  overrides?(method: ParsedScope, candidates: ParsedScope[]): ParsedScope[];
 }
 
 /** Edges, unresolved references, import links and (for benchmarks) per-reference outcomes. */
@@ -77,6 +82,8 @@ export class ResolveOutput {
   private readonly unresolved: UnresolvedRef[] = [];
   private readonly fileImports: FileImportLink[] = [];
   private readonly outcomes: RefOutcome[] | undefined;
+  /** Second thoughts on the name-based resolver's misses (see unresolved-reasons.ts), set by the resolver. */
+  refineMiss?: (r: RawReference, reason: UnresolvedReason) => { reason: UnresolvedReason; origin?: string };
 
   constructor(private readonly t: SymbolTable, collectOutcomes: boolean) {
     this.outcomes = collectOutcomes ? [] : undefined;
@@ -96,23 +103,27 @@ export class ResolveOutput {
     }
   }
 
-  addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName): void {
+  /** `guessed`: the name-based resolver chose this target among several candidates. */
+  addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName, guessed?: boolean): void {
     const key = `${fromId}\u0000${toId}\u0000${type}`;
     const e = this.edges.get(key);
     if (!e) {
       const edge: ResolvedEdge = { fromId, toId, type };
       if (line !== undefined) edge.line = line;
       if (resolver) edge.resolver = resolver;
+      if (guessed && resolver === 'fast') edge.guessed = true;
       this.edges.set(key, edge);
       return;
     }
     if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
-    // Several references may yield one edge: it is precise if the compiler backed any of them.
-    if (resolver === 'precise') e.resolver = 'precise';
+    // Several references may yield one edge: it is as strong as the strongest backing (SCIP, the compiler, a unique name).
+    if (resolver === 'scip' || (resolver === 'precise' && e.resolver !== 'scip')) e.resolver = resolver;
+    if (!guessed || e.resolver !== 'fast') delete e.guessed;
   }
 
-  miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast'): void {
-    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver });
+  miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast', origin?: string): void {
+    if (resolver === 'fast' && this.refineMiss) ({ reason, origin } = this.refineMiss(r, reason));
+    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver, ...(origin ? { origin } : {}) });
     this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
   }
 

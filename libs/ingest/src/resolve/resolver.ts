@@ -2,6 +2,7 @@ import type { ParsedFile, ParsedScope, RawReference, ScopeKind } from '../parse/
 import { familyOf, LANGUAGE_PLUGINS, LanguagePlugin, pluginOf } from '../languages';
 import { resolveSqlName } from '../languages/sql/resolver';
 import { FamilyResolver, FileEnv, Outcome, ResolveOutput, ResolverContext } from './resolver-context';
+import { UnresolvedReasons } from './unresolved-reasons';
 import { CLASS_LIKE, push, SymbolTable, TYPE_LIKE } from './symbol-table';
 import type { EdgeType, PreciseOutcome, ResolverName, ResolveOptions, ResolveResult } from './types';
 
@@ -56,6 +57,8 @@ class Resolver {
       this.c.register(p.family, r);
     }
     this.index();
+    const reasons = new UnresolvedReasons(this.t, this.c.envs);
+    this.out.refineMiss = (r, reason) => reasons.refine(r, reason);
   }
 
   run(): ResolveResult {
@@ -76,6 +79,7 @@ class Resolver {
         else if (mine) rest.push(r);
       }
     }
+    this.scipHeritage(kept);
     for (const [fam, envs] of this.byFamily) fam.afterHeritage?.(envs);
     this.resolveOverrides(kept);
     for (const r of rest) this.resolveRef(r);
@@ -122,7 +126,7 @@ class Resolver {
     const { out, resolver } = this.decide(r, env, () => fam.resolve(parts, ctx, env, HERITABLE, true));
     if (resolver === 'fast') this.c.fastHeritage.add(from.id);
     if ('reason' in out) {
-      this.out.miss(r, out.reason, resolver);
+      this.out.miss(r, out.reason, resolver, out.origin);
       if (written === 'EXTENDS') this.c.unresolvedBase.set(from.id, out.reason === 'not-found' ? 'unknown-receiver' : out.reason);
       return;
     }
@@ -131,7 +135,7 @@ class Resolver {
       if (t.id === from.id) continue;
       const type: EdgeType = fam.heritageEdge?.(from, t, written) ?? written;
       push(type === 'EXTENDS' ? this.c.extendsOf : this.c.implementsOf, from.id, t);
-      this.out.addEdge(from.id, t.id, type, r.line, resolver);
+      this.out.addEdge(from.id, t.id, type, r.line, resolver, out.targets.length > 1);
     }
   }
 
@@ -142,6 +146,8 @@ class Resolver {
    * about every TS/JS reference (benchmarks measure the fast resolver's precision that way).
    */
   private decide(r: RawReference, env: FileEnv, fast: () => Outcome): { out: Outcome; resolver: ResolverName } {
+    const s = this.scip(r, env);
+    if (s) return { out: s, resolver: 'scip' };
     if (this.opts.preciseFirst) {
       const p = this.precise(r, env);
       return p ? { out: p, resolver: 'precise' } : { out: fast(), resolver: 'fast' };
@@ -162,6 +168,27 @@ class Resolver {
     return targets.length ? { targets } : undefined;
   }
 
+  /** An imported SCIP index's answer, as an outcome over scopes (undefined: the index says nothing). */
+  private scip(r: RawReference, env: FileEnv): Outcome | undefined {
+    const p = this.opts.scip?.resolve(r, env.file);
+    if (!p) return undefined;
+    if ('reason' in p) return p;
+    const targets = p.targetIds.map((id) => this.t.scopes.get(id)).filter((s): s is ParsedScope => !!s);
+    return targets.length ? { targets } : undefined;
+  }
+
+  /** The SCIP index's implementation relationships: heritage (followed by member lookups) and OVERRIDES. */
+  private scipHeritage(kept: (path: string) => boolean): void {
+    for (const h of this.opts.scip?.heritage() ?? []) {
+      const from = this.t.scopes.get(h.fromId);
+      const to = this.t.scopes.get(h.toId);
+      if (!from || !to) continue;
+      if (h.type === 'OVERRIDES') {
+        if (kept(from.path)) this.out.addEdge(from.id, to.id, 'OVERRIDES', h.line, 'scip');
+      } else this.c.addHeritage(from, to, h.type, h.line, 'scip');
+    }
+  }
+
   /**
    * OVERRIDES: a method to the nearest same-named member of its class's bases (base classes first,
    * then interfaces, breadth first), so "what overrides X" and interface-typed call targets can be
@@ -174,12 +201,13 @@ class Resolver {
       if (!bases.length) continue;
       // Families without a precise resolver: heritage (also what afterHeritage adds) is fast.
       const resolver: ResolverName = this.c.fastHeritage.has(cls.id) || !(this.opts.preciseFamilies ?? JS_ONLY).has(familyOf(cls.language)) ? 'fast' : 'precise';
+      const env = this.c.envs.get(cls.path);
+      const fam = env ? this.c.familyOf(env) : undefined;
       for (const list of this.t.children.get(cls.id)?.values() ?? []) {
         for (const m of list) {
           if (m.kind !== 'method' && m.kind !== 'property') continue;
-          for (const t of this.c.findMember(bases, m.name)) {
-            if ((t.kind === 'method' || t.kind === 'property') && t.id !== m.id) this.out.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
-          }
+          const found = this.c.findMember(bases, m.name).filter((t) => (t.kind === 'method' || t.kind === 'property') && t.id !== m.id);
+          for (const t of fam?.overrides ? fam.overrides(m, found) : found) this.out.addEdge(m.id, t.id, 'OVERRIDES', m.startLine, resolver);
         }
       }
     }
@@ -198,14 +226,14 @@ class Resolver {
     const kinds = r.kind === 'CALLS' ? CALLABLE : REFERABLE;
     const { out, resolver } = this.decide(r, env, () => fam.resolve(parts, from, env, kinds, r.kind !== 'CALLS'));
     if ('reason' in out) {
-      this.out.miss(r, out.reason, resolver);
+      this.out.miss(r, out.reason, resolver, out.origin);
       return;
     }
     this.out.hit(r, out.targets, resolver);
     for (const t of out.targets) {
       // A type mentioning itself (`static of(): Notification`) is not an edge; recursion is.
       if (t.id === from.id && r.kind !== 'CALLS') continue;
-      this.out.addEdge(from.id, t.id, r.kind, r.line, resolver);
+      this.out.addEdge(from.id, t.id, r.kind, r.line, resolver, out.targets.length > 1);
     }
   }
 

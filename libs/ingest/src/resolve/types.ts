@@ -14,6 +14,8 @@ export interface ResolvedEdge {
   line?: number;
   /** Unset for IMPORTS (module resolution, not symbol resolution). */
   resolver?: ResolverName;
+  /** The name-based resolver picked this target among several candidates (see provenance.ts). */
+  guessed?: true;
 }
 
 /**
@@ -36,6 +38,8 @@ export interface UnresolvedRef {
   line: number;
   reason: UnresolvedReason;
   resolver: ResolverName;
+  /** `external`: the package or library the name comes from, when known (`lodash`, `python-stdlib`). */
+  origin?: string;
 }
 
 /** What the precise resolver says about one reference; `undefined` from the oracle: no answer (fall back). */
@@ -43,6 +47,25 @@ export type PreciseOutcome = { targetIds: string[] } | { reason: UnresolvedReaso
 
 export interface PreciseOracle {
   resolve(ref: RawReference, file: ParsedFile): PreciseOutcome | undefined;
+}
+
+/* SCIP import (implemented in ../scip). */
+/** What a SCIP index says about one raw reference: the scopes it names, or why none. */
+export type ScipOutcome = { targetIds: string[] } | { reason: UnresolvedReason; origin?: string };
+
+/** What the resolver asks of a SCIP index (see ResolveOptions.scip). */
+export interface ScipOracle {
+  /** The index's answer for a reference, or undefined: the index says nothing about it (fall back). */
+  resolve(ref: RawReference, file: ParsedFile): ScipOutcome | undefined;
+  /** EXTENDS / IMPLEMENTS / OVERRIDES between scopes, from the symbols' `is_implementation` relationships. */
+  heritage(): ScipHeritage[];
+}
+
+export interface ScipHeritage {
+  fromId: string;
+  toId: string;
+  type: Extract<EdgeType, 'EXTENDS' | 'IMPLEMENTS' | 'OVERRIDES'>;
+  line: number;
 }
 
 /** One import statement's target: a repository file, an external package, or neither (missing file). */
@@ -72,6 +95,11 @@ export interface ResolveOptions {
   defaultSqlSchema?: string;
   /** Compiler-grade answers (TS/JS: TypeScript's checker; Python: pyright) for what the fast resolver cannot pin. */
   precise?: PreciseOracle;
+  /**
+   * An imported SCIP index (../scip): its answer wins over both resolvers for every language, and its
+   * implementation relationships add EXTENDS / IMPLEMENTS / OVERRIDES edges.
+   */
+  scip?: ScipOracle;
   /** Resolution families `precise` answers for (default: `js` only). */
   preciseFamilies?: ReadonlySet<string>;
   /** Ask `precise` about every TS/JS reference first (default: only about what the fast resolver cannot pin). */

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { defaultPlan, GraphEdgeType, Neighbor, RagClient, ScopeRecord, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
+import { defaultPlan, GraphEdgeType, looksLikeIssue, Neighbor, RagClient, ScopeRecord, SEARCH_LIMITS, SearchHit, SearchRepository, SearchService } from '@scopegraph/search';
 import type { EvidenceItem } from '../engine/state';
 import { parseGraphQuery, RouteMode } from '../protocol/prefix';
 
@@ -34,6 +34,12 @@ export class Retriever {
 
   async retrieve(mode: Exclude<RouteMode, 'direct'>, query: string, repository: string, topK: number): Promise<RetrievalResult> {
     if (mode === 'graph') return this.structural(query, repository, topK);
+    // A question that is clearly an issue (a trace, code, a long report) goes whole to LOCALIZE.
+    if (mode === 'hybrid' && looksLikeIssue(query).issue) {
+      const plan = { ...defaultPlan('localize', query.slice(0, SEARCH_LIMITS.maxIssueLength)), filters: { repository }, limit: topK, sourceChars: 0 };
+      const response = await this.search.execute(plan);
+      return { items: response.results.map(hitItem), bestScore: evidenceQuality(response.results), mode: 'localize', notes: [`the question is an issue: LOCALIZE (${response.explain.localize?.chosenBy ?? ''})`, ...response.warnings] };
+    }
     const q = this.rag.scope().inRepository(repository).limit(topK).truncateSource(0);
     const text = query.slice(0, MAX_QUERY_CHARS);
     if (mode === 'semantic') q.semanticSearchBySource(text);

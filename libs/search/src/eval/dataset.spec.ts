@@ -1,4 +1,4 @@
-import { DatasetError, parseDataset } from './dataset';
+import { DatasetError, parseDataset, queryLanguage } from './dataset';
 
 const line = (o: object) => JSON.stringify(o);
 const ok = { id: 'q1', repo: 'rxjs', query: 'emit the last value on completion', relevant: [{ path: 'internal/AsyncSubject.ts', name: 'AsyncSubject', kind: 'class' }] };
@@ -65,5 +65,12 @@ describe('dataset lines', () => {
     expect(problemsOf(line({ ...ok, relevant: [ok.relevant[0], ok.relevant[0]] }))).toContain('dev.jsonl:1: relevant[1]: duplicate target internal/AsyncSubject.ts AsyncSubject');
     expect(problemsOf(line({ ...ok, query: 'x'.repeat(1001) }))).toContain('dev.jsonl:1: query: must be at most 1000 characters');
     expect(problemsOf('\n\n')).toContain('no queries');
+  });
+
+  it('reads the language a question is about from meta.language, and refuses one that is not a name', () => {
+    const [go, none] = parseDataset([line({ ...ok, meta: { language: 'Go', literal: 'x' } }), line({ ...ok, id: 'q2' })].join('\n'));
+    expect(queryLanguage(go)).toBe('Go');
+    expect(queryLanguage(none)).toBeUndefined();
+    expect(problemsOf(line({ ...ok, meta: { language: 3 } }))).toContain('dev.jsonl:1: meta.language: must be a non-empty string');
   });
 });

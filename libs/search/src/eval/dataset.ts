@@ -11,7 +11,8 @@ import type { EvalTarget } from './match';
  * `repo` is an indexed repository's name, `path` is relative to its root, `name` the declared
  * identifier (`Class.method` for members). `expand` (graph questions) asks for the hits' neighbors;
  * `type` (optional) says what kind of question it is, and the report gives every metric per type;
- * `meta` is free-form provenance and is not read. Blank lines are skipped.
+ * `meta` is free-form provenance, read only for `meta.language` (the report's split per language).
+ * Blank lines are skipped.
  */
 export interface EvalExpand {
   depth: number;
@@ -22,9 +23,11 @@ export interface EvalExpand {
 /**
  * What a question asks, as people ask them: `semantic` (behaviour in plain words, no identifier of
  * the answer), `lexical` (an exact string pasted from an error, log or config, found verbatim in the
- * answer), `structural` (a relationship in plain words: who calls / extends / implements X).
+ * answer), `structural` (a relationship in plain words: who calls / extends / implements X), `issue`
+ * (a real bug report, SWE-bench style: the functions its fix changed; the query may be as long as
+ * LOCALIZE accepts, and the report adds function/file accuracy).
  */
-export const QUERY_TYPES = ['semantic', 'lexical', 'structural'] as const;
+export const QUERY_TYPES = ['semantic', 'lexical', 'structural', 'issue'] as const;
 export type QueryType = (typeof QUERY_TYPES)[number];
 
 export interface EvalQuery {
@@ -37,6 +40,12 @@ export interface EvalQuery {
   meta?: Record<string, unknown>;
   /** 1-based line in the file, for messages. */
   line: number;
+}
+
+/** The language a question is about (`meta.language`): the report splits by it when a dataset spans several. */
+export function queryLanguage(query: Pick<EvalQuery, 'meta'>): string | undefined {
+  const language = query.meta?.language;
+  return typeof language === 'string' ? language : undefined;
 }
 
 export interface DatasetProblem {
@@ -107,13 +116,14 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
   const id = nonEmptyString(value.id, 'id', fail);
   const repo = nonEmptyString(value.repo, 'repo', fail);
   const query = nonEmptyString(value.query, 'query', fail);
-  if (query !== null && query.length > SEARCH_LIMITS.maxTextLength) fail('query', `must be at most ${SEARCH_LIMITS.maxTextLength} characters (the search API's limit)`);
 
   let type: QueryType | undefined;
   if (value.type !== undefined) {
     if (!(QUERY_TYPES as readonly unknown[]).includes(value.type)) fail('type', `must be one of ${QUERY_TYPES.join(', ')}`);
     else type = value.type as QueryType;
   }
+  const maxQuery = type === 'issue' ? SEARCH_LIMITS.maxIssueLength : SEARCH_LIMITS.maxTextLength;
+  if (query !== null && query.length > maxQuery) fail('query', `must be at most ${maxQuery} characters (the search API's limit${type === 'issue' ? ' for an issue' : ''})`);
 
   const relevant: EvalTarget[] = [];
   if (!Array.isArray(value.relevant) || value.relevant.length === 0) fail('relevant', 'must be a non-empty array of {path, name, kind?}');
@@ -150,6 +160,7 @@ function parseLine(raw: string, line: number, problems: DatasetProblem[]): EvalQ
   let meta: Record<string, unknown> | undefined;
   if (value.meta !== undefined) {
     if (!isObject(value.meta)) fail('meta', 'must be an object');
+    else if (value.meta.language !== undefined && (typeof value.meta.language !== 'string' || value.meta.language.trim() === '')) fail('meta.language', 'must be a non-empty string (the report splits by it)');
     else meta = value.meta;
   }
   if (id === null || repo === null || query === null) return null;

@@ -8,3 +8,4 @@ export * from './match';
 export * from './dataset';
 export * from './report';
 export * from './doc-query';
+export * from './localization';

@@ -1,5 +1,5 @@
 import type { EvalQuery } from './dataset';
-import { buildReport, type EvalRun, reportRows, reportSubsets } from './report';
+import { buildReport, type EvalRun, languageRows, reportRows, reportSubsets } from './report';
 
 const query = (id: string, targets: number, expand = false): EvalQuery => ({
   id,
@@ -67,5 +67,41 @@ describe('evaluation report', () => {
     const rows = reportRows(report, 'all');
     expect(rows[0]).toEqual(['system', 'queries', 'nDCG@10', 'MRR@10', 'R@10', 'R@50', 'P@5', 'p50 ms', 'p95 ms']);
     expect(rows[1]).toEqual(['hybrid', 2, '0.847', '0.750', '1.000', '1.000', '0.300', '10.0', '30.0']);
+  });
+
+  it('splits by language when the questions span several, per type', () => {
+    const lang = (id: string, language: string, type: 'semantic' | 'lexical' | 'structural'): EvalQuery => ({ ...query(id, 1), type, meta: { language } });
+    const split = buildReport(
+      [
+        run('hybrid', lang('g1', 'Go', 'lexical'), [1], 5),
+        run('hybrid', lang('g2', 'Go', 'structural'), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1], 5),
+        run('hybrid', lang('r1', 'Rust', 'semantic'), [0, 1], 5),
+        run('bm25', lang('g1', 'Go', 'lexical'), [0, 0, 0, 1], 5),
+        run('bm25', lang('g2', 'Go', 'structural'), [1], 5),
+        run('bm25', lang('r1', 'Rust', 'semantic'), [], 5),
+      ],
+      10,
+    );
+    const hybrid = split.systems.find((s) => s.system === 'hybrid')!;
+    expect(Object.keys(hybrid.byLanguage!)).toEqual(['Go', 'Rust']);
+    expect(hybrid.byLanguage!.Go).toMatchObject({ all: { queries: 2, mrr: 0.5 }, lexical: { queries: 1, mrr: 1 }, structural: { queries: 1, recall: 0 } });
+    expect(hybrid.byLanguage!.Go.semantic).toBeUndefined();
+    expect(hybrid.byLanguage!.Rust).toMatchObject({ all: { queries: 1, mrr: 0.5 }, semantic: { queries: 1, mrr: 0.5 } });
+    expect(split.queries.find((q) => q.id === 'r1')?.language).toBe('Rust');
+    const rows = languageRows(split)!;
+    expect(rows[0]).toEqual(['language', 'system', 'queries', 'nDCG@10', 'semantic nDCG@10', 'lexical MRR@10', 'structural R@10']);
+    expect(rows.slice(1).map((r) => [r[0], r[1], r[5], r[6]])).toEqual([
+      ['Go', 'hybrid', '1.000', '0.000'],
+      ['Go', 'bm25', '0.250', '1.000'],
+      ['Rust', 'hybrid', '-', '-'],
+      ['Rust', 'bm25', '-', '-'],
+    ]);
+  });
+
+  it('does not split a dataset in one language', () => {
+    expect(report.systems.every((s) => s.byLanguage === undefined)).toBe(true);
+    expect(languageRows(report)).toBeNull();
+    const one = buildReport([run('hybrid', { ...query('g1', 1), meta: { language: 'Go' } }, [1], 5)], 10);
+    expect(one.systems[0].byLanguage).toBeUndefined();
   });
 });

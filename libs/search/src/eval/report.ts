@@ -1,4 +1,4 @@
-import { type EvalQuery, QUERY_TYPES, type QueryType } from './dataset';
+import { type EvalQuery, QUERY_TYPES, type QueryType, queryLanguage } from './dataset';
 import { firstRelevantRank, type Judgement } from './match';
 import { meanMetrics, METRIC_CUTOFFS, percentileOf, type QueryMetrics, queryMetrics } from './metrics';
 
@@ -39,13 +39,18 @@ export interface SystemReport {
   latencyMs: Latency;
   latencyBySubset: Partial<Record<Subset, Latency>>;
   serverMs?: { p50: number; p95: number };
+  /** When the questions span several languages (`meta.language`): the metrics per language, overall and per type. */
+  byLanguage?: Record<string, LanguageMetrics>;
 }
+
+export type LanguageMetrics = Partial<Record<'all' | QueryType, QueryMetrics & { queries: number }>>;
 
 export interface QueryReport {
   id: string;
   system: string;
   subset: 'text' | 'graph';
   type?: QueryType;
+  language?: string;
   /** Rank of the first relevant scope, or null. */
   firstRank: number | null;
   /** Per target: path, name and the rank it was found at (null: not in the list). */
@@ -71,6 +76,7 @@ export function buildReport(runs: readonly EvalRun[], k: number): EvalReport {
     system: r.system,
     subset: subsetOf(r.query),
     ...(r.query.type ? { type: r.query.type } : {}),
+    ...(queryLanguage(r.query) ? { language: queryLanguage(r.query) } : {}),
     firstRank: firstRelevantRank(r.judgement.judged),
     targets: r.query.relevant.map((t, i) => ({ path: t.path, name: t.name, rank: r.judgement.targetRanks[i] })),
     returned: r.returned,
@@ -100,16 +106,56 @@ export function buildReport(runs: readonly EvalRun[], k: number): EvalReport {
         }
       }
       const server = mine.filter((q) => q.serverMs !== undefined).map((q) => q.serverMs!);
+      const byLanguage = languageMetrics(mine);
       return {
         system,
         metrics,
         latencyMs: latencyBySubset.all!,
         latencyBySubset,
+        ...(byLanguage ? { byLanguage } : {}),
         ...(server.length > 0 ? { serverMs: { p50: percentileOf(server, 50), p95: percentileOf(server, 95) } } : {}),
       };
     }),
     queries,
   };
+}
+
+/** Metrics per language and type, or undefined when the questions are in fewer than two languages. */
+function languageMetrics(rows: readonly QueryReport[]): Record<string, LanguageMetrics> | undefined {
+  const languages = [...new Set(rows.map((q) => q.language).filter((l): l is string => l !== undefined))].sort();
+  if (languages.length < 2) return undefined;
+  const out: Record<string, LanguageMetrics> = {};
+  for (const language of languages) {
+    const mine = rows.filter((q) => q.language === language);
+    const metrics: LanguageMetrics = { all: meanMetrics(mine.map((q) => q.metrics)) };
+    for (const type of QUERY_TYPES) {
+      const typed = mine.filter((q) => q.type === type);
+      if (typed.length > 0) metrics[type] = meanMetrics(typed.map((q) => q.metrics));
+    }
+    out[language] = metrics;
+  }
+  return out;
+}
+
+/**
+ * Rows for the per-language table (header first): one row per language and system, with what each
+ * question type is judged by (semantic nDCG, lexical MRR, structural Recall), or null without languages.
+ */
+export function languageRows(report: EvalReport): (string | number)[][] | null {
+  const c = report.cutoffs;
+  const withLanguages = report.systems.filter((s) => s.byLanguage);
+  if (withLanguages.length === 0) return null;
+  const rows: (string | number)[][] = [['language', 'system', 'queries', `nDCG@${c.ndcg}`, `semantic nDCG@${c.ndcg}`, `lexical MRR@${c.mrr}`, `structural R@${c.recall}`]];
+  const languages = [...new Set(withLanguages.flatMap((s) => Object.keys(s.byLanguage!)))].sort();
+  const cell = (m: (QueryMetrics & { queries: number }) | undefined, metric: keyof QueryMetrics) => (m ? fixed(m[metric]) : '-');
+  for (const language of languages) {
+    for (const s of withLanguages) {
+      const m = s.byLanguage![language];
+      if (!m?.all) continue;
+      rows.push([language, s.system, m.all.queries, cell(m.all, 'ndcg'), cell(m.semantic, 'ndcg'), cell(m.lexical, 'mrr'), cell(m.structural, 'recall')]);
+    }
+  }
+  return rows;
 }
 
 /** Rows for a table (header first) of one subset: the metrics, then client latency p50/p95. */

@@ -27,6 +27,31 @@ describe('rescore', () => {
     expect(out[3].score).toBeLessThan(out[2].score);
   });
 
+  it('matches a pasted dotted word (a file or type name) as the words bodies are split into', () => {
+    const loaders = new Map(
+      [
+        doc('init', 'Initialize', 'throw new Exception("Failed to initialize the loader")'),
+        doc('load', 'load', 'raise RuntimeError("Failed to initialize Python.Runtime.dll") from exc'),
+      ].map((d) => [d.id, d]),
+    );
+    const out = rescore([{ id: 'init', score: 0.05 }, { id: 'load', score: 0.04 }], loaders, 'RuntimeError: Failed to initialize Python.Runtime.dll', params);
+    expect(out[0].id).toBe('load');
+    expect(out[0].rescore.phrase).toBeGreaterThan(out[1].rescore.phrase);
+  });
+
+  it('gives the phrase bonus to the innermost scope holding the message, not to its containers', () => {
+    const nested = new Map(
+      [
+        { ...doc('file', 'writer.cc', 'namespace io { void Writer::write_data() { MARISA_THROW_IF(::fflush(file_) != 0, MARISA_IO_ERROR); } }'), parentId: null },
+        { ...doc('ns', 'io', '{ void Writer::write_data() { MARISA_THROW_IF(::fflush(file_) != 0, MARISA_IO_ERROR); } }'), parentId: 'file' },
+        { ...doc('m', 'Writer.write_data', 'void Writer::write_data() { MARISA_THROW_IF(::fflush(file_) != 0, MARISA_IO_ERROR); }'), parentId: 'ns' },
+      ].map((d) => [d.id, d]),
+    );
+    const out = rescore([{ id: 'file', score: 0.05 }, { id: 'ns', score: 0.045 }, { id: 'm', score: 0.03 }], nested, 'writer.cc:135: MARISA_IO_ERROR: ::fflush(file_) != 0', params);
+    expect(Object.fromEntries(out.map((o) => [o.id, o.rescore.phrase > 0]))).toEqual({ m: true, ns: false, file: false });
+    expect(out[0].id).toBe('m');
+  });
+
   it('rewards a name the query mentions', () => {
     const out = rescore(fused, docs, 'how does makeObservable decorate the target', params);
     expect(out[0].id).toBe('c');

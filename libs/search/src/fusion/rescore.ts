@@ -1,6 +1,6 @@
 import { subTokenList } from '@scopegraph/code-model';
 import { ENGLISH_STOP_WORDS, queryPhrases } from '../query/lucene';
-import { queryWords } from '../query/query-text';
+import { queryWords, withoutPackagePath } from '../query/query-text';
 import type { KeywordDoc } from './keyword-blend';
 import { poolBm25, weightedTerms, type WeightedTerms } from './pool-bm25';
 import { stem } from '../query/stem';
@@ -83,7 +83,8 @@ function tokens(text: string | null | undefined, stemming = false): string[] {
 
 /** The query's searchable terms: its words and their sub-tokens, without English stop words. */
 export function rescoreTerms(text: string, stemming = false): string[] {
-  return [...new Set(tokens(text).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)))];
+  const plain = text.split(/(\s+)/u).map(withoutPackagePath).join('');
+  return [...new Set(tokens(plain).filter((t) => !ENGLISH_STOP_WORDS.has(t)).map((t) => (stemming ? stem(t) : t)))];
 }
 
 /** Plain lower-case words, for word-for-word phrase matching. */
@@ -163,7 +164,8 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const fw = params.fieldWeights ?? FIELD_WEIGHT;
   const terms = rescoreTerms(text, stemming);
   const termSet = new Set(terms);
-  const phrases = queryPhrases(text).map((p) => p.map((w) => w.toLowerCase().replace(/[^\p{L}\p{N}_$']+/gu, '')).filter(Boolean));
+  // Split like the bodies are (`Python.Runtime.dll` -> python runtime dll), or a dotted word never matches.
+  const phrases = queryPhrases(text).map((p) => p.flatMap((w) => words(w)));
   const queryWordCount = Math.max(1, words(text).length);
   const queryNames = new Set(queryWords(text).map((w) => w.replace(/[^\p{L}\p{N}_$.]+/gu, '').toLowerCase()).filter((w) => w.length > 2 && !ENGLISH_STOP_WORDS.has(w)));
 
@@ -180,10 +182,22 @@ export function rescore(fused: RescoreInput[], docs: Map<string, KeywordDoc>, te
   const nameWordsBonus = params.nameWordsBonus ?? 0;
   const linkBonus = params.linkBonus ?? 0;
 
+  const longestPhrase = head.map((_, i) => Math.max(0, ...phrases.filter((p) => containsSequence(read[i].body, p)).map((p) => p.length)));
+  // A pasted message belongs to the innermost scope holding it: a container (file, namespace, class)
+  // whose own member among the candidates holds as long a phrase gets no phrase bonus of its own. In
+  // C++ a message sits in a method, its namespace blocks (one per level) and its file, all verbatim.
+  const heldByMember = new Set<string>();
+  head.forEach((h, i) => {
+    const parent = docs.get(h.id)!.parentId;
+    if (parent && longestPhrase[i] > 0) {
+      const p = head.findIndex((c) => c.id === parent);
+      if (p >= 0 && longestPhrase[i] >= longestPhrase[p]) heldByMember.add(parent);
+    }
+  });
+
   const rescored = head.map((h, i) => {
     const d = docs.get(h.id)!;
-    const body = read[i].body;
-    const longest = Math.max(0, ...phrases.filter((p) => containsSequence(body, p)).map((p) => p.length));
+    const longest = heldByMember.has(h.id) ? 0 : longestPhrase[i];
     const phrase = longest > 0 ? params.phraseBonus * Math.min(1, longest / Math.min(queryWordCount, FULL_PHRASE_WORDS)) : 0;
     const name = queryNames.has(d.name.toLowerCase()) || queryNames.has(d.qualifiedName.toLowerCase()) ? params.nameBonus : 0;
     const nameWords = nameWordsBonus > 0 && namedByWords(d.name, termSet, stemming) ? nameWordsBonus : 0;

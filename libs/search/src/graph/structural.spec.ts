@@ -34,6 +34,10 @@ describe('recogniseStructural', () => {
     ['what does Reaction.track call', 'callees', 'Reaction.track'],
     ['which python functions call set_runtime', 'callers', 'set_runtime'],
     ['which types implement IPyObjectDecoder', 'implementers', 'IPyObjectDecoder'],
+    ['what satisfies the middleware interface', 'implementers', 'middleware'],
+    ['which structs satisfy io.Writer', 'implementers', 'io.Writer'],
+    ['which classes include the Thor::Base module', 'implementers', 'Thor::Base'],
+    ['what mixes in Comparable', 'implementers', 'Comparable'],
   ];
   it.each(cases)('%s -> %s of %s', (text, relation, target) => {
     const q = recogniseStructural(text);
@@ -47,6 +51,7 @@ describe('recogniseStructural', () => {
     'Cannot read properties of undefined',
     'emit the last value when the source completes',
     'retry the request with exponential backoff',
+    'which tests include a retry loop',
   ])('leaves "%s" to the text lists', (text) => {
     expect(recogniseStructural(text)).toBeNull();
   });

@@ -55,7 +55,8 @@ const MAX_TARGET_WORDS = 3;
 // `T` is the target phrase; each rule is anchored so that a sentence merely containing a verb
 // ("how does the scheduler call the action") is not taken for a relationship question.
 const T = '(.+?)';
-const END = '\\s*(?:[,;:(].*)?[?.!]*\\s*$';
+// A colon ends the question ("who calls X: ..."), a double one is a path (`Thor::Base`, `ns::Class`).
+const END = '\\s*(?:(?:[,;(]|(?<!:):(?!:)).*)?[?.!]*\\s*$';
 const WH = '(?:who|what|which|where|find|show|list|all|every|any)\\b';
 /** Anything before a verb form specific enough to stand on its own ("interfaces extending X"). */
 const ANY = '(?:.*?\\b)?';
@@ -74,7 +75,11 @@ const RULES: { name: string; relation: Relation; re: RegExp }[] = [
   { name: 'overrides-X', relation: 'overriders', re: new RegExp(`^${WH}.*?\\b(?:overrides?|overriding|re-?implements?)\\s+${T}${END}`, 'i') },
   { name: 'where-is-X-overridden', relation: 'overriders', re: new RegExp(`^${WH}.*?\\b(?:is|are)\\s+${T}\\s+(?:overridden|overriden|overwritten)${END}`, 'i') },
   // "which classes implement X", "implementations of X"
-  { name: 'implement-X', relation: 'implementers', re: new RegExp(`^${ANY}(?:implements?|implementing|implementations? of|implementers? of|realizes?|conforms? to)\\s+${T}${END}`, 'i') },
+  // Go's word for an interface met by a method set: "which types satisfy the Writer interface".
+  { name: 'implement-X', relation: 'implementers', re: new RegExp(`^${ANY}(?:implements?|implementing|implementations? of|implementers? of|realizes?|conforms? to|satisf(?:y|ies|ying))\\s+${T}${END}`, 'i') },
+  // Ruby mixins ("which classes include the Enumerable module", "what mixes in Comparable"): only a
+  // capitalised name, so that "which tests include a retry loop" stays a text question.
+  { name: 'include-M', relation: 'implementers', re: new RegExp(`^${WH}.*?\\b(?:include[sd]?|including|mix(?:es|ed|ing)? in|extends? self with)\\s+(?:the\\s+)?(?=[A-Z])${T}${END}`) },
   // "which classes extend X", "subclasses of X", "derived from X"
   {
     name: 'extend-X',

@@ -104,6 +104,16 @@ describe('buildLuceneQuery', () => {
     expect(q.query).toBe('foo.bar\\(\\) foo bar');
   });
 
+  it('gives a pasted fully qualified name the sub-tokens of its type, not of its package path', () => {
+    expect(safe('org.apache.commons.cli.UnrecognizedOptionException: Default option').terms).toEqual([
+      'org.apache.commons.cli.unrecognizedoptionexception:',
+      'unrecognized',
+      'option',
+      'exception',
+      'default',
+    ]);
+  });
+
   it('de-duplicates terms', () => {
     expect(safe('invoice Invoice INVOICE invoiceService').terms).toEqual(['invoice', 'invoiceservice', 'service']);
   });
@@ -154,9 +164,28 @@ describe('phrases', () => {
       ['Cannot', 'make', 'the', 'designated', 'object', 'observable'],
       ['it', 'is', 'not', 'extensible'],
       ['Error', 'MobX', 'Cannot', 'make', 'the', 'designated', 'object', 'observable', 'it', 'is', 'not', 'extensible'],
+      ['MobX', 'Cannot', 'make', 'the', 'designated', 'object', 'observable', 'it', 'is', 'not', 'extensible'],
+      ['make', 'the', 'designated', 'object', 'observable'],
+      ['Cannot', 'make', 'the', 'designated', 'object'],
+      ['is', 'not', 'extensible'],
+      ['it', 'is', 'not'],
     ]);
     expect(queryPhrases('"Third argument of reactions should be an object"')[0]).toEqual(['Third', 'argument', 'of', 'reactions', 'should', 'be', 'an', 'object']);
     expect(queryPhrases("the 'no such option' message when it's missing")[0]).toEqual(['no', 'such', 'option']);
+  });
+
+  it('also takes a segment without the value a format string put at either end', () => {
+    expect(queryPhrases('lz4: backup is a directory -- ignored')).toContainEqual(['is', 'a', 'directory', 'ignored']);
+    expect(queryPhrases('Unable to find file: settings')).toContainEqual(['Unable', 'to', 'find', 'file', 'settings']);
+    expect(queryPhrases('The file config/routes.rb does not appear to exist (Thor::Error)')).toContainEqual(['does', 'not', 'appear', 'to', 'exist']);
+    expect(queryPhrases('lib/marisa/grimoire/io/writer.cc:135: MARISA_IO_ERROR: ::fflush(file_) != 0')).toContainEqual(['fflush(file_', '0']);
+    expect(queryPhrases('mapper.cc:144: MARISA_IO_ERROR: origin_ == MAP_FAILED')).toContainEqual(['origin_', 'MAP_FAILED']);
+    expect(queryPhrases('range end index 12 out of range for slice of length 8')).toEqual(
+      expect.arrayContaining([
+        ['range', 'end', 'index'],
+        ['out', 'of', 'range', 'for', 'slice', 'of', 'length'],
+      ]),
+    );
   });
 
   it('has none for a word or two', () => {

@@ -1,5 +1,5 @@
 import { subTokenList } from '@scopegraph/code-model';
-import { queryWords } from './query-text';
+import { queryWords, withoutPackagePath } from './query-text';
 
 /**
  * Code-safe Lucene queries for the full-text index.
@@ -75,8 +75,12 @@ export const PHRASE_FIELDS: readonly (readonly [field: string, boost: number])[]
 
 /** Quoted stretches: "double", `backtick`, “curly”, and 'single' when the quotes stand apart from words (not it's). */
 const QUOTED = /"([^"]+)"|`([^`]+)`|“([^”]+)”|‘([^’]+)’|(?:^|\s)'([^']+)'(?=$|[\s.,;:!?)])/gu;
-/** Where a pasted message breaks into separately emitted pieces: labels, brackets, clause punctuation. */
-const SEGMENT_BREAK = /[:;[\](){}<>"`|=]|[.!?](?=\s|$)|,\s|\s[-–—]\s/u;
+/**
+ * Where a pasted message breaks into separately emitted pieces: labels, brackets, clause punctuation,
+ * and numbers or paths standing alone (values a format string filled in: "range end index 12 out of
+ * range", "The file config/routes.rb does not appear to exist").
+ */
+const SEGMENT_BREAK = /[:;[\](){}<>"`|=]|[.!?](?=\s|$)|,\s|\s[-–—]\s|(?<=^|\s)(?:[-+]?\d[\d.,_]*|\S*[/\\]\S*)(?=\s|$)/u;
 
 const phraseWords = (text: string) =>
   queryWords(text)
@@ -87,7 +91,8 @@ const phraseWords = (text: string) =>
  * The phrases of a query: every quoted stretch of two words or more, the stretches between clause
  * punctuation of {@link MIN_PHRASE_WORDS} words or more ("Error: [MobX] Cannot make the object
  * observable; it is not extensible" -> "Cannot make the object observable", "it is not extensible"),
- * and the whole text. A question that is not pasted text simply matches no phrase.
+ * the whole text, then (unless something is quoted) each segment of more than {@link MIN_PHRASE_WORDS}
+ * words without its first and without its last word. A question that is not pasted text simply matches no phrase.
  */
 export function queryPhrases(text: string): string[][] {
   const out: string[][] = [];
@@ -99,9 +104,29 @@ export function queryPhrases(text: string): string[][] {
     seen.add(key);
     out.push(kept);
   };
-  for (const m of text.matchAll(QUOTED)) add(phraseWords(m.slice(1).find((g) => g !== undefined) ?? ''), 2);
-  for (const segment of text.split(SEGMENT_BREAK)) add(phraseWords(segment), MIN_PHRASE_WORDS);
+  let quoted = false;
+  for (const m of text.matchAll(QUOTED)) {
+    quoted = true;
+    add(phraseWords(m.slice(1).find((g) => g !== undefined) ?? ''), 2);
+  }
+  const segments = text.split(SEGMENT_BREAK).map(phraseWords);
+  for (const words of segments) add(words, MIN_PHRASE_WORDS);
   add(phraseWords(text), MIN_PHRASE_WORDS);
+  // What follows the last label ("file.cc:135: MARISA_IO_ERROR: ::fflush(file_) != 0") whole, brackets
+  // and operators included: a pasted condition or expression is only found as its run of tokens.
+  const afterLabel = text.slice(text.lastIndexOf(': ') + 2);
+  // Two words are enough when operators say it is code (`origin_ == MAP_FAILED`).
+  const labelTokens = afterLabel.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean).length;
+  if (text.includes(': ') && labelTokens >= (/[=<>!&|]/u.test(afterLabel) ? 2 : MIN_PHRASE_WORDS)) add(phraseWords(afterLabel), 1);
+  // A pasted message carries the values its format string left open, most often at an end
+  // ("lz4: backup is a directory -- ignored" from "%s is a directory -- ignored"): each segment
+  // without its first word, and without its last, is a phrase too (after the whole ones, so the cap
+  // drops these first). Text someone quoted is meant word for word.
+  for (const words of quoted ? [] : segments) {
+    if (words.length <= MIN_PHRASE_WORDS) continue;
+    add(words.slice(1), MIN_PHRASE_WORDS);
+    add(words.slice(0, -1), MIN_PHRASE_WORDS);
+  }
   return out;
 }
 
@@ -144,7 +169,8 @@ export const PROSE_FIELD_BOOSTS: readonly (readonly [field: string, boost: numbe
 /**
  * Builds the full-text term list for user text: each word that is not an English stop word
  * (lower-cased, so AND/OR/NOT are plain words; the analyzer lower-cases anyway), followed by its
- * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`),
+ * identifier sub-tokens (`parseFileAnalysis` -> `parsefileanalysis parse file analysis`; a qualified
+ * name's package path gives none, see {@link withoutPackagePath}),
  * de-duplicated, escaped, joined by spaces (OR). {@link fieldBoostedQuery} spreads it over the fields.
  */
 export function buildLuceneQuery(text: string): LuceneQuery {
@@ -169,7 +195,7 @@ export function buildLuceneQuery(text: string): LuceneQuery {
   // A query made only of stop words ("to be or not to be") keeps them: something must be searched.
   for (const word of meaningful.length > 0 ? meaningful : words) {
     add(word.toLowerCase());
-    for (const sub of subTokenList(word)) add(sub);
+    for (const sub of subTokenList(withoutPackagePath(word))) add(sub);
   }
   return { query: terms.map(escapeLuceneTerm).join(' '), terms, dropped, phrases: queryPhrases(text) };
 }

@@ -1,4 +1,4 @@
-import { querySubTokens, queryWords, semanticQueryText } from './query-text';
+import { querySubTokens, queryWords, semanticQueryText, withoutPackagePath } from './query-text';
 
 describe('query identifier splitting', () => {
   it('splits words on any whitespace and control characters', () => {
@@ -26,5 +26,22 @@ describe('query identifier splitting', () => {
     expect(semanticQueryText('create an invoice')).toBe('create an invoice');
     expect(semanticQueryText('  parseFileAnalysis ')).toBe('parseFileAnalysis (parse file analysis)');
     expect(semanticQueryText('where is usp_CreateInvoice called')).toBe('where is usp_CreateInvoice called (where is usp create invoice called)');
+  });
+});
+
+describe('withoutPackagePath', () => {
+  it('drops the package path of a pasted fully qualified name, in each language\'s spelling', () => {
+    expect(withoutPackagePath('org.apache.commons.cli.UnrecognizedOptionException:')).toBe('UnrecognizedOptionException:');
+    expect(withoutPackagePath('std::collections::HashMap')).toBe('HashMap');
+    expect(withoutPackagePath('github.com/gorilla/mux.(*Router).ServeHTTP')).toBe('(*Router).ServeHTTP');
+    expect(withoutPackagePath('Monolog\\Handler\\StreamHandler')).toBe('StreamHandler');
+    expect(withoutPackagePath('lib/marisa/grimoire/io/writer.cc:135:')).toBe('writer');
+    expect(withoutPackagePath('src/util.rs:35:13')).toBe('util');
+  });
+
+  it('keeps member access, a single qualifier and words that are not qualified names', () => {
+    for (const word of ['Subscriber.next', 'System.InvalidOperationException', 'os.path.join', 'Thor::Shell::Basic', 'org.apache.commons.cli', 'parseFile(x)', 'e.g.']) {
+      expect(withoutPackagePath(word)).toBe(word);
+    }
   });
 });

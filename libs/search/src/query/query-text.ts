@@ -16,6 +16,30 @@ export function queryWords(text: string): string[] {
 }
 
 /**
+ * A fully qualified name's package path: two or more lower-case segments before a type name
+ * (Java `org.apache.commons.cli.ParseException`, Rust `std::collections::HashMap`, Go
+ * `github.com/gorilla/mux.(*Router).ServeHTTP`), or a PHP namespace (`Monolog\Handler\StreamHandler`).
+ */
+const PACKAGE_PATH = /^(?:(?:[a-z][a-z0-9_]*(?:\.|\/|::)){2,}(?=[A-Z(*])|(?:[A-Za-z_][A-Za-z0-9_]*\\)+(?=[A-Za-z_]))/u;
+
+/** A file path with an extension and optional `:line[:column]`, as compilers and stack traces print them. */
+const SOURCE_LOCATION = /^(?:[\w.@-]+\/)+([\w-]+)\.[A-Za-z0-9]{1,5}(?::\d+)*:?$/u;
+
+/**
+ * A pasted word without its package path (`org.apache.commons.cli.ParseException:` -> `ParseException:`).
+ * The path names where a type lives, not which scope: its segments are in every path and file header of
+ * that package (every Java file under org/apache/commons/cli), so as keywords they rank whole files
+ * above the scope that holds the pasted message.
+ */
+export function withoutPackagePath(word: string): string {
+  // A source location (`lib/marisa/io/writer.cc:135:`) says where: its file's own name is what is kept.
+  const location = SOURCE_LOCATION.exec(word);
+  if (location) return location[1];
+  const m = PACKAGE_PATH.exec(word);
+  return m && m[0].length < word.length ? word.slice(m[0].length) : word;
+}
+
+/**
  * Identifier sub-tokens of every word, de-duplicated, in order, leaving out a sub-token that equals
  * its whole (lower-cased) word: `parseFileAnalysis(x)` -> `['parse', 'file', 'analysis', 'x']`.
  */

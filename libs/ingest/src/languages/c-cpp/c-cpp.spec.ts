@@ -42,7 +42,7 @@ describe('C/C++ extractor', () => {
     expect(h.errors).toEqual([]);
     expect(h.scopes.map((s) => `${s.qualifiedName}|${s.kind}`)).toEqual([
       'inc/list.h|file', 'node|struct', 'node_t|type_alias', 'counter|struct', 'list_push|function', 'LIST_EMPTY|function',
-      'num|union', 'color|enum',
+      'num|union', 'color|enum', 'color.RED|variable', 'color.GREEN|variable',
     ]);
     expect(scope(h, 'node')!.docComment).toBe('A node.');
     expect(scope(h, 'list_push')!.docComment).toBe('Pushes @p v.\nReturns the new head.');

@@ -1,10 +1,10 @@
 import { cleanBlockComment, cleanLineComments } from '../../parse/doc-comments';
-import { Parser } from 'web-tree-sitter';
 import {
   endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, syntaxErrors, Tree,
 } from '../../parse/extractor';
 import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
 import type { Language, ScopeKind } from '../../parse/types';
+import { Reparser } from '../reparse';
 import { isHeaderPath } from './paths';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
@@ -64,7 +64,7 @@ export class CFamilyExtractor implements LanguageExtractor {
   readonly languages: readonly Language[] = ['c', 'cpp'];
   readonly usesTreeSitter = true;
 
-  private readonly parsers = new WeakMap<Tree['language'], Parser>();
+  private readonly reparser = new Reparser();
 
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
@@ -86,7 +86,7 @@ export class CFamilyExtractor implements LanguageExtractor {
       const candidates = [externC, macros, maskElseBranches(macros ?? externC)].filter((t) => t !== builder.content);
       for (const text of candidates) {
         if (text === null || bestErrors === 0) continue;
-        const again = this.parser(tree.language).parse(text);
+        const again = this.reparser.parse(tree.language, text);
         if (!again) continue;
         extra.push(again);
         const n = countErrors(again.rootNode);
@@ -102,15 +102,6 @@ export class CFamilyExtractor implements LanguageExtractor {
     }
   }
 
-  private parser(language: Tree['language']): Parser {
-    let parser = this.parsers.get(language);
-    if (!parser) {
-      parser = new Parser();
-      parser.setLanguage(language);
-      this.parsers.set(language, parser);
-    }
-    return parser;
-  }
 }
 
 function countErrors(root: SyntaxNode): number {
@@ -395,6 +386,18 @@ class CWalker {
       }
     }
     if (kind !== 'enum') this.members(body, s, kind);
+    else {
+      // enumerators are members of their enum (kind `variable`, as every language's enum members)
+      for (const e of body.namedChildren) {
+        const en = e.type === 'enumerator' ? fieldChild(e, this.f.name) : null;
+        if (!en) continue;
+        this.b.addScope({
+          name: this.text(en), kind: 'variable', parent: s,
+          startIndex: e.startIndex, endIndex: e.endIndex, startLine: startLine(e), endLine: endLine(e),
+          signature: this.text(e), docComment: this.doc(e), exported: public_,
+        });
+      }
+    }
     return s;
   }
 

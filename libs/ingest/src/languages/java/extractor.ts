@@ -306,8 +306,37 @@ class JavaWalker {
     for (const c of body.namedChildren) {
       if (c.type !== 'enum_constant') continue;
       const cn = fieldChild(c, this.f.name);
-      if (cn) this.bind(s, this.text(cn), name, true, null);
+      if (cn) {
+        this.bind(s, this.text(cn), name, true, null);
+        // an enum constant is a member of its enum (kind `variable`, as every language's enum members)
+        const cb = fieldChild(c, this.f.body);
+        this.b.addScope({
+          name: this.text(cn), kind: 'variable', parent: s, ...range(c),
+          signature: this.signature(c, cb), docComment: this.doc(c), exported: s.exported,
+        });
+      }
       this.walk(c, s);
+    }
+    if (kind === 'record') this.recordAccessors(node, body, s);
+  }
+
+  /** A record's implicit accessors (`amount()` for component `amount`), unless the body declares them. */
+  private recordAccessors(node: SyntaxNode, body: SyntaxNode, s: ScopeDraft): void {
+    const declared = new Set(body.namedChildren
+      .filter((m) => m.type === 'method_declaration' && !fieldChild(m, this.f.parameters)?.namedChildren.some((p) => p.type !== 'line_comment' && p.type !== 'block_comment'))
+      .map((m) => fieldChild(m, this.f.name)?.text));
+    const components = node.namedChildren.find((c) => c.type === 'formal_parameters');
+    for (const p of components?.namedChildren ?? []) {
+      const type = fieldChild(p, this.f.type);
+      const pn = fieldChild(p, this.f.name);
+      if (!type || !pn || declared.has(pn.text)) continue;
+      const a = this.b.addScope({
+        name: pn.text, kind: 'method', parent: s, ...range(p),
+        signature: `public ${this.text(type)} ${pn.text}()`, docComment: null, exported: s.exported,
+      });
+      const tn = this.typeName(type, s);
+      if (tn) this.b.binding(a, RETURNS, tn, false);
+      this.b.binding(a, OVERLOAD_PARAMS, '()', false);
     }
   }
 

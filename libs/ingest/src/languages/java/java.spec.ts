@@ -65,9 +65,13 @@ describe('JavaExtractor', () => {
       'OrderService.Api.close|method 21-21 true',
       'OrderService.Kind|enum 22-22 false',
       'OrderService.Kind.m|method 22-22 false',
+      'OrderService.Kind.A|variable 22-22 false',
       'OrderService.Kind.m|method~1 22-22 false',
+      'OrderService.Kind.B|variable 22-22 false',
       'OrderService.Pair|record 23-23 false',
       'OrderService.Pair.close|method 23-23 true',
+      'OrderService.Pair.left|method 23-23 false',
+      'OrderService.Pair.right|method 23-23 false',
     ]);
   });
 
@@ -147,11 +151,8 @@ describe('JavaResolver', () => {
       'Impl.run|method -> Impl.name|method',
     ]);
     expect(edges(r, 'EXTENDS')).toEqual(['Impl|class -> Base|class']);
-    expect(edges(r, 'OVERRIDES')).toEqual([
-      'Impl.name|method -> Base.name|method',
-      // the shared OVERRIDES rule matches by name alone: run(int) does not override run() in Java
-      'Impl.run|method -> Base.run|method',
-    ]);
+    // run(int) does not override run(): only same-signature methods are overrides
+    expect(edges(r, 'OVERRIDES')).toEqual(['Impl.name|method -> Base.name|method']);
     expect(edges(r, 'IMPORTS')).toEqual(['b/Impl.java|file -> a/Base.java|file', 'b/Impl.java|file -> a/Util.java|file']);
   });
 
@@ -184,4 +185,17 @@ describe('JavaResolver', () => {
       'log.info: external', 'missing: not-found', 'name().trim: builtin', 'names.get: dynamic', 'r.run: dynamic', 'toString: builtin',
     ]);
   });
+
+  it('links a method to the base overload with its parameter types only (generic parameters match any type)', () => {
+    const r = resolveRepository([
+      parser.parseFile('src/a/Base.java', 'package a;\npublic abstract class Base<T> {\n  public void put(String k) {}\n  public void put(String k, int v) {}\n  public void take(T item) {}\n  public void all(String... ks) {}\n}'),
+      parser.parseFile('src/a/Impl.java', 'package a;\npublic class Impl extends Base<Integer> {\n  @Override public void put(String k) {}\n  @Override public void take(Integer item) {}\n  @Override public void all(String[] ks) {}\n}'),
+    ]);
+    expect(r.edges.filter((e) => e.type === 'OVERRIDES').map((e) => `${e.fromId.split('#')[1]} -> ${e.toId.split('#')[1]}`).sort()).toEqual([
+      'Impl.all|method -> Base.all|method',
+      'Impl.put|method -> Base.put|method',
+      'Impl.take|method -> Base.take|method',
+    ]);
+  });
 });
+

@@ -123,3 +123,14 @@ export function pickOverloads(
   if (!keep.size) return undecided ? null : targets;
   return targets.filter((_, i) => keep.has(i));
 }
+
+/**
+ * Whether two parameter lists as written (`(String,int[],T...)`, a type parameter written `?`) are
+ * the same signature for overriding (JLS 8.4.2, approximated): as many parameters, each the same type
+ * by simple name, or a type parameter on either side; `X...` is `X[]`.
+ */
+export function sameParameters(a: string, b: string): boolean {
+  const pa = parseList(a).map((p) => simpleNames(p.replace(/\.\.\.$/, '[]')));
+  const pb = parseList(b).map((p) => simpleNames(p.replace(/\.\.\.$/, '[]')));
+  return pa.length === pb.length && pa.every((p, i) => p === pb[i] || p.startsWith('?') || pb[i].startsWith('?'));
+}

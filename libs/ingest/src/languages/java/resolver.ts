@@ -4,7 +4,7 @@ import { push } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
 import { FUNCTIONAL_INTERFACES, IMPLICIT_METHODS, isJavaBuiltin, isPlatformPackage } from './builtins';
 import { OVERLOAD_PARAMS, RETURNS } from './extractor';
-import { pickOverloads, Relate, simpleNames } from './overloads';
+import { pickOverloads, Relate, sameParameters, simpleNames } from './overloads';
 
 /** Scopes that own members and nested types (enums too, unlike the shared CLASS_LIKE). */
 const OWNER_KINDS = new Set<ScopeKind>(['class', 'interface', 'enum', 'record']);
@@ -48,6 +48,17 @@ export class JavaResolver implements FamilyResolver {
   private readonly publicTypeFiles = new Set<string>();
 
   constructor(private readonly c: ResolverContext) {}
+
+  /** A method overrides the base methods of its name with its parameter types, not the other overloads. */
+  overrides(method: ParsedScope, candidates: ParsedScope[]): ParsedScope[] {
+    const params = (s: ParsedScope) => this.c.t.localBindings.get(s.id)?.get(OVERLOAD_PARAMS);
+    const mine = params(method);
+    if (mine === undefined) return candidates;
+    return candidates.filter((c) => {
+      const theirs = params(c);
+      return theirs === undefined || sameParameters(mine, theirs);
+    });
+  }
 
   prepare(envs: FileEnv[]): void {
     for (const env of envs) {

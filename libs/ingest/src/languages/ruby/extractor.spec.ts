@@ -119,4 +119,29 @@ describe('RubyExtractor', () => {
     expect(parser.supports('Rakefile')).toBe(true);
     expect(parser.supports('lib/tasks/db.rake')).toBe(true);
   });
+
+  it("makes a method scope of every name a Forwardable or ActiveSupport delegation or an alias defines, and leaves DSL calls named `delegate` alone", () => {
+    const f = parser.parseFile('lib/a.rb', [
+      'class A', //                                                          1
+      '  extend Forwardable', //                                             2
+      '  instance_delegate %i[parser compiler] => "self.class"', //          3
+      '  instance_delegate parse: :parser', //                               4
+      '  def_delegators :@x, :size, :each', //                               5
+      '  def_delegator :@y, :first, :head', //                               6
+      '  delegate :name, to: :user', //                                      7
+      '  delegate :age, to: :user, prefix: true', //                         8
+      '  def_single_delegators :@z, :build', //                              9
+      '  state(:root) { delegate Other }', //                               10
+      '  alias_method :node, :__getobj__', //                               11
+      '  alias fresh head', //                                              12
+      'end', //                                                             13
+    ].join('\n'));
+    expect(f.errors).toEqual([]);
+    expect(f.scopes.filter((s) => s.kind === 'method').map((s) => `${short(s.id)} @${s.startLine} ${s.owner ?? ''}`)).toEqual([
+      'A.parser|method @3 ', 'A.compiler|method @3 ', 'A.parse|method @4 ', 'A.size|method @5 ', 'A.each|method @5 ',
+      'A.head|method @6 ', 'A.name|method @7 ', 'A.build|method @9 self', 'A.node|method @11 ', 'A.fresh|method @12 ',
+    ]);
+    expect(refs(f).filter((r) => r.includes('Other') || r.includes('delegate'))).toEqual(['A CALLS delegate @8', 'A REFERENCES Other @10']);
+  });
 });
+

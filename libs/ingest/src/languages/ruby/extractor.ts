@@ -26,6 +26,24 @@ const LITERAL_TYPES: Record<string, string> = {
   heredoc_beginning: 'String', integer: 'Integer', float: 'Float', simple_symbol: 'Symbol', delimited_symbol: 'Symbol',
   regex: 'Regexp', lambda: 'Proc', range: 'Range', rational: 'Rational',
 };
+/**
+ * What Ruby's conversion methods return, whoever defines them (the interpreter relies on it: `to_s`
+ * must return a String), so a value converted so is of that core class.
+ */
+export const CONVERSIONS: Record<string, string> = {
+  to_s: 'String', to_str: 'String', inspect: 'String', to_sym: 'Symbol', to_i: 'Integer', to_int: 'Integer', to_f: 'Float',
+  to_a: 'Array', to_ary: 'Array', to_h: 'Hash', to_hash: 'Hash', to_proc: 'Proc',
+};
+/** Forwardable's (and ActiveSupport's) delegation macros and `alias_method`: where the names of the methods they define are. */
+const DELEGATORS: Record<string, 'list' | 'one' | 'keys' | 'first'> = {
+  def_delegators: 'list', def_instance_delegators: 'list', def_single_delegators: 'list',
+  def_delegator: 'one', def_instance_delegator: 'one', def_single_delegator: 'one', alias_method: 'first',
+  delegate: 'keys', instance_delegate: 'keys', single_delegate: 'keys',
+};
+/** Enumerable methods that, given a block, return a new Array. */
+const ARRAY_WITH_BLOCK = new Set(['map', 'flat_map', 'collect', 'collect_concat', 'select', 'filter', 'reject', 'filter_map', 'sort_by', 'min_by', 'max_by']);
+/** Methods that return a copy of their receiver (same class). */
+const SAME_VALUE = new Set(['dup', 'clone', 'freeze']);
 /** Parameters whose value has a known core class whatever the caller passes. */
 const PARAM_TYPES: Record<string, string> = { splat_parameter: 'Array', hash_splat_parameter: 'Hash', block_parameter: 'Proc' };
 /** Binding name that holds a method's return type (its last expression builds an object): `def repo = Repo.new`. */
@@ -147,8 +165,12 @@ class RbWalker {
       case 'operator_assignment':
         this.assignment(node, ctx);
         return;
-      case 'alias':
+      case 'alias': {
+        // `alias new old` defines a method `new` (lookups then see both names)
+        const n = fieldChild(node, this.f.name);
+        if (n && ctx.type && !ctx.inMethod) this.definedMethod(n, ctx, nodeText(this.content, node), false);
         return;
+      }
       case 'pair': {
         // `key: value` / `key => value`: a `hash_key_symbol` key is a name, not a call.
         for (const c of node.namedChildren) if (c.type !== 'hash_key_symbol') this.walk(c, ctx);
@@ -293,13 +315,19 @@ class RbWalker {
   }
 
   /** `A::B.new(...)` -> `A.B`; a literal -> its core class. */
-  private valueType(node: SyntaxNode): string | null {
+  private valueType(node: SyntaxNode, depth = 0): string | null {
     const lit = LITERAL_TYPES[node.type];
     if (lit) return lit;
-    if (node.type !== 'call') return null;
+    if (node.type !== 'call' || depth > 4) return null;
     const method = fieldChild(node, this.f.method);
     const receiver = fieldChild(node, this.f.receiver);
-    if (!method || !receiver || nodeText(this.content, method) !== 'new') return null;
+    if (!method || !receiver) return null;
+    const name = nodeText(this.content, method);
+    // Ruby's conversion protocol (`string.to_s.dup`), and Enumerable's block methods (`xs.map { }`)
+    const converted = CONVERSIONS[name] ?? (ARRAY_WITH_BLOCK.has(name) && fieldChild(node, this.f.block) ? 'Array' : undefined);
+    if (converted) return converted;
+    if (SAME_VALUE.has(name)) return this.valueType(receiver, depth + 1);
+    if (name !== 'new') return null;
     if (receiver.type !== 'constant' && receiver.type !== 'scope_resolution') return null;
     return this.chain(receiver);
   }
@@ -348,6 +376,14 @@ class RbWalker {
       }
       return true;
     }
+    const delegation = DELEGATORS[method];
+    const delegated = delegation ? this.delegated(delegation, args) : [];
+    // (`delegate SomeLexer` in a DSL block is no delegation: walked as the call it is)
+    if (delegated.length) {
+      const signature = nodeText(this.content, args.parent ?? args).split('\n')[0];
+      for (const n of delegated) this.definedMethod(n, ctx, signature, method.includes('single'), args.parent ?? n);
+      return true;
+    }
     if (ATTRS.has(method)) {
       for (const a of args.namedChildren) {
         if (a.type !== 'simple_symbol') {
@@ -367,6 +403,46 @@ class RbWalker {
       return true;
     }
     return false;
+  }
+
+  /** A method a macro or `alias` defines, named by `n` (a symbol or identifier), in the class being read. */
+  private definedMethod(n: SyntaxNode, ctx: Ctx, signature: string, classSide: boolean, docOf: SyntaxNode = n): void {
+    const type = ctx.type!;
+    const name = nodeText(this.content, n).replace(/^:/, '');
+    this.b.addScope({
+      name, kind: 'method', parent: type, qualifiedName: `${type.qualifiedName}.${name}`,
+      startIndex: n.startIndex, endIndex: n.endIndex, startLine: startLine(n), endLine: endLine(n),
+      signature, docComment: this.doc(docOf), exported: this.visibility.get(type) ?? true,
+      ...(ctx.singleton || classSide ? { owner: 'self' } : {}),
+    });
+  }
+
+  /**
+   * The name nodes of the methods a Forwardable (or ActiveSupport) delegation defines: `def_delegators
+   * :@x, :a, :b` (after the accessor), `def_delegator :@x, :a, :alias` (the alias, else the method),
+   * `instance_delegate %i[a b] => :x, c: :y` (the keys), `delegate :a, :b, to: :x` (not with `prefix:`,
+   * which renames them). Symbols are taken past their colon.
+   */
+  private delegated(how: 'list' | 'one' | 'keys' | 'first', args: SyntaxNode): SyntaxNode[] {
+    const names = (n: SyntaxNode): SyntaxNode[] => {
+      if (n.type === 'hash_key_symbol' || n.type === 'bare_symbol') return [n];
+      if (n.type === 'simple_symbol') return [n];
+      if (n.type === 'array' || n.type === 'symbol_array') return n.namedChildren.flatMap(names);
+      return [];
+    };
+    const all = args.namedChildren;
+    let out: SyntaxNode[];
+    if (how === 'first') out = all[0] ? names(all[0]) : [];
+    else if (how === 'list') out = all.slice(1).flatMap(names);
+    else if (how === 'one') out = (all[2] ?? all[1]) ? names(all[2] ?? all[1]) : [];
+    else {
+      const pairs = all.filter((a) => a.type === 'pair');
+      const keyOf = (p: SyntaxNode) => p.namedChild(0);
+      const options = pairs.filter((p) => keyOf(p)?.type === 'hash_key_symbol' && ['to', 'prefix', 'allow_nil', 'private'].includes(nodeText(this.content, keyOf(p)!)));
+      if (options.some((p) => nodeText(this.content, keyOf(p)!) === 'prefix')) return [];
+      out = options.length ? all.filter((a) => a.type !== 'pair').flatMap(names) : pairs.flatMap((p) => (keyOf(p) ? names(keyOf(p)!) : []));
+    }
+    return out.filter((n) => /^:?[A-Za-z_]\w*[?!]?$/.test(nodeText(this.content, n)) && !nodeText(this.content, n).startsWith(':@'));
   }
 
   private load(method: string, args: SyntaxNode, line: number): boolean {

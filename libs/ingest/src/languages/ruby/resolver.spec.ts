@@ -115,4 +115,50 @@ describe('RubyResolver', () => {
     expect(calls(r)).toEqual(['Y.go -> X.bump|method', 'Y.go -> Z.unique_here|method']);
     expect(r.fileImports.map((i) => i.external)).toEqual(['json', 'rack']);
   });
+
+  it('lands a duck-typed call on the base method the other same-named methods override; leaves core names unknown', () => {
+    const r = resolveRepository(parse({
+      'lib/p.rb': [
+        'class Pattern; def peek_size(s); end; def to_s; end; end',
+        'class Concat < Pattern; def peek_size(s); end; end',
+        'module Sized; def width; end; end',
+        'class Box; include Sized; def width; end; end',
+        'class Other; def width; end; end',
+        'def go(p, q)',
+        '  p.peek_size(1)',
+        '  q.width',
+        '  p.to_s',
+        'end',
+      ].join('\n'),
+    }));
+    expect(calls(r)).toEqual(['go -> Pattern.peek_size|method']);
+    // `width`: Other's is no override of Sized's; `to_s`: core Ruby answers it too
+    expect(misses(r)).toEqual(['p.to_s: unknown-receiver', 'q.width: unknown-receiver']);
+  });
+
+  it("types values by Ruby's conversion protocol and Enumerable's block methods", () => {
+    const r = resolveRepository(parse({
+      'lib/c.rb': [
+        'class Comp',
+        '  def initialize(string, patterns)',
+        '    @string = string.to_s.dup',
+        '    @patterns = patterns.flat_map { |p| [p] }',
+        '  end',
+        '  def size; end',
+        '  def map; end',
+        '  def go(m)',
+        '    @string.size',
+        '    @patterns.map { |x| x }',
+        '    m.to_s.size',
+        '  end',
+        'end',
+      ].join('\n'),
+    }));
+    // `size` and `map` are Comp's too: only the values' types say these are String's and Array's
+    expect(misses(r)).toEqual([
+      '@patterns.map: builtin', '@string.size: builtin', 'm.to_s.size: builtin', 'm.to_s: builtin',
+      'patterns.flat_map: builtin', 'string.to_s.dup: builtin', 'string.to_s: builtin',
+    ]);
+  });
 });
+

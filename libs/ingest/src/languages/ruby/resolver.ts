@@ -3,7 +3,7 @@ import { dirname, joinPath } from '../../resolve/module-resolver';
 import type { FamilyResolver, FileEnv, Outcome, ResolverContext } from '../../resolve/resolver-context';
 import { push } from '../../resolve/symbol-table';
 import type { UnresolvedReason } from '../../resolve/types';
-import { RETURNS } from './extractor';
+import { CONVERSIONS, RETURNS } from './extractor';
 import { isRubyBuiltin, isRubyCoreMethod, RUBY_DYNAMIC, RUBY_OBJECT_METHODS, RUBY_STDLIB } from './builtins';
 
 const TYPES = new Set<ScopeKind>(['class', 'module']);
@@ -131,6 +131,8 @@ export class RubyResolver implements FamilyResolver {
     const head = parts[0];
     const rest = parts.slice(1);
     if (head === 'super') return this.superCall(from, accept);
+    // `x.to_s.size`: past a conversion, the value is core Ruby's
+    if (rest.slice(0, -1).some((r) => r in CONVERSIONS)) return { reason: 'builtin' };
     if (head === 'self') {
       const t = this.enclosingType(from);
       if (!t) return { reason: 'unknown-receiver' };
@@ -184,7 +186,37 @@ export class RubyResolver implements FamilyResolver {
     const candidates = instance ? all.filter((m) => m.owner !== 'self') : all;
     if (!candidates.length) return { reason: all.length ? 'not-found' : this.outside(name) };
     if (candidates.length === 1 && !isRubyCoreMethod(name)) return this.c.finish(candidates, accept, 'not-found');
+    // several, one of them on a class or module every other one's class descends from (`peek_size` on
+    // Pattern and its overrides in subclasses): a call on the base's method, as through a base type
+    const base = isRubyCoreMethod(name) ? undefined : this.baseMethod(candidates);
+    if (base) return this.c.finish([base], accept, 'not-found');
     return { reason: inBlock ? 'dynamic' : 'unknown-receiver' };
+  }
+
+  /** Of methods of one name, the one whose class (or module) is an ancestor of every other one's, if any. */
+  private baseMethod(methods: ParsedScope[]): ParsedScope | undefined {
+    const owners = methods.map((m) => (m.parentId ? this.enclosingType(this.c.t.scopes.get(m.parentId)!) : null));
+    if (owners.some((o) => !o) || new Set(methods.map((m) => m.owner === 'self')).size > 1) return undefined;
+    const found = methods.filter((_, i) => owners.every((o, j) => j === i || (o !== owners[i] && this.ancestors(o!).has(owners[i]!))));
+    return found.length === 1 ? found[0] : undefined;
+  }
+
+  /** Superclasses and included modules of a class or module, transitively (every reopening's heritage). */
+  private ancestors(t: ParsedScope): Set<ParsedScope> {
+    const out = new Set<ParsedScope>();
+    const queue = [t];
+    while (queue.length) {
+      const cur = queue.pop()!;
+      for (const part of this.partsOf(cur)) {
+        for (const b of [...(this.c.extendsOf.get(part.id) ?? []), ...(this.c.implementsOf.get(part.id) ?? [])]) {
+          const canon = this.canonical.get(b.qualifiedName) ?? b;
+          if (canon === t || out.has(canon)) continue;
+          out.add(canon);
+          queue.push(canon);
+        }
+      }
+    }
+    return out;
   }
 
   /** A method name no repository scope declares: core Ruby's, or a gem's. */

@@ -2,6 +2,7 @@ import { cleanBlockComment, cleanLineComments } from '../../parse/doc-comments';
 import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, startLine, SyntaxNode, Tree } from '../../parse/extractor';
 import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
 import type { Language, ScopeKind } from '../../parse/types';
+import { Reparser } from '../reparse';
 import { isBuiltinType, isFnTrait } from './builtins';
 
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
@@ -85,10 +86,33 @@ export class RustExtractor implements LanguageExtractor {
   readonly languages: readonly Language[] = ['rust'];
   readonly usesTreeSitter = true;
 
+  private readonly reparser = new Reparser();
+
   extract(builder: FileBuilder, tree: Tree | null): void {
     if (!tree) return;
-    new RustWalker(builder, FIELDS(tree.language)).run(tree.rootNode);
+    new RustWalker(builder, FIELDS(tree.language), (text) => this.reparser.parse(tree.language, text)).run(tree.rootNode);
   }
+
+}
+
+/** A macro invocation's tokens that read as items (`trait_template! { pub trait T { fn f(); } }`): no metavariables, an item keyword. */
+const ITEM_TOKENS = /(?:^|[\s;}\]])(?:pub\s+)?(?:unsafe\s+)?(?:trait|fn|struct|enum|union|impl)\s/;
+
+/**
+ * The text with everything but the given ranges blanked (offsets and lines kept), and inside them
+ * `@marker` tokens of macro-internal rules blanked with the one token tree after them on the line
+ * (`@section self`, `@escape [type X]`), since they are not Rust syntax.
+ */
+export function maskOutside(content: string, ranges: { start: number; end: number }[]): string {
+  const blank = (t: string) => t.replace(/[^\r\n]/g, ' ');
+  let out = '';
+  let at = 0;
+  for (const r of ranges) {
+    out += blank(content.slice(at, r.start));
+    out += content.slice(r.start, r.end).replace(/@[A-Za-z_]\w*(\s*\[[^\[\]]*\]|[ \t]+[A-Za-z_]\w*)?/g, blank);
+    at = r.end;
+  }
+  return out + blank(content.slice(at));
 }
 
 interface Ctx {
@@ -107,9 +131,13 @@ interface Ctx {
 class RustWalker {
   private readonly content: string;
 
+  /** Module-level macro invocations whose tokens read as items (see ITEM_TOKENS), walked after the file. */
+  private readonly itemMacros: { start: number; end: number; ctx: Ctx; scope: ScopeDraft }[] = [];
+
   constructor(
     private readonly b: FileBuilder,
     private readonly f: Fields,
+    private readonly reparse: (text: string) => Tree | null,
   ) {
     this.content = b.content;
   }
@@ -120,6 +148,7 @@ class RustWalker {
   run(root: SyntaxNode): void {
     this.b.file.docComment = this.innerDoc(root);
     this.items(root, { module: this.b.file }, this.b.file);
+    this.macroItems();
     for (const [scope, names] of this.bindings) for (const [name, v] of names) this.b.binding(scope, name.slice(2), v.type, v.member);
   }
 
@@ -213,6 +242,11 @@ class RustWalker {
         const m = fieldChild(node, this.f.macro);
         const name = m ? this.path(m)?.replace(/\./g, '::') : null;
         if (name) this.b.ref(scope, 'CALLS', `${name}!`, startLine(node));
+        const tokens = node.namedChildren.find((c) => c.type === 'token_tree');
+        if (tokens && !ctx.self && (scope.kind === 'file' || scope.kind === 'module')) {
+          const inner = this.content.slice(tokens.startIndex + 1, tokens.endIndex - 1);
+          if (!inner.includes('$') && ITEM_TOKENS.test(inner)) this.itemMacros.push({ start: tokens.startIndex + 1, end: tokens.endIndex - 1, ctx, scope });
+        }
         return;
       }
       case 'call_expression':
@@ -275,6 +309,29 @@ class RustWalker {
     }
   }
 
+  /**
+   * Items written inside module-level macro invocations (petgraph declares its graph traits inside
+   * `trait_template! { pub trait ... }`): the invocations' tokens are parsed again as Rust, in place
+   * (everything else blanked, so offsets and lines are the file's), and the items of every
+   * invocation that parses without an error are walked as if written in its module.
+   */
+  private macroItems(): void {
+    if (!this.itemMacros.length) return;
+    const tree = this.reparse(maskOutside(this.content, this.itemMacros));
+    if (!tree) return;
+    try {
+      const children = tree.rootNode.namedChildren;
+      for (const m of this.itemMacros) {
+        const inside = children.filter((c) => c.startIndex >= m.start && c.endIndex <= m.end);
+        if (!inside.length || inside.some((c) => c.hasError || c.type === 'ERROR')) continue;
+        if (children.some((c) => c.type === 'ERROR' && c.startIndex < m.end && c.endIndex > m.start)) continue;
+        for (const c of inside) this.walk(c, m.ctx, m.scope);
+      }
+    } finally {
+      tree.delete();
+    }
+  }
+
   // ---- items -------------------------------------------------------------------------------
 
   private modItem(node: SyntaxNode, ctx: Ctx, scope: ScopeDraft): void {
@@ -324,6 +381,9 @@ class RustWalker {
     else if (body.type === 'enum_variant_list') {
       for (const v of body.namedChildren) {
         if (v.type !== 'enum_variant') continue;
+        const vn = fieldChild(v, this.f.name);
+        // a variant is a member of its enum (kind `variable`, as every language's enum members)
+        if (vn) this.b.addScope({ name: vn.text, kind: 'variable', parent: s, ...this.range(v), signature: this.text(v).split('\n')[0].replace(/,\s*$/, ''), docComment: this.doc(v), exported: s.exported });
         const vb = fieldChild(v, this.f.body);
         if (vb?.type === 'field_declaration_list') this.fields(vb, inner, s, false);
         else if (vb) {

@@ -11,6 +11,8 @@ interface Crate {
   key: string;
   /** The name other crates of the repository `use` it by (package name, `-` as `_`), for the library. */
   name: string | null;
+  /** The package's name (`-` as `_`): its library is what tests, examples and binaries call into. */
+  pkg: string | null;
   /** Dependencies named in the package's Cargo.toml (`-` as `_`). */
   deps: Set<string>;
   /**
@@ -64,6 +66,9 @@ export class RustResolver implements FamilyResolver {
   private readonly moduleOfScope = new Map<string, Module>();
   private readonly cratesByName = new Map<string, Crate>();
   private readonly lookupMemo = new Map<string, Entity[] | null>();
+  /** Lookups under way (key -> nesting level) and the outermost level a cycle reached back to (see inModule). */
+  private readonly open = new Map<string, number>();
+  private cycleAt = Infinity;
   private readonly typing = new Set<string>();
   private readonly methodsByCrate = new Map<Crate, Map<string, ParsedScope[]>>();
 
@@ -79,7 +84,7 @@ export class RustResolver implements FamilyResolver {
       const crateOf = (key: string): Crate => {
         let crate = crates.get(key);
         if (!crate) {
-          crate = { key, name: key.endsWith('/src') || key === 'src' ? pkg.name : null, deps: pkg.deps };
+          crate = { key, name: key.endsWith('/src') || key === 'src' ? pkg.name : null, pkg: pkg.name, deps: pkg.deps };
           crates.set(key, crate);
           if (crate.name && !this.cratesByName.has(crate.name)) this.cratesByName.set(crate.name, crate);
         }
@@ -296,7 +301,9 @@ export class RustResolver implements FamilyResolver {
     if (path.endsWith('()')) {
       parts[parts.length - 1] = parts[parts.length - 1].slice(0, -2);
       const out = this.resolve(parts, ctx, env, CALLABLE, false);
-      return 'targets' in out ? this.resultTypes(out.targets, depth + 1) : out.reason;
+      if (!('targets' in out)) return out.reason;
+      const types = this.resultTypes(out.targets, depth + 1);
+      return types.length ? types : (this.resultReason(out.targets) ?? types);
     }
     if (parts.length === 1) {
       const local = this.c.localBinding(path, ctx);
@@ -327,27 +334,53 @@ export class RustResolver implements FamilyResolver {
    * `x.m()` where nothing says what `x` is (a closure's or a loop's variable, a `match` binding): the
    * crate's only method named `m`, when there is exactly one and the standard library has no method
    * of that name. Rust code calls methods on inferred types all the time; a name declared once in
-   * the crate is that method in practice (the sample in the report measures how often).
+   * the crate is that method in practice (the sample in the report measures how often). Tests,
+   * examples and binaries count their package library's methods too. A name several types declare
+   * is still taken when exactly one trait declares it and every other declaration implements that
+   * trait: the call lands on the trait's item, as a call through `dyn Trait` does.
    */
   private onlyMethod(name: string, from: ParsedScope | undefined, kinds: ReadonlySet<ScopeKind>): Outcome | undefined {
     if (!from || isStdMethod(name) || !kinds.has('method')) return undefined;
     const m = this.moduleOf(from);
     if (!m) return undefined;
-    let byName = this.methodsByCrate.get(m.crate);
+    const byName = this.onlyMethodTable(m.crate);
+    const found = [...(byName.get(name) ?? []), ...(m.crate.name ? [] : this.libMethods(m.crate, name))];
+    if (found.length === 1) return { targets: found };
+    // one trait declares `m` and every other method so named implements that trait: the call is
+    // through the trait whatever the receiver (OVERRIDES lead on to the implementations)
+    const items = found.filter((x) => this.c.t.parent(x)?.kind === 'trait');
+    if (items.length !== 1) return undefined;
+    const trait = this.c.t.parent(items[0])!.name;
+    const viaTrait = (x: ParsedScope) => {
+      const tr = this.c.t.memberBindings.get(x.id)?.get(TRAIT_BINDING);
+      return !!tr && tr.slice(tr.lastIndexOf('.') + 1) === trait;
+    };
+    return found.every((x) => x === items[0] || viaTrait(x)) ? { targets: items } : undefined;
+  }
+
+  /** Methods named `name` of the package's library, seen from its tests, examples, benches and binaries. */
+  private libMethods(crate: Crate, name: string): ParsedScope[] {
+    const lib = crate.pkg ? this.cratesByName.get(crate.pkg) : undefined;
+    if (!lib || lib === crate) return [];
+    return this.onlyMethodTable(lib).get(name) ?? [];
+  }
+
+  /** Methods of a crate by name. */
+  private onlyMethodTable(crate: Crate): Map<string, ParsedScope[]> {
+    let byName = this.methodsByCrate.get(crate);
     if (!byName) {
       byName = new Map();
       for (const mod of this.modules.values()) {
-        if (mod.crate !== m.crate) continue;
+        if (mod.crate !== crate) continue;
         for (const s of mod.scopes) {
           const env = this.c.envs.get(s.path);
           if (!env || s.kind !== 'file') continue;
           for (const x of env.file.scopes) if (x.kind === 'method') byName.set(x.name, [...(byName.get(x.name) ?? []), x]);
         }
       }
-      this.methodsByCrate.set(m.crate, byName);
+      this.methodsByCrate.set(crate, byName);
     }
-    const found = byName.get(name);
-    return found?.length === 1 ? { targets: found } : undefined;
+    return byName;
   }
 
   /** What a type path written in module `m` denotes. */
@@ -370,6 +403,23 @@ export class RustResolver implements FamilyResolver {
       if (ret) out.push(...this.types(ret, t, this.envOf(t), depth));
     }
     return [...new Set(out)];
+  }
+
+  /**
+   * Why calls give no in-repo type: every callee declares a return type of the standard library
+   * (`-> &[Bucket]` is a slice) or of one dependency; null when some return type is unknown.
+   */
+  private resultReason(targets: ParsedScope[]): UnresolvedReason | null {
+    const reasons = new Set<UnresolvedReason>();
+    for (const t of targets) {
+      const ret = TYPE_LIKE.has(t.kind) ? undefined : this.c.t.memberBindings.get(t.id)?.get(RETURN_BINDING);
+      if (!ret || ret.startsWith(VALUE_PREFIX) || ret === GENERIC || ret === FN_VALUE || ret.startsWith(UNTYPED)) return null;
+      const m = this.moduleOf(t);
+      const r = m ? this.reasonOf(this.typeEntities(ret, m)) : null;
+      if (r !== 'builtin' && r !== 'external') return null;
+      reasons.add(r);
+    }
+    return reasons.size === 1 ? [...reasons][0] : null;
   }
 
   /** Why `x.m()` through a local typed `typeName` found no type. */
@@ -403,7 +453,7 @@ export class RustResolver implements FamilyResolver {
         const scopes = cur.flatMap((e) => (e.kind === 'scopes' ? e.scopes : []));
         const types = this.resultTypes(scopes, 0);
         if (!types.length) {
-          const known = this.reasonOf(cur);
+          const known = this.reasonOf(cur) ?? this.resultReason(scopes);
           if (known) return { reason: known };
           const seg = parts[i].replace(/\(\)$/, '');
           if (isStdOnlyMethod(seg)) return { reason: 'builtin' };
@@ -524,9 +574,31 @@ export class RustResolver implements FamilyResolver {
   private inModule(m: Module, name: string, depth: number): Entity[] {
     const key = `${m.key}\u0000${name}`;
     const memo = this.lookupMemo.get(key);
-    if (memo !== undefined) return memo ?? [];
+    if (memo !== undefined) {
+      if (memo === null) this.cycleAt = Math.min(this.cycleAt, this.open.get(key)!);
+      return memo ?? [];
+    }
     if (depth > MAX_DEPTH) return [];
     this.lookupMemo.set(key, null); // a cycle of globs or re-exports finds nothing
+    const level = this.open.size;
+    this.open.set(key, level);
+    try {
+      const out = this.inModuleOf(m, name, depth);
+      // an answer that met a lookup still open further out is provisional (that lookup was not done
+      // yet): kept only by the outermost lookup of the cycle, so `visit::Dfs` found through
+      // `pub use self::traversal::*` after a glob that leads back to `visit` is still found later
+      if (this.cycleAt < level) this.lookupMemo.delete(key);
+      else {
+        this.lookupMemo.set(key, out);
+        this.cycleAt = Infinity;
+      }
+      return out;
+    } finally {
+      this.open.delete(key);
+    }
+  }
+
+  private inModuleOf(m: Module, name: string, depth: number): Entity[] {
     const out: Entity[] = [];
     const scopes: ParsedScope[] = [];
     for (const s of m.scopes) for (const c of this.c.t.childrenNamed(s, name)) if (!c.owner && c.kind !== 'file') scopes.push(c);
@@ -552,7 +624,6 @@ export class RustResolver implements FamilyResolver {
         if (out.length) break;
       }
     }
-    this.lookupMemo.set(key, out);
     return out;
   }
 
@@ -569,8 +640,13 @@ export class RustResolver implements FamilyResolver {
       for (i = 0; i < parts.length && parts[i] === 'super'; i++) p = p.slice(0, -1);
       ents = [{ kind: 'module', m: this.module(m.crate, p) }];
     } else {
-      const own = this.inModule(m, parts[0], depth + 1);
+      // a path's prefix is in the type namespace: a function named like a crate (`fn indexmap()`
+      // next to `use indexmap::IndexMap`) does not hide the crate
+      const own = parts.length > 1 ? pathPrefixes(this.inModule(m, parts[0], depth + 1)) : this.inModule(m, parts[0], depth + 1);
+      const sub = parts.length > 1 ? this.submodule(m, parts[0]) : undefined;
       if (own.length) ents = own;
+      // `pub use dfs::dfs;` looked up while `dfs` itself is being looked up (a cycle finds nothing): the submodule
+      else if (sub) ents = [{ kind: 'module', m: sub }];
       else if (this.cratesByName.has(parts[0])) ents = [{ kind: 'module', m: this.module(this.cratesByName.get(parts[0])!, []) }];
       else if (STD_CRATES.has(parts[0]) || isRustBuiltin(parts[0])) ents = [{ kind: 'builtin' }];
       // a `use` path starts with a crate or a name in scope: anything else is a dependency
@@ -695,6 +771,15 @@ export class RustResolver implements FamilyResolver {
     }
     return { crateKey, modPath: mod, pkg };
   }
+}
+
+/** Entities a path can continue from: modules, types, dependencies (not functions, consts or statics). */
+function pathPrefixes(ents: Entity[]): Entity[] {
+  return ents.flatMap((e): Entity[] => {
+    if (e.kind !== 'scopes') return [e];
+    const scopes = e.scopes.filter((s) => s.kind !== 'function' && s.kind !== 'variable');
+    return scopes.length ? [{ kind: 'scopes', scopes }] : [];
+  });
 }
 
 const CALLABLE = new Set<ScopeKind>(['function', 'method', 'constructor', 'struct', 'enum', 'variable']);

@@ -237,4 +237,78 @@ describe('RustResolver', () => {
     expect(edges(r, 'CALLS')).toEqual(['works -> lib/geo/src/lib.rs#area|function']);
     expect(misses(r)).toEqual([]);
   });
+
+  it('reads items written inside a module-level macro invocation that parses as Rust (petgraph trait_template!)', () => {
+    const src = [
+      'macro_rules! trait_template { ($($t:tt)*) => { $($t)* }; }', // 1
+      'trait_template! {', //                                      2
+      '/// Counts nodes.', //                                      3
+      'pub trait NodeCount {', //                                  4
+      '    @section self', //                                      5
+      '    fn node_count(&self) -> usize;', //                     6
+      '}', //                                                      7
+      '}', //                                                      8
+      'pub fn count<G: NodeCount>(g: G) -> usize { g.node_count() }', // 9
+      'not_items! { a + b }', //                                  10
+      'broken! { fn struct impl }', //                          11
+    ].join('\n');
+    const file = parser.parseFile('src/lib.rs', src);
+    expect(file.errors).toEqual([]);
+    expect(file.scopes.map((s) => [s.id, s.startLine, s.endLine])).toEqual([
+      ['src/lib.rs#src/lib.rs|file', 1, 11],
+      ['src/lib.rs#trait_template!|function', 1, 1],
+      ['src/lib.rs#count|function', 9, 9],
+      ['src/lib.rs#NodeCount|trait', 4, 7],
+      ['src/lib.rs#NodeCount.node_count|method', 6, 6],
+    ]);
+    expect(file.scopes.find((s) => s.name === 'NodeCount')!.docComment).toBe('Counts nodes.');
+    const r = resolveRepository([file]);
+    expect(edges(r, 'CALLS')).toEqual(['count -> src/lib.rs#NodeCount.node_count|method', 'src/lib.rs -> src/lib.rs#trait_template!|function']);
+  });
+
+  it('finds a re-exported function named like its module, and a glob re-export reached again through a cycle', () => {
+    const r = resolveRepository(parse({
+      'src/lib.rs': 'pub mod algo;\npub mod visit;\npub mod prelude;',
+      'src/algo/mod.rs': 'pub mod dfs;\npub use dfs::dfs;',
+      'src/algo/dfs.rs': 'pub fn dfs() {}',
+      'src/visit/mod.rs': 'pub use self::filter::*;\npub use self::traversal::*;\nmod filter;\nmod traversal;',
+      'src/visit/filter.rs': 'use crate::prelude::*;\npub struct Filtered;',
+      'src/visit/traversal.rs': 'pub struct Walk; impl Walk { pub fn new() -> Self { Walk } }',
+      'src/prelude.rs': 'pub use crate::visit::Walk;',
+      'tests/it.rs': 'use geo::prelude::*;\nuse geo::algo::dfs;\nfn indexmap() {}\nfn t() { Walk::new(); dfs(); }',
+      'tests/named.rs': 'use geo::visit::Walk;\nfn geo() {}\nfn u() { Walk::new(); }',
+    }), { manifests: { 'Cargo.toml': '[package]\nname = "geo"\n' } });
+    expect(edges(r, 'CALLS')).toEqual([
+      't -> src/algo/dfs.rs#dfs|function',
+      't -> src/visit/traversal.rs#Walk.new|method',
+      'u -> src/visit/traversal.rs#Walk.new|method',
+    ]);
+  });
+
+  it('counts a call on a value returned as a std type as builtin; an unknown receiver lands on a trait item every same-named method implements', () => {
+    const r = resolveRepository(parse({
+      'src/lib.rs': [
+        'pub struct Map { v: Vec<u8> }',
+        'impl Map { fn entries(&self) -> &[u8] { &self.v } fn go(&self) { self.entries().first(); let e = self.entries(); e.last(); } }',
+        'pub trait EdgeRef { fn target(&self) -> u8; }',
+        'pub struct E; impl EdgeRef for E { fn target(&self) -> u8 { 0 } }',
+        'pub struct F; impl EdgeRef for F { fn target(&self) -> u8 { 1 } }',
+        'pub fn walk(xs: Vec<u8>) { xs.iter().for_each(|e| { e.target(); }); }',
+      ].join('\n'),
+    }));
+    expect(edges(r, 'CALLS').filter((e) => e.includes('target'))).toEqual(['walk -> src/lib.rs#EdgeRef.target|method']);
+    expect(misses(r).filter((m) => /first|last|target/.test(m))).toEqual(['Map.go e.last: builtin', 'Map.go self.entries().first: builtin']);
+  });
+
+  it('makes enum variants members of their enum (kind variable); constructing one calls the variant', () => {
+    const file = parser.parseFile('src/lib.rs', '/// Shapes.\npub enum Shape {\n    /// Round.\n    Circle(f64),\n    Square { side: f64 },\n    Dot,\n}\npub fn make() -> Shape { let _s = Shape::Square { side: 1.0 }; Shape::Circle(1.0) }');
+    expect(file.errors).toEqual([]);
+    expect(file.scopes.filter((s) => s.kind === 'variable').map((s) => [s.id, s.startLine, s.signature, s.docComment, s.exported])).toEqual([
+      ['src/lib.rs#Shape.Circle|variable', 4, 'Circle(f64)', 'Round.', true],
+      ['src/lib.rs#Shape.Square|variable', 5, 'Square { side: f64 }', null, true],
+      ['src/lib.rs#Shape.Dot|variable', 6, 'Dot', null, true],
+    ]);
+    expect(edges(resolveRepository([file]), 'CALLS')).toEqual(['make -> src/lib.rs#Shape.Circle|variable', 'make -> src/lib.rs#Shape.Square|variable']);
+  });
 });
+

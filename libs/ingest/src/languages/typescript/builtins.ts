@@ -16,7 +16,17 @@ const JS = new Set([
   'Capitalize', 'Uncapitalize', 'PropertyKey', 'PromiseConstructorLike', 'TemplateStringsArray', 'NodeJS', 'super',
   'arguments', 'eval', 'alert', 'performance', 'crypto', 'localStorage', 'sessionStorage', 'HTMLElement', 'Element',
   'Node', 'jest', 'describe', 'it', 'test', 'expect', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
-  'string', 'number', 'boolean', 'bigint', 'symbol', 'object', 'any', 'unknown', 'never', 'void', 'undefined', 'null',
+  'string', 'number', 'boolean', 'bigint', 'symbol', 'object', 'any', 'unknown', 'never', 'void', 'undefined', 'null',  // The web platform (WHATWG streams, encoding, workers, messaging, observers), in browsers and Node alike.
+  'ReadableStream', 'WritableStream', 'TransformStream', 'ReadableStreamDefaultController', 'ReadableByteStreamController',
+  'ReadableStreamDefaultReader', 'ReadableStreamBYOBReader', 'WritableStreamDefaultWriter', 'WritableStreamDefaultController',
+  'TransformStreamDefaultController', 'ByteLengthQueuingStrategy', 'CountQueuingStrategy', 'TextEncoderStream',
+  'TextDecoderStream', 'CompressionStream', 'DecompressionStream', 'WebSocket', 'EventSource', 'XMLHttpRequest',
+  'MessageChannel', 'MessagePort', 'MessageEvent', 'BroadcastChannel', 'Worker', 'SharedWorker', 'CustomEvent',
+  'ErrorEvent', 'DOMException', 'File', 'FileReader', 'CryptoKey', 'SubtleCrypto', 'atob', 'btoa', 'reportError',
+  'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'ResizeObserver', 'IntersectionObserver',
+  'MutationObserver', 'PerformanceObserver', 'FinalizationRegistry', 'location', 'history', 'self', 'RequestInit',
+  'ResponseInit', 'HeadersInit', 'BodyInit', 'RequestInfo', 'ReadableStreamReadResult', 'UnderlyingSource',
+  'UnderlyingSink', 'Transformer', 'QueuingStrategy',
 ]);
 
 /** A JS/TS global, standard-library or test-runner name (`Promise`, `console`, `describe`...). */

@@ -1,0 +1,194 @@
+/**
+ * Embedding fanned out over workers, and how soon an index is searchable.
+ *
+ *   npm run build && npm run bench:fanout -- [--corpus <dir>] [--workers 1,2,3] [--rounds 2 (0: none)]
+ *        [--latency-ms 1000] [--batch 32] [--slice 2048] [--local 1,2] [--local-corpus <dir>]
+ *        [--searchable [--searchable-corpus <dir>] [--term <a name it defines>]]
+ *
+ * Throughput: the corpus is indexed once without vectors (in this process). Then, for each worker
+ * count (alternated over --rounds so the machine's load falls on every count alike), its vectors are
+ * removed, N real worker processes start on a queue prefix of their own (an empty embedding cache),
+ * and this process plays the index job: EmbedFanOut plans the slices and follows them to the end.
+ * The endpoint is a fake OpenAI-compatible server answering every request after a fixed latency, so
+ * the ideal is linear in workers (each worker has one request in flight: EMBEDDING_OPENAI_CONCURRENCY=1).
+ * With --local, the same with the local ONNX model on --local-scopes scopes, against the bare model's
+ * own rate measured here first (the ideal there is the cores, not the workers).
+ *
+ * --searchable: one API and one worker (the default settings), an index started through GraphQL as
+ * `scopegraph index` does, and keyword searches every 100 ms for a name the corpus defines: the time
+ * from the mutation to the first hit is `searchableAfterMs` (embedding goes on after it).
+ *
+ * Prints a table and one JSON line, with the load average beside the figures.
+ */
+import { ChildProcess } from 'node:child_process';
+import * as os from 'node:os';
+import { loadConfig } from '@scopegraph/config';
+import { EmbedFanOut, EmbeddingCache, IngestRepository } from '@scopegraph/ingest';
+import { createEmbeddingProvider, EmbeddingProvider, HashEmbeddingProvider } from '@scopegraph/llm';
+import { QueueService } from '@scopegraph/queue';
+import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
+import { gql } from '../../test/support/graphql-client';
+import { IngestHarness } from '../../test/support/ingest-harness';
+import { API_READY, freePort, runId, WORKER_READY } from '../../test/support/processes';
+import { arg, median, printTable, startBuiltApp, stopApp } from '../support/bench-util';
+
+const DIMENSIONS = 384;
+const FAKE_MODEL = 'fake-fixed-latency';
+
+const load = () => os.loadavg()[0].toFixed(1);
+
+async function clearVectors(h: IngestHarness, repo: string): Promise<void> {
+  // Batches of 5,000 (one transaction each) keep Neo4j's transaction memory bounded.
+  for (;;) {
+    const [{ n }] = await h.neo4j.runStatement<{ n: number }>('MATCH (s:Scope {repoId: $repo}) WHERE s.embedding IS NOT NULL WITH s LIMIT 5000 SET s.embedding = null, s.embeddingModel = null RETURN count(s) AS n', { repo });
+    if (n === 0) break;
+  }
+}
+
+/** N workers on a prefix of their own; this process runs the index job's side of the fan-out. */
+async function fanOutRound(h: IngestHarness, repo: string, workers: number, env: Record<string, string>, model: string, slice: number) {
+  await clearVectors(h, repo);
+  const prefix = runId('fob');
+  const config = { ...h.config, queue: { prefix }, ingest: { ...h.config.ingest, embedSlice: slice } };
+  const queues = new QueueService(config);
+  await queues.onModuleInit();
+  const children: ChildProcess[] = [];
+  try {
+    children.push(...(await Promise.all(Array.from({ length: workers }, () => startBuiltApp('worker', { ...env, QUEUE_PREFIX: prefix, INGEST_EMBED_SLICE: String(slice) }, WORKER_READY)))));
+    const stub = { model, dimensions: DIMENSIONS } as EmbeddingProvider;
+    const fanOut = new EmbedFanOut(new IngestRepository(h.neo4j), queues, new EmbeddingCache(queues), stub, config);
+    const loadBefore = load();
+    const started = performance.now();
+    let total = 0;
+    const stats = await fanOut.run(repo, `ixbench${workers}${Date.now().toString(36)}`, { onTotal: (t) => void (total = t), onEmbedded: () => undefined });
+    const seconds = (performance.now() - started) / 1000;
+    if (stats.error) throw new Error(`embedding failed: ${stats.error}`);
+    return { workers, scopes: total, seconds, perSecond: total / seconds, load: `${loadBefore}→${load()}` };
+  } finally {
+    await Promise.all(children.map((c) => stopApp(c)));
+    await queues.redis.eval(`for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 0`, 0, `${prefix}:*`).catch(() => undefined);
+    await queues.onModuleDestroy();
+  }
+}
+
+async function searchableAfter(corpus: string, term: string): Promise<{ searchableAfterMs: number; indexedAfterMs: number | null; scopesAtFirstHit: number }> {
+  const prefix = runId('srch');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/graphql`;
+  const repo = runId('srchrepo');
+  const [api, worker] = await Promise.all([
+    startBuiltApp('api', { QUEUE_PREFIX: prefix, API_PORT: String(port) }, API_READY),
+    startBuiltApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
+  ]);
+  try {
+    const t0 = performance.now();
+    const started = await gql(url, 'mutation($i: IndexRepositoryInput!) { indexRepository(input: $i) { id } }', { i: { path: corpus, name: repo } });
+    if (started.body.errors) throw new Error(JSON.stringify(started.body.errors));
+    for (;;) {
+      const { body } = await gql(url, 'query($i: SearchInput!) { search(input: $i) { results { scope { name } } } }', { i: { text: term, mode: 'BM25', repository: repo, topK: 1 } });
+      if (body.data?.search.results.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const searchableAfterMs = Math.round(performance.now() - t0);
+    const { body } = await gql(url, '{ repositories { name indexRun { scopesWritten } } }');
+    const run = body.data.repositories.find((r: { name: string }) => r.name === repo)?.indexRun;
+    return { searchableAfterMs, indexedAfterMs: null, scopesAtFirstHit: run?.scopesWritten ?? -1 };
+  } finally {
+    await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: repo }).catch(() => undefined);
+    await Promise.all([stopApp(api), stopApp(worker)]);
+  }
+}
+
+async function main(): Promise<void> {
+  const corpus = arg('corpus', '/work/corpora/java/commons-lang3-3.14.0');
+  const workerCounts = arg('workers', '1,2,3').split(',').map(Number);
+  const rounds = Number(arg('rounds', '2'));
+  const latencyMs = Number(arg('latency-ms', '1000'));
+  const batch = Number(arg('batch', '32'));
+  const slice = Number(arg('slice', '2048'));
+  const local = arg('local', '').split(',').filter(Boolean).map(Number);
+  const out: Record<string, unknown> = { corpus, latencyMs, batch, slice, cpus: os.cpus().length, loadBefore: load() };
+
+  if (process.argv.includes('--searchable')) {
+    const term = arg('term', 'StringUtils');
+    out.searchable = await searchableAfter(arg('searchable-corpus', corpus), term);
+    console.log(`searchableAfterMs ${JSON.stringify(out.searchable)} (load ${load()})`);
+  }
+
+  if (rounds === 0) {
+    console.log(JSON.stringify(out));
+    process.exit(0);
+  }
+  const h = new IngestHarness(runId('fobh'));
+  await h.init(new HashEmbeddingProvider(DIMENSIONS));
+  const repo = runId('fanbench');
+  const repos = [repo];
+  try {
+    const indexed = await h.ingest.index({ path: corpus, name: repo, embed: false });
+    out.scopes = indexed.scopes.total;
+    console.log(`indexed ${corpus}: ${indexed.scopes.total} scopes (graph only)`);
+
+    const fake = await FakeOpenAiEmbeddings.start();
+    fake.setLatency(latencyMs);
+    fake.reply((request) => ({ data: request.input.map((text, index) => ({ index, embedding: Array.from({ length: DIMENSIONS }, (_, i) => ((text.charCodeAt(i % Math.max(text.length, 1)) || 1) % 13) + 1) })) }));
+    const env = {
+      EMBEDDING_PROVIDER: 'openai',
+      EMBEDDING_OPENAI_BASE_URL: `${fake.baseUrl}/v1`,
+      EMBEDDING_MODEL: FAKE_MODEL,
+      EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+      EMBEDDING_OPENAI_CONCURRENCY: '1',
+      EMBEDDING_BATCH_SIZE: String(batch),
+    };
+    const runs: Awaited<ReturnType<typeof fanOutRound>>[] = [];
+    for (let r = 0; r < rounds; r++) {
+      for (const n of workerCounts) {
+        const run = await fanOutRound(h, repo, n, env, FAKE_MODEL, slice);
+        console.log(`fake endpoint, ${n} worker(s): ${run.scopes} in ${run.seconds.toFixed(1)} s = ${run.perSecond.toFixed(0)}/s (load ${run.load})`);
+        runs.push(run);
+      }
+    }
+    await fake.close();
+    const rate = (n: number) => median(runs.filter((x) => x.workers === n).map((x) => x.perSecond));
+    const base = rate(workerCounts[0]);
+    out.fake = workerCounts.map((n) => ({ workers: n, perSecond: Math.round(rate(n)), speedup: Number((rate(n) / base).toFixed(2)) }));
+    // Each worker runs INGEST_EMBED_CONCURRENCY (default 2) slices, each with one request in flight.
+    out.fakeIdealPerWorker = Math.round((2 * batch * 1000) / latencyMs);
+
+    if (local.length) {
+      // A smaller corpus: the local model runs at tens of embeddings a second on two cores.
+      const localCorpus = arg('local-corpus', '/work/corpora/go/chi');
+      const localRepo = runId('fanlocal');
+      repos.push(localRepo);
+      const small = await h.ingest.index({ path: localCorpus, name: localRepo, embed: false });
+      // The bare model on the same texts, in this process with all cores: the ceiling of the phase.
+      const texts = (await h.neo4j.runStatement<{ t: string }>('MATCH (s:Scope {repoId: $repo}) RETURN left(coalesce(s.qualifiedName, "") + " " + coalesce(s.source, ""), 1200) AS t', { repo: localRepo })).map((r) => r.t);
+      const model = createEmbeddingProvider({ provider: 'local', dimensions: DIMENSIONS, modelsDir: loadConfig().embedding.modelsDir });
+      await model.embedDocuments(texts.slice(0, 32));
+      const t0 = performance.now();
+      await model.embedDocuments(texts);
+      const bare = texts.length / ((performance.now() - t0) / 1000);
+      await model.close?.();
+      out.localCorpus = { path: localCorpus, scopes: small.scopes.total };
+      out.localBare = Number(bare.toFixed(1));
+      const localRuns: unknown[] = [];
+      for (const n of local) {
+        const run = await fanOutRound(h, localRepo, n, { EMBEDDING_PROVIDER: 'local' }, model.model, slice);
+        localRuns.push({ workers: n, perSecond: Number(run.perSecond.toFixed(1)), ofBare: Number((run.perSecond / bare).toFixed(2)), load: run.load });
+        console.log(`local model, ${n} worker(s): ${run.perSecond.toFixed(1)}/s (bare ${bare.toFixed(1)}/s, load ${run.load})`);
+      }
+      out.local = localRuns;
+    }
+  } finally {
+    await h.dispose(repos);
+  }
+  out.loadAfter = load();
+  const fakeRows = (out.fake as { workers: number; perSecond: number; speedup: number }[]).map((f) => [`fake ${latencyMs} ms, ${f.workers} worker(s)`, `${f.perSecond}/s`, `×${f.speedup}`]);
+  printTable([['', 'embeddings/s', 'vs first'], ...fakeRows]);
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

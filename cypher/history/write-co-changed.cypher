@@ -1,0 +1,6 @@
+// Association rules from history: (a)-[:CO_CHANGED]->(b) reads "when a changed, b changed too" with
+// `confidence` of the time, over `support` commits; `level` is file or scope.
+UNWIND $rows AS row
+MATCH (a:Scope {id: row.from})
+MATCH (b:Scope {id: row.to})
+CREATE (a)-[:CO_CHANGED {support: row.support, confidence: row.confidence, level: row.level}]->(b)

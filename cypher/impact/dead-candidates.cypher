@@ -1,0 +1,16 @@
+// Declarations nothing in the repository points at: no call, reference, inheritance or override
+// into them, and not overriding anything themselves (dispatch reaches overriders). What decides
+// whether each is really dead (entry points, names used dynamically) is judged by DeadCodeService.
+MATCH (s:Scope {repoId: $repoId})
+WHERE s.kind IN $kinds AND ($language IS NULL OR s.language = $language)
+  AND ($pathPrefix IS NULL OR s.path STARTS WITH $pathPrefix)
+  AND NOT EXISTS { (s)<-[:CALLS|REFERENCES|EXTENDS|IMPLEMENTS|OVERRIDES]-(:Scope) }
+  AND NOT EXISTS { (s)-[:OVERRIDES]->() }
+OPTIONAL MATCH (p:Scope {id: s.parentId})
+RETURN s.id AS id, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS kind, s.language AS language,
+       s.path AS path, s.startLine AS startLine, s.endLine AS endLine, coalesce(s.exported, false) AS exported,
+       left(s.source, 400) AS head, p.kind AS parentKind,
+       coalesce(p.exported, false) AS parentExported,
+       EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:Unresolved) } OR EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:ExternalModule) } AS externalBase,
+       EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:Scope) } AS repoBase
+ORDER BY s.path, s.startLine

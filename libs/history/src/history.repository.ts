@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { cypherInt, Neo4jService } from '@scopegraph/graph';
+import type { ChangeStats, CoChange, CommitRecord } from './aggregate';
+
+const WRITE_BATCH = 2_000;
+const DELETE_BATCH = 10_000;
+
+export interface HistoryState {
+  head: string | null;
+  status: string | null;
+  commits: number;
+}
+
+export interface RepositoryHistoryRow {
+  status: string | null;
+  head: string | null;
+  commits: number | null;
+  newest: number | null;
+  oldest: number | null;
+  massCommits: number | null;
+  readAt: string | null;
+  authors: { name: string; email: string; commits: number }[];
+}
+
+export interface CommitRow {
+  sha: string;
+  time: number;
+  authorName: string;
+  authorEmail: string;
+  subject: string;
+  files: number;
+}
+
+export interface ChangeStatsRow extends Omit<ChangeStats, 'key'> {
+  id: string;
+  qualifiedName: string;
+  kind: string;
+  path: string;
+  partners: { id: string; qualifiedName: string; path: string; support: number; confidence: number }[];
+}
+
+function chunks<T>(rows: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+/** Every Neo4j read and write of history; each method runs the cypher/history file of its name. */
+@Injectable()
+export class HistoryRepository {
+  constructor(private readonly neo4j: Neo4jService) {}
+
+  async state(repoId: string): Promise<HistoryState | null> {
+    const [row] = await this.neo4j.read<HistoryState>('history/history-state', { repoId });
+    return row ?? null;
+  }
+
+  scopeRanges(repoId: string): Promise<{ id: string; path: string; start: number; end: number }[]> {
+    return this.neo4j.read('history/scope-ranges', { repoId });
+  }
+
+  async writeCommits(repoId: string, rows: (CommitRecord & { id: string })[]): Promise<void> {
+    for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('history/write-commits', { repoId, rows: batch });
+  }
+
+  storedCommits(repoId: string): Promise<CommitRecord[]> {
+    return this.neo4j.read<CommitRecord>('history/stored-commits', { repoId });
+  }
+
+  async deleteCommits(repoId: string): Promise<void> {
+    for (;;) {
+      const [row] = await this.neo4j.write<{ deleted: number }>('history/delete-commits', { repoId, batch: cypherInt(DELETE_BATCH) });
+      if (!row || row.deleted === 0) return;
+    }
+  }
+
+  async pruneCommits(repoId: string, keep: number): Promise<number> {
+    const [row] = await this.neo4j.write<{ deleted: number }>('history/prune-commits', { repoId, keep: cypherInt(keep) });
+    return row?.deleted ?? 0;
+  }
+
+  /** Replaces the statistics and co-change edges of a repository with recomputed ones. */
+  async replaceAggregates(repoId: string, stats: (ChangeStats & { id: string })[], coChanges: (CoChange & { level: 'file' | 'scope' })[]): Promise<void> {
+    for (;;) {
+      const [row] = await this.neo4j.write<{ deleted: number }>('history/clear-co-changed', { repoId, batch: cypherInt(DELETE_BATCH) });
+      if (!row || row.deleted === 0) break;
+    }
+    await this.neo4j.write('history/clear-change-stats', { repoId });
+    for (const batch of chunks(stats, WRITE_BATCH)) await this.neo4j.write('history/set-change-stats', { rows: batch });
+    for (const batch of chunks(coChanges, WRITE_BATCH)) await this.neo4j.write('history/write-co-changed', { rows: batch });
+  }
+
+  async setRepositoryHistory(repoId: string, h: { status: 'git' | 'none'; head: string | null; commits: number; newest: number | null; oldest: number | null; mass: number }): Promise<void> {
+    await this.neo4j.write('history/set-repository-history', { repoId, ...h });
+  }
+
+  async repositoryHistory(repoId: string, authors: number): Promise<RepositoryHistoryRow | null> {
+    const [row] = await this.neo4j.read<RepositoryHistoryRow>('history/repository-history', { repoId, authors: cypherInt(authors) });
+    return row ?? null;
+  }
+
+  recentCommits(repoId: string, filter: { path: string | null; scopeId: string | null }, limit: number): Promise<CommitRow[]> {
+    return this.neo4j.read<CommitRow>('history/recent-commits', { repoId, ...filter, limit: cypherInt(limit) });
+  }
+
+  changeStats(repoId: string, q: { ids: string[] | null; files: boolean; pathPrefix: string | null; limit: number; partners: number }): Promise<ChangeStatsRow[]> {
+    return this.neo4j.read<ChangeStatsRow>('history/change-stats', { repoId, ...q, limit: cypherInt(q.limit), partners: cypherInt(q.partners) });
+  }
+}

@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { cypherInt, Neo4jService } from '@scopegraph/graph';
+import { isTestPath } from './test-paths';
+
+export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10 };
+
+export interface ScopeRef {
+  id: string;
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  path: string;
+  startLine: number | null;
+  endLine: number | null;
+}
+
+/** One edge of a path, as the graph holds it: `from` depends on `to`. */
+export interface PathEdge {
+  from: string;
+  edge: string;
+  to: string;
+  line: number | null;
+  /** fast: matched by name; precise: the compiler's answer; null for edges no resolver made. */
+  resolver: string | null;
+  /** Set when `to` is a base member that `via` overrides: the call reaches `via` through dynamic dispatch. */
+  via: string | null;
+}
+
+export type ImpactRelation = 'caller' | 'referrer' | 'overrider' | 'subclass' | 'implementer' | 'dispatch-caller';
+
+export interface ImpactedScope {
+  scope: ScopeRef;
+  depth: number;
+  relation: ImpactRelation;
+  isTest: boolean;
+  /** From the impacted scope to a changed one, edge by edge. */
+  path: PathEdge[];
+}
+
+export interface ImpactCoverage {
+  /** Distinct edges the answer followed, and how many of them were matched by name only (resolver fast). */
+  edges: number;
+  nameOnlyEdges: number;
+  preciseEdges: number;
+  /** Unpinned references anywhere whose name ends in a name of the answer: possible callers not shown. */
+  unresolvedSameName: number;
+  /** Unpinned references out of the reached code (dynamic calls, unknown receivers). */
+  unresolvedInReached: number;
+  testsFound: boolean;
+  /** The node cap stopped the walk before the depth did. */
+  truncated: boolean;
+  /** The coverage in one sentence. */
+  summary: string;
+}
+
+export interface CoChangedScope {
+  scope: ScopeRef;
+  confidence: number;
+  support: number;
+  /** The changed scopes (or files) it changes with. */
+  with: string[];
+  level: string;
+}
+
+export interface Importer {
+  path: string;
+  imports: string;
+  line: number | null;
+  isTest: boolean;
+}
+
+export interface ImpactResult {
+  repository: string;
+  targets: ScopeRef[];
+  depth: number;
+  levels: { depth: number; scopes: ImpactedScope[] }[];
+  importers: Importer[];
+  tests: ScopeRef[];
+  coverage: ImpactCoverage;
+  /** History partners no static edge of the answer links ("usually changes with this"). */
+  coChanged: CoChangedScope[];
+  history: 'git' | 'none' | 'not-read';
+  elapsedMs: number;
+}
+
+export interface ImpactRequest {
+  repository: string;
+  scopeIds?: string[];
+  qualifiedNames?: string[];
+  depth?: number;
+  maxNodes?: number;
+  coChanged?: number;
+}
+
+interface InboundRow extends ScopeRef {
+  target: string;
+  edge: string;
+  line: number | null;
+  resolver: string | null;
+  via: string | null;
+}
+
+const RELATION: Record<string, ImpactRelation> = { CALLS: 'caller', REFERENCES: 'referrer', OVERRIDES: 'overrider', EXTENDS: 'subclass', IMPLEMENTS: 'implementer' };
+
+/**
+ * What depends on a set of scopes, walked backwards over the graph's edges level by level (one query
+ * per level, so the depth and node cap bound the work), with the coverage of that answer stated.
+ */
+@Injectable()
+export class ImpactService {
+  constructor(private readonly neo4j: Neo4jService) {}
+
+  async impact(req: ImpactRequest): Promise<ImpactResult> {
+    const started = performance.now();
+    const depth = checkInt(req.depth ?? IMPACT_LIMITS.defaultDepth, 1, IMPACT_LIMITS.maxDepth, 'depth');
+    const maxNodes = checkInt(req.maxNodes ?? IMPACT_LIMITS.defaultNodes, 1, IMPACT_LIMITS.maxNodes, 'maxNodes');
+    const coLimit = checkInt(req.coChanged ?? IMPACT_LIMITS.defaultCoChanged, 0, IMPACT_LIMITS.maxCoChanged, 'coChanged');
+    const ids = req.scopeIds ?? [];
+    const names = req.qualifiedNames ?? [];
+    if (ids.length + names.length === 0) throw new DomainError(DomainErrorCode.InvalidInput, 'give at least one scope id or qualified name', 'scopeIds');
+    if (ids.length + names.length > IMPACT_LIMITS.maxTargets) throw new DomainError(DomainErrorCode.InvalidInput, `at most ${IMPACT_LIMITS.maxTargets} scopes`, 'scopeIds');
+    const [repo] = await this.neo4j.read<{ history: string | null }>('impact/repository', { repoId: req.repository });
+    if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
+
+    const targetRows = await this.neo4j.read<ScopeRef & { asked: boolean }>('impact/targets', { repoId: req.repository, ids, names });
+    if (!targetRows.some((t) => t.asked)) throw new DomainError(DomainErrorCode.InvalidInput, `no scope of "${req.repository}" has the given ids or qualified names`, ids.length ? 'scopeIds' : 'qualifiedNames');
+    const targets = targetRows.map(({ asked: _a, ...t }) => t);
+    const seen = new Map<string, ImpactedScope | null>(targets.map((t) => [t.id, null]));
+    const edges = new Map<string, PathEdge>();
+    const levels: ImpactResult['levels'] = [];
+    let frontier = targets.map((t) => t.id);
+    let truncated = false;
+    for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
+      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier });
+      rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.target < b.target ? -1 : 1));
+      const level: ImpactedScope[] = [];
+      for (const r of rows) {
+        const edge: PathEdge = { from: r.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
+        edges.set(`${edge.from}|${edge.edge}|${edge.to}|${edge.line}`, edge);
+        if (seen.has(r.id)) continue;
+        if (seen.size - targets.length >= maxNodes) {
+          truncated = true;
+          break;
+        }
+        const parent = seen.get(r.target);
+        const hit: ImpactedScope = {
+          scope: { id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, path: r.path, startLine: r.startLine, endLine: r.endLine },
+          depth: d,
+          relation: r.via ? 'dispatch-caller' : RELATION[r.edge],
+          isTest: isTestPath(r.path),
+          path: [edge, ...(parent ? parent.path : [])],
+        };
+        seen.set(r.id, hit);
+        level.push(hit);
+      }
+      if (level.length) levels.push({ depth: d, scopes: level });
+      frontier = level.map((h) => h.scope.id);
+    }
+    const reached = [...seen.values()].filter((h): h is ImpactedScope => h !== null);
+
+    const targetPaths = [...new Set(targets.map((t) => t.path))];
+    const importerRows = await this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { repoId: req.repository, paths: targetPaths });
+    const importers = importerRows
+      .filter((r) => !targetPaths.includes(r.path))
+      .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+    const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
+    const [unresolved] = await this.neo4j.read<{ sameName: number; inReached: number }>('impact/unresolved-coverage', {
+      repoId: req.repository,
+      names: answerNames,
+      reached: reached.map((h) => h.scope.id),
+    });
+    const followed = [...edges.values()];
+    const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
+    const precise = followed.filter((e) => e.resolver === 'precise').length;
+    const tests = reached.filter((h) => h.isTest).map((h) => h.scope);
+    const testsFound = tests.length > 0 || importers.some((i) => i.isTest);
+
+    let coChanged: CoChangedScope[] = [];
+    if (coLimit > 0) {
+      const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
+      const rows = await this.neo4j.read<ScopeRef & { confidence: number; support: number; with: string[]; level: string }>('impact/co-changed', {
+        ids: [...targets.map((t) => t.id), ...fileIds],
+        exclude: [...seen.keys(), ...fileIds, ...reached.map((h) => `${req.repository}:${h.scope.path}#${h.scope.path}|file`)],
+        limit: cypherInt(coLimit),
+      });
+      coChanged = rows.map(({ confidence, support, with: w, level, ...s }) => ({ scope: s, confidence, support, with: w, level }));
+    }
+    const coverage: ImpactCoverage = {
+      edges: followed.length,
+      nameOnlyEdges: nameOnly,
+      preciseEdges: precise,
+      unresolvedSameName: unresolved?.sameName ?? 0,
+      unresolvedInReached: unresolved?.inReached ?? 0,
+      testsFound,
+      truncated,
+      summary: '',
+    };
+    coverage.summary = summarise(coverage, reached.length, depth);
+    return {
+      repository: req.repository,
+      targets,
+      depth,
+      levels,
+      importers,
+      tests,
+      coverage,
+      coChanged,
+      history: repo.history === 'git' ? 'git' : repo.history === 'none' ? 'none' : 'not-read',
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  }
+}
+
+function summarise(c: ImpactCoverage, reached: number, depth: number): string {
+  const parts = [`${reached} dependent scope${reached === 1 ? '' : 's'} within depth ${depth}${c.truncated ? ' (cut at the node cap: there are more)' : ''}`];
+  parts.push(`${c.nameOnlyEdges} of ${c.edges} edges matched by name only${c.nameOnlyEdges ? ' (could be wrong targets)' : ''}`);
+  parts.push(`${c.unresolvedSameName} unresolved reference${c.unresolvedSameName === 1 ? '' : 's'} with a matching name could also lead here`);
+  parts.push(`${c.unresolvedInReached} unresolved or dynamic reference${c.unresolvedInReached === 1 ? '' : 's'} in the reached code`);
+  parts.push(c.testsFound ? 'tests found' : 'no tests found');
+  return parts.join('; ');
+}
+
+export function checkInt(value: number, min: number, max: number, field: string): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new DomainError(DomainErrorCode.InvalidInput, `${field} must be an integer from ${min} to ${max}`, field);
+  return value;
+}

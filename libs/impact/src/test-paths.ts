@@ -1,0 +1,15 @@
+// Where test code lives, by the conventions of the languages scopegraph reads (pytest, jest/vitest,
+// go test, JUnit, RSpec/minitest, PHPUnit, xUnit, Rust's tests/).
+const TEST_PATH = [
+  /(^|\/)(tests?|__tests__|spec|specs|testing)\//i,
+  /\.(spec|test|e2e-spec)\.[cm]?[jt]sx?$/,
+  /(^|\/)test_[^/]*\.py$/,
+  /_test\.(py|go|rb|exs?)$/,
+  /_spec\.rb$/,
+  /(^|\/)conftest\.py$/,
+  /Tests?\.(java|kt|cs|php)$/,
+];
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.some((re) => re.test(path));
+}

@@ -1,0 +1,12 @@
+/**
+ * SCIP import: decode an index (any SCIP indexer's output), map its documents and symbols onto one
+ * index run's parsed files and scopes, and answer the resolver's references from it.
+ *
+ *   const index = readScipIndex('index.scip');
+ *   const scip = new ScipResolution(index, parsedFiles, rootPath);
+ *   resolveRepository(parsedFiles, { scip });   // SCIP answers first; name-based resolution the rest
+ *   scip.stats;                                 // documents used / stale / unknown, ranges outside files
+ */
+export * from './decode';
+export * from './symbol';
+export * from './scip-resolution';

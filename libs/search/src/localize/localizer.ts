@@ -1,0 +1,272 @@
+import { rrfContribution } from '../fusion/rrf';
+import { phraseOnlyQuery, queryPhrases } from '../query/lucene';
+import type { CypherFilters, SearchRepository } from '../search.repository';
+import { SEARCH_CYPHER } from '../search.repository';
+import type { FileRollup, LocalizeEvidence, LocalizeExplain, ScopeRecord, SearchResponse } from '../search.types';
+import { RepoPathIndex } from './paths';
+import { type IssueSignals, type StackFrame } from './signals';
+
+/** What LOCALIZE ranks: the code a fix changes. */
+export const CALLABLE_KINDS = ['function', 'method', 'constructor'];
+/** What an identifier may name: callables, and types whose members then get evidence too. */
+const NAMED_KINDS = [...CALLABLE_KINDS, 'class', 'interface'];
+
+/**
+ * Weights of the lists in the fusion (weighted RRF). A frame names the very function that ran; a name
+ * the issue spells is nearly as strong; a quoted message is found verbatim in the scope that emits
+ * it; the prose search (hybrid over title and description) finds what the words describe. Spreading
+ * over the graph adds weaker evidence: the frames' callees and callers, the members of a named class,
+ * the overriders of a named method, the functions of a named file.
+ */
+export const LOCALIZE_WEIGHTS = {
+  frame: 4,
+  name: 3,
+  phrase: 2.5,
+  code: 2.5,
+  prose: 3,
+  frameNeighbor: 0.75,
+  member: 1,
+  overrider: 0.75,
+  path: 1,
+} as const;
+/** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
+const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
+/**
+ * A fix changes the code, not its tests (SWE-bench's gold patches hold no test file): a test scope's
+ * score is multiplied by this.
+ */
+export const TEST_FILE_FACTOR = 0.5;
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\/|(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|(?:^|\/)conftest\.py$/;
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+export type LocalizeListName = keyof typeof LOCALIZE_WEIGHTS;
+
+/** RRF constant of the fusion (as hybrid's: the first ranks of a list count clearly more). */
+const RRF_K = 10;
+/** Caps on what each list reads, so a long issue costs bounded work. */
+const PER_NAME = 15;
+const PER_CLASS = 25;
+const PER_SEED = 8;
+const PER_FILE = 40;
+const SEEDS = 10;
+const PHRASE_HITS = 20;
+/** Hits of the prose search. */
+export const PROSE_HITS = 60;
+/** Frames of one file and line count once. */
+const MAX_FRAME_QUERIES = 60;
+/** How much a spelling that matches many scopes counts: 1 / (matches ^ this). */
+const AMBIGUITY_EXPONENT = 0.5;
+/** A class the prose search found lends its members this share of a named class's evidence. */
+const PROSE_CLASS_SHARE = 0.3;
+/** File roll-up: a file's score is its best function's plus this share of each further one. */
+const FILE_FURTHER_SHARE = 0.3;
+
+interface ListItem {
+  id: string;
+  evidence: Omit<LocalizeEvidence, 'rank' | 'contribution'>;
+  /** Scales the RRF contribution (an ambiguous name counts less). */
+  strength?: number;
+}
+
+export interface LocalizeInput {
+  signals: IssueSignals;
+  filters: CypherFilters;
+  files: { repoId: string; path: string }[];
+  /** The hybrid search over the prose (title, description, names): scope ids best first. */
+  prose: (text: string) => Promise<SearchResponse | null>;
+  limit: number;
+}
+
+export interface LocalizeOutcome {
+  ranked: { id: string; score: number; evidence: LocalizeEvidence[] }[];
+  explain: Omit<LocalizeExplain, 'chosenBy'>;
+  proseWarnings: string[];
+}
+
+/** The spellings of a mention to look up: as written, then shorter dotted tails (`a.b.C.m` -> `C.m`, `m`). */
+export function nameSpellings(identifier: string): { name: string; strength: number }[] {
+  const parts = identifier.split('.').filter(Boolean);
+  const out: { name: string; strength: number }[] = [{ name: identifier, strength: 1 }];
+  if (parts.length >= 3) out.push({ name: parts.slice(-2).join('.'), strength: 0.9 });
+  if (parts.length >= 2) out.push({ name: parts[parts.length - 1], strength: 0.6 });
+  return out;
+}
+
+/** The text the prose search gets: title, description and the strongest names, within the query limit. */
+export function proseQuery(signals: IssueSignals, maxChars: number): string {
+  const names = signals.identifiers.slice(0, 8).join(' ');
+  const body = signals.prose.startsWith(signals.title) ? signals.prose : `${signals.title}\n${signals.prose}`;
+  const text = names ? `${body}\n${names}` : body;
+  if (text.length <= maxChars) return text;
+  const room = maxChars - names.length - 1;
+  return names && room > 100 ? `${body.slice(0, room)}\n${names}` : text.slice(0, maxChars);
+}
+
+/**
+ * Runs each signal where it is strongest, fuses the lists by weighted RRF and keeps functions and
+ * methods, each with the evidence that brought it.
+ */
+export async function localize(repo: SearchRepository, input: LocalizeInput): Promise<LocalizeOutcome> {
+  const { signals, filters } = input;
+  const pathIndex = new RepoPathIndex(input.files);
+
+  // Frames -> repository files (a frame in a library or the standard library matches none).
+  const frameRows: { frame: number; repoId: string; path: string; line: number | null; name: string | null }[] = [];
+  const frameLabel = new Map<number, string>();
+  const seenFrame = new Set<string>();
+  signals.frames.forEach((f, i) => {
+    if (!f.path || frameRows.length >= MAX_FRAME_QUERIES) return;
+    const matched = pathIndex.match(f.path);
+    if (!matched) return;
+    const name = f.function ? f.function.split(/[.:]+/).pop() ?? null : null;
+    const key = `${matched.repoId}\u0000${matched.path}\u0000${f.line ?? name}`;
+    if (seenFrame.has(key) || (f.line === null && !name)) return;
+    seenFrame.add(key);
+    frameRows.push({ frame: i, repoId: matched.repoId, path: matched.path, line: f.line, name });
+    frameLabel.set(i, frameText(f, matched.path));
+  });
+
+  // Identifiers -> spellings, strongest mention first.
+  const spellings: { name: string; strength: number; mention: string }[] = [];
+  const seenSpelling = new Set<string>();
+  for (const id of signals.identifiers) {
+    for (const s of nameSpellings(id)) {
+      if (seenSpelling.has(s.name) || s.name.length < 3) continue;
+      seenSpelling.add(s.name);
+      spellings.push({ ...s, mention: id });
+    }
+  }
+  const pathRows = signals.paths.map((p) => pathIndex.match(p)).filter((m): m is NonNullable<typeof m> => m !== null);
+  const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);
+  const codePhrases = signals.codeLines.map((l) => codeWords(l)).filter((w) => w.length >= 2).slice(0, 8);
+
+  const [frameHits, nameHits, phraseHits, codeHits, pathHits, prose] = await Promise.all([
+    repo.localizeFrameScopes(frameRows, CALLABLE_KINDS),
+    repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME),
+    phrases.length > 0 ? repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
+    codePhrases.length > 0 ? repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
+    repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE),
+    input.prose(proseQuery(signals, 1_000)),
+  ]);
+
+  // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
+  const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
+  const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
+  // A class the prose search found lends its members a little evidence too (in the same round trip).
+  const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
+  const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
+  const [neighborHits, memberHits, overriderHits] = await Promise.all([
+    repo.localizeNeighbors(frameSeeds, CALLABLE_KINDS, PER_SEED),
+    repo.localizeMembers([...namedClasses, ...proseClasses], CALLABLE_KINDS, PER_CLASS),
+    repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED),
+  ]);
+
+  const lists: Record<LocalizeListName, ListItem[]> = {
+    frame: frameHits.map((h) => ({ id: h.id, evidence: { signal: 'frame', detail: frameLabel.get(h.frame) ?? `frame ${h.frame}` } })),
+    name: nameHits
+      .filter((h) => CALLABLE_KINDS.includes(h.kind))
+      .map((h) => {
+        const s = spellings[h.nameIndex];
+        return { id: h.id, strength: s.strength / Math.pow(Math.max(1, h.total), AMBIGUITY_EXPONENT), evidence: { signal: 'name', detail: s.name === s.mention ? s.name : `${s.name} (from ${s.mention})` } };
+      }),
+    phrase: phraseHits.map((h) => ({ id: h.id, evidence: { signal: 'phrase', detail: 'holds a message the issue quotes' } })),
+    code: codeHits.map((h) => ({ id: h.id, evidence: { signal: 'code', detail: 'holds a line of code the issue quotes' } })),
+    prose: (prose?.results ?? []).filter((h) => CALLABLE_KINDS.includes(h.scope.kind)).map((h) => ({ id: h.scope.id, evidence: { signal: 'prose', detail: proseDetail(h.scoreBreakdown) } })),
+    frameNeighbor: neighborHits.map((h) => ({
+      id: h.id,
+      evidence: { signal: 'frame-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (a frame)` : `calls ${h.fromName} (a frame)`, edge: 'CALLS', from: h.fromName },
+    })),
+    member: memberHits.map((h) =>
+      h.classIndex < namedClasses.length
+        ? { id: h.id, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the issue names`, edge: 'HAS_MEMBER', from: h.fromName } }
+        : { id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } },
+    ),
+    overrider: overriderHits.map((h) => ({ id: h.id, evidence: { signal: 'overrider', detail: 'overrides a method the issue names', edge: 'OVERRIDES', from: h.anchorId } })),
+    path: pathHits.map((h) => ({ id: h.id, evidence: { signal: 'path', detail: `declared in ${pathRows[h.pathIndex].path}, which the issue names` } })),
+  };
+  const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
+  for (const name of Object.keys(lists) as LocalizeListName[]) {
+    const seen = new Set<string>();
+    let rank = 0;
+    for (const item of lists[name]) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      rank++;
+      const flat = FLAT_LISTS[name];
+      const contribution = (flat !== undefined ? rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, 1) * flat : rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, rank)) * (item.strength ?? 1);
+      const entry = fused.get(item.id) ?? { id: item.id, score: 0, evidence: [] };
+      entry.score += contribution;
+      entry.evidence.push({ ...item.evidence, rank, contribution: round(contribution) });
+      fused.set(item.id, entry);
+    }
+  }
+  const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  for (const r of ranked) r.evidence.sort((a, b) => b.contribution - a.contribution);
+
+  return {
+    ranked,
+    proseWarnings: prose?.warnings ?? [],
+    explain: {
+      signals: {
+        frames: signals.frames.length,
+        framesInRepository: frameRows.length,
+        identifiers: signals.identifiers,
+        strings: signals.strings,
+        codeSpans: signals.codeSpans.length,
+        paths: signals.paths,
+        proseChars: signals.prose.length,
+      },
+      lists: (Object.keys(lists) as LocalizeListName[]).map((name) => ({ name, weight: LOCALIZE_WEIGHTS[name], hits: new Set(lists[name].map((i) => i.id)).size, cypher: LIST_CYPHER[name] })),
+      truncated: signals.truncated,
+      prose: { text: proseQuery(signals, 1_000), luceneQuery: prose?.explain.lists.find((l) => l.list === 'bm25')?.luceneQuery },
+    },
+  };
+}
+
+const LIST_CYPHER: Record<LocalizeListName, string> = {
+  frame: SEARCH_CYPHER.localizeFrameScopes,
+  code: SEARCH_CYPHER.fullText,
+  name: SEARCH_CYPHER.localizeNames,
+  phrase: SEARCH_CYPHER.fullText,
+  prose: 'hybrid search (see the hybrid explain)',
+  frameNeighbor: SEARCH_CYPHER.localizeNeighbors,
+  member: SEARCH_CYPHER.localizeMembers,
+  overrider: SEARCH_CYPHER.graphOverriders,
+  path: SEARCH_CYPHER.localizeFileScopes,
+};
+
+/** Files of the ranked scopes, scored by their functions (the best, plus a share of the others). */
+export function fileRollup(ranked: readonly { scope: ScopeRecord; score: number }[]): FileRollup[] {
+  const files = new Map<string, { repoId: string; path: string; scores: number[]; functions: string[] }>();
+  for (const { scope, score } of ranked) {
+    const key = `${scope.repoId}\u0000${scope.path}`;
+    const f = files.get(key) ?? { repoId: scope.repoId, path: scope.path, scores: [], functions: [] };
+    f.scores.push(score);
+    f.functions.push(scope.qualifiedName);
+    files.set(key, f);
+  }
+  return [...files.values()]
+    .map((f) => ({ repoId: f.repoId, path: f.path, score: round(f.scores[0] + FILE_FURTHER_SHARE * f.scores.slice(1).reduce((a, b) => a + b, 0)), functions: f.functions }))
+    .sort((a, b) => b.score - a.score)
+    .map((f, i) => ({ ...f, rank: i + 1 }));
+}
+
+/** The words of a line of code, as the full-text index tokenises a source (punctuation dropped). */
+function codeWords(line: string): string[] {
+  return line.split(/[^\p{L}\p{N}_]+/u).filter(Boolean).slice(0, 24);
+}
+
+function frameText(f: StackFrame, repoPath: string): string {
+  return `${repoPath}${f.line !== null ? `:${f.line}` : ''}${f.function ? ` in ${f.function}` : ''} (${f.language} frame ${f.depth + 1} from the error)`;
+}
+
+function proseDetail(b: SearchResponse['results'][number]['scoreBreakdown']): string {
+  const parts = [b.semantic ? `vector rank ${b.semantic.rank}` : null, b.bm25 ? `keyword rank ${b.bm25.rank}` : null].filter(Boolean);
+  return `the issue's words (${parts.join(', ') || 'hybrid'})`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}
