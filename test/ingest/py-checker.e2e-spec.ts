@@ -29,7 +29,8 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
   const calls = async (repo: string) =>
     (await h.neo4j.runStatement<{ edge: string }>(
       `MATCH (a:Scope {repoId: $repo})-[r:CALLS]->(b:Scope {repoId: $repo})
-       RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + coalesce(r.resolver, '') AS edge ORDER BY edge`,
+       RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + coalesce(r.resolver, '') +
+              CASE WHEN r.resolver = 'precise' THEN '/' + coalesce(r.provenance, '') ELSE '' END AS edge ORDER BY edge`,
       { repo },
     )).map((r) => r.edge);
 
@@ -49,13 +50,14 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
     expect(run.resolver).toMatchObject({ py: 'precise', pyPrecise: { files: 5, rechecked: 5 } });
     expect(run.resolver.pyPrecise!.answered).toBeGreaterThanOrEqual(CHECKER_ONLY.length);
     const edges = await calls(repos.precise);
-    for (const e of CHECKER_ONLY) expect(edges).toContain(`${e} precise`);
+    // Provenance: pyright's edges are a compiler's (confidence 1), as TypeScript's checker's are.
+    for (const e of CHECKER_ONLY) expect(edges).toContain(`${e} precise/compiler`);
 
     const { ingest: fast } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
     const fastRun = await fast.index({ path: dir, name: repos.fast, embed: false });
     expect(fastRun.resolver.py).toBe('fast');
     expect(fastRun.resolver.pyPrecise).toBeUndefined();
-    const fastEdges = (await calls(repos.fast)).map((e) => e.replace(/ \w*$/, ''));
+    const fastEdges = (await calls(repos.fast)).map((e) => e.replace(/ [\w/]*$/, ''));
     for (const e of CHECKER_ONLY) expect(fastEdges).not.toContain(e);
     // What the fast resolver pins, it pins alike under both settings.
     expect(edges.filter((e) => e.endsWith(' fast')).map((e) => e.replace(/ fast$/, ''))).toEqual(fastEdges);
@@ -72,8 +74,8 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
     expect(again.files.parsed).toBe(1);
     expect(again.resolver).toMatchObject({ all: 'py-checker', py: 'precise', pyPrecise: { rechecked: 1 } });
     const edges = await calls(repos.precise);
-    expect(edges).toContain('run -> Express.checkout precise');
-    expect(edges).not.toContain('run -> CartService.checkout precise');
+    expect(edges).toContain('run -> Express.checkout precise/compiler');
+    expect(edges).not.toContain('run -> CartService.checkout precise/compiler');
   });
 
   it('without pyright installed, precise falls back to the fast resolver and says why in the index result', async () => {
@@ -82,6 +84,6 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
     const run = await ingest.index({ path: FIXTURE, name: repos.missing, embed: false });
     expect(run.resolver.py).toBe('fast');
     expect(run.resolver.pyPrecise?.skipped).toMatch(/pyright is not installed/);
-    expect((await calls(repos.missing)).map((e) => e.replace(/ \w*$/, ''))).toEqual((await calls(repos.fast)).map((e) => e.replace(/ \w*$/, '')));
+    expect((await calls(repos.missing)).map((e) => e.replace(/ [\w/]*$/, ''))).toEqual((await calls(repos.fast)).map((e) => e.replace(/ [\w/]*$/, '')));
   });
 });

@@ -18,7 +18,7 @@ export type ResolverName = (typeof RESOLVERS)[number];
 
 /**
  * How a reference edge was made, stored as the edge property `provenance`:
- * - `compiler`: a type checker's symbol -> declaration (TypeScript's, in process);
+ * - `compiler`: a type checker's symbol -> declaration (TypeScript's, in process; pyright's, in a process of its own);
  * - `scip`: an imported SCIP index's occurrence -> definition (any indexer: scip-python, scip-go...);
  * - `name`: the name-based resolver found exactly one declaration the name can mean;
  * - `heuristic`: the name-based resolver chose among several candidates (each gets an edge).
