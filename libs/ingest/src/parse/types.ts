@@ -102,6 +102,8 @@ export interface RawImport {
   reexport?: boolean;
   /** C# `using static`. */
   isStatic?: boolean;
+  /** C++ `using a::B;`: qualified name of the namespace it is written in (which receives B). */
+  namespace?: string;
 }
 
 /** TS/JS `export { local as exported }` / `export default local` without a `from` clause. */

@@ -13,7 +13,7 @@ export interface KnownFingerprint {
 }
 
 /** Bump when parser output or the stored shape changes, so stale cache entries are never used. */
-export const PARSER_CACHE_VERSION = 2;
+export const PARSER_CACHE_VERSION = 3;
 const TTL_SECONDS = 30 * 24 * 3600;
 /** Keys per MGET: a whole repository's in one reply would hold Redis up for that long. */
 const MGET_BATCH = 256;

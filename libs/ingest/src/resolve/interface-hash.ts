@@ -26,6 +26,7 @@ export function interfaceHash(file: ParsedFile): string {
   for (const i of file.imports) {
     field('i', i.specifier, i.isNamespace, i.reexport, i.isStatic, i.names.length);
     for (const n of i.names) field('n', n.imported, n.local);
+    if (i.namespace) field('ns', i.namespace);
   }
   for (const e of file.exports ?? []) field('x', e.local, e.exported);
   for (const b of file.bindings ?? []) field('b', b.scopeId, b.name, b.typeName, b.member);

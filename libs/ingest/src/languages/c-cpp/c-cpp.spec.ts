@@ -82,6 +82,36 @@ describe('C/C++ extractor', () => {
     expect(f.references.filter((r) => r.targetName === 'T')).toEqual([]);
   });
 
+  it('C++: a namespace is one scope per file whose text is its header, not the block', () => {
+    const [f] = parse({
+      'm.cc': [
+        '/** The library. */',
+        'namespace marisa { namespace grimoire {',
+        'namespace trie {',
+        'class LoudsTrie { public: void build(); };',
+        'void LoudsTrie::build() {}',
+        '}',
+        '}',
+        '}',
+        'namespace marisa { void later() {} }',
+        'namespace a::b { int x; }',
+      ].join('\n'),
+    });
+    expect(f.errors).toEqual([]);
+    expect(f.scopes.map((s) => s.id.split('#')[1])).toEqual([
+      'm.cc|file', 'marisa|namespace', 'marisa.grimoire|namespace', 'marisa.grimoire.trie|namespace',
+      'marisa.grimoire.trie.LoudsTrie|class', 'marisa.grimoire.trie.LoudsTrie.build|method', 'marisa.grimoire.trie.LoudsTrie.build|method~1',
+      'marisa.later|function', 'a|namespace', 'a.b|namespace',
+    ]);
+    const ns = f.scopes.filter((s) => s.kind === 'namespace').map((s) => [s.qualifiedName, s.source.trim(), s.startLine, s.endLine]);
+    expect(ns).toEqual([
+      ['marisa', 'namespace marisa', 2, 2], ['marisa.grimoire', 'namespace grimoire', 2, 2], ['marisa.grimoire.trie', 'namespace trie', 3, 3],
+      ['a', 'namespace a::b', 10, 10], ['a.b', 'namespace a::b', 10, 10],
+    ]);
+    expect(scope(f, 'marisa')!.docComment).toBe('The library.');
+    expect(scope(f, 'marisa.later')!.parentId).toBe('m.cc#marisa|namespace');
+  });
+
   it('valid code whose preprocessor conditionals split a construct parses without errors', () => {
     const [h, c] = parse({
       'api.h': '#ifdef __cplusplus\nextern "C" {\n#endif\nint api(void);\n#ifdef __cplusplus\n}\n#endif\n',
@@ -151,6 +181,29 @@ describe('C/C++ resolver', () => {
     ]);
     const reasons = Object.fromEntries(r.unresolved.map((u) => [u.targetName, u.reason]));
     expect(reasons).toEqual({ printf: 'builtin', 'o.run': 'dynamic', fp: 'dynamic' });
+  });
+
+  it('C++: `using a::B;` in a namespace brings B into that namespace (header-only namespace scopes)', () => {
+    const files = parse({
+      'a.h': 'namespace a {\nstruct B { static int f(); };\n}\n',
+      'n.cc': [
+        '#include "a.h"',
+        'namespace n {',
+        'using a::B;',
+        '}',
+        'namespace n {',
+        'int g() { return B::f(); }',
+        '}',
+        'int h() { return n::B::f(); }',
+      ].join('\n'),
+    });
+    expect(files.flatMap((f) => f.errors)).toEqual([]);
+    expect(files[1].imports.filter((i) => i.names.length)).toEqual([
+      { fromPath: 'n.cc', specifier: 'a.B', names: [{ imported: 'B', local: 'B' }], line: 3, namespace: 'n' },
+    ]);
+    const r = resolveRepository(files);
+    const calls = r.edges.filter((e) => e.type === 'CALLS').map((e) => `${e.fromId.split('#')[1]} -> ${e.toId.split('#')[1]}`).sort();
+    expect(calls).toEqual(['h|function -> a.B.f|method', 'n.g|function -> a.B.f|method']);
   });
 
   it('C++: typed receivers, this, ns::f, base members, a class called is its constructor, std is builtin', () => {

@@ -42,7 +42,8 @@ const MAX_CHAIN = 6;
 /**
  * C and C++ (tree-sitter-c for `.c`, tree-sitter-cpp for C++ sources and every header).
  *
- * Scopes: namespaces, classes, structs, unions, enums, typedefs and `using X = T` (type_alias),
+ * Scopes: namespaces (one per file, its header's text only), classes, structs, unions, enums, typedefs
+ * and `using X = T` (type_alias),
  * functions, methods (in-class bodies and declarations; out-of-line `void ns::A::f()` definitions are
  * scopes named `f`, qualified `ns.A.f`, `owner` `ns::A`), constructors and destructors (`~A`, a
  * method), function-like macros (`#define MAX(a, b)`, a function: calls to them are call sites).
@@ -194,6 +195,10 @@ class CWalker {
   private readonly cpp: boolean;
   /** Type parameters of the templates being walked (not type references). */
   private templateNames: ReadonlySet<string> = new Set();
+  /** This file's namespace scopes by qualified name (a namespace reopened in the file reuses its scope). */
+  private readonly namespaces = new Map<string, ScopeDraft>();
+  /** Qualified name of the named namespace being walked (where a `using a::B;` puts B). */
+  private namespace_: string | null = null;
 
   constructor(
     private readonly b: FileBuilder,
@@ -306,7 +311,12 @@ class CWalker {
       // `using a::B;`: B is a name of the enclosing namespace (the resolver finds which by the line).
       const q = qualifiedText(this.text(target));
       const local = q.slice(q.lastIndexOf('.') + 1);
-      if (q.includes('.')) this.b.imports.push({ fromPath: this.b.path, specifier: q, names: [{ imported: local, local }], line: startLine(node) });
+      if (q.includes('.')) {
+        this.b.imports.push({
+          fromPath: this.b.path, specifier: q, names: [{ imported: local, local }], line: startLine(node),
+          ...(this.namespace_ ? { namespace: this.namespace_ } : {}),
+        });
+      }
       return;
     }
     this.b.imports.push({
@@ -337,17 +347,35 @@ class CWalker {
       if (body) for (const c of body.namedChildren) this.walk(c, scope, c, true);
       return;
     }
+    // Namespaces are open and span files: one scope per namespace per file whose text is its header
+    // (`namespace a {`), not the block, so it never repeats the file's text in search.
+    const head = { ...range(node), endIndex: body ? body.startIndex : node.endIndex };
+    head.endLine = startLine(body ?? node);
     let s = scope;
     for (const seg of qualifiedText(this.text(nameNode)).split('.')) {
-      s = this.b.addScope({
-        name: seg, kind: 'namespace', parent: s,
-        ...range(node),
-        signature: `namespace ${seg}`,
-        docComment: s === scope ? this.doc(node) : null,
-        exported: !hidden,
-      });
+      const qualifiedName = this.b.qualify(s, seg);
+      let ns = this.namespaces.get(qualifiedName);
+      if (!ns) {
+        ns = this.b.addScope({
+          name: seg, kind: 'namespace', parent: s, qualifiedName,
+          ...head,
+          signature: `namespace ${seg}`,
+          docComment: s === scope ? this.doc(node) : null,
+          exported: !hidden,
+        });
+        this.namespaces.set(qualifiedName, ns);
+      } else if (!hidden) ns.exported = true;
+      s = ns;
     }
-    if (body) for (const c of body.namedChildren) this.walk(c, s, c, hidden);
+    if (body) {
+      const before = this.namespace_;
+      this.namespace_ = s.qualifiedName;
+      try {
+        for (const c of body.namedChildren) this.walk(c, s, c, hidden);
+      } finally {
+        this.namespace_ = before;
+      }
+    }
   }
 
   /** `struct A { ... }`, `class B : public A { ... }`, `union U {...}`, `enum E {...}`; without a body: a type use. */

@@ -124,12 +124,9 @@ export class CFamilyResolver implements FamilyResolver {
       return;
     }
     if (imp.names.length) {
-      // `using a::B;`: the innermost namespace around its line receives B.
-      let ns: ParsedScope | null = null;
-      for (const s of env.file.scopes) {
-        if (s.kind === 'namespace' && s.startLine <= imp.line && s.endLine >= imp.line && (!ns || s.startLine >= ns.startLine)) ns = s;
-      }
-      const key = ns ? `${ns.qualifiedName}.${imp.names[0].local}` : imp.names[0].local;
+      // `using a::B;`: the namespace it is written in receives B.
+      const ns = imp.namespace ? this.byQName.get(imp.namespace)?.find((s) => s.kind === 'namespace' && s.path === env.file.path) ?? null : null;
+      const key = imp.namespace ? `${imp.namespace}.${imp.names[0].local}` : imp.names[0].local;
       if (!this.usingNames.has(key)) this.usingNames.set(key, { parts: imp.specifier.split('.'), from: ns ?? env.fileScope, env });
       return;
     }
