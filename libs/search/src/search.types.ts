@@ -1,4 +1,4 @@
-import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
+import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, type Provenance, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
 
 /**
  * Retrieval modes (DIRECT is the pipeline's business, not a search). `graph` answers relationship
@@ -232,6 +232,8 @@ export interface GraphVia {
   anchorName: string;
   depth: number;
   path: PathStep;
+  /** The path has a hop the name-based resolver made (provenance name or heuristic): the answer rests on name matching. */
+  nameOnly?: boolean;
 }
 
 export interface PathStep {
@@ -241,6 +243,8 @@ export interface PathStep {
   edgeTypes: GraphEdgeType[];
   /** How each hop was walked: `out` follows the edge, `in` walks it backwards. */
   directions: ('out' | 'in')[];
+  /** How each hop's edge was made (compiler, scip, name, heuristic); null for containment and IMPORTS. */
+  provenances?: (Provenance | null)[];
 }
 
 export interface Neighbor {
@@ -328,6 +332,8 @@ export interface StructuralExplain {
   cypher: string[];
   /** Hits answered from the graph (placed first). */
   answered: number;
+  /** Of those, answers whose path has a name-only hop (provenance name or heuristic). */
+  nameOnly?: number;
 }
 
 export interface SearchResponse {
