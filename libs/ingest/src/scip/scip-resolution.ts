@@ -189,6 +189,7 @@ export class ScipResolution implements ScipOracle {
     let external: string | undefined;
     let dynamic = false;
     let untrusted = false;
+    let silent = false;
     for (const o of occs) {
       const sym = parseScipSymbol(o.symbol);
       if (!sym) continue;
@@ -196,7 +197,10 @@ export class ScipResolution implements ScipOracle {
       const scopes = this.defs.get(key);
       if (scopes?.length) scopes.forEach((id) => targets.add(this.constructedClass(id, name) ?? id));
       // Defined here but not as a scope: a parameter, local, field or property holding a function.
-      else if (this.definedHere.has(key) || sym.local) dynamic = true;
+      else if (this.definedHere.has(key)) dynamic = true;
+      // A local the document never defines (scip-python names builtins such as `isinstance` so): the
+      // index says nothing of it; the name-based resolver knows the language's built-ins.
+      else if (sym.local) silent = true;
       else if (this.untrusted.has(key)) untrusted = true;
       else external ??= symbolOrigin(sym);
     }
@@ -204,7 +208,7 @@ export class ScipResolution implements ScipOracle {
       this.answered++;
       return { targetIds: [...targets] };
     }
-    if (untrusted) {
+    if (untrusted || (silent && !dynamic && !external)) {
       this.unanswered++;
       return undefined;
     }
