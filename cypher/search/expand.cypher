@@ -19,5 +19,6 @@ CALL (seed) {
 RETURN seed.id AS fromId, seedRank, n.id AS id, length(p) AS depth,
   [x IN nodes(p) | x.id] AS nodeIds,
   [r IN relationships(p) | type(r)] AS edgeTypes,
+  [r IN relationships(p) | coalesce(r.provenance, CASE r.resolver WHEN 'precise' THEN 'compiler' WHEN 'scip' THEN 'scip' WHEN 'fast' THEN 'name' END)] AS provenances,
   [i IN range(0, length(p) - 1) | CASE WHEN startNode(relationships(p)[i]) = nodes(p)[i] THEN 'out' ELSE 'in' END] AS directions
 ORDER BY depth, seedRank, id

@@ -25,5 +25,6 @@ WHERE n.repoId IN $repoIds
 RETURN named.id AS anchorId, anchorRank, n.id AS id, n.kind AS kind, length(p) AS depth,
   [x IN nodes(p) | x.id] AS nodeIds,
   [r IN relationships(p) | type(r)] AS edgeTypes,
+  [r IN relationships(p) | coalesce(r.provenance, CASE r.resolver WHEN 'precise' THEN 'compiler' WHEN 'scip' THEN 'scip' WHEN 'fast' THEN 'name' END)] AS provenances,
   [r IN relationships(p) | 'in'] AS directions
 ORDER BY anchorRank, depth

@@ -22,5 +22,6 @@ WHERE n.repoId IN $repoIds
 RETURN a.id AS anchorId, anchorRank, n.id AS id, n.kind AS kind, length(p) AS depth,
   [x IN nodes(p) | x.id] AS nodeIds,
   [r IN relationships(p) | type(r)] AS edgeTypes,
+  [r IN relationships(p) | coalesce(r.provenance, CASE r.resolver WHEN 'precise' THEN 'compiler' WHEN 'scip' THEN 'scip' WHEN 'fast' THEN 'name' END)] AS provenances,
   [r IN relationships(p) | 'out'] AS directions
 ORDER BY anchorRank, depth

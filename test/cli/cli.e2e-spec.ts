@@ -39,12 +39,15 @@ describe('scopegraph CLI', () => {
     const repos = JSON.parse((await cli('repos', '--json')).stdout);
     const mine = repos.find((r: { name: string }) => r.name === name);
     expect(mine).toMatchObject({ scopes: result.scopes.total });
-    // references per language: resolved, external, dynamic, unresolved, in JSON and as text
+    // references per language: resolved (by provenance), external, dynamic, not-found, in JSON and as text
     const ts = mine.coverage.find((c: { language: string }) => c.language === 'typescript');
     expect(ts.resolved).toBeGreaterThan(10);
+    expect(ts.byCompiler + ts.byScip + ts.byName + ts.byHeuristic).toBe(ts.resolved);
     const listed = (await cli('repos')).stdout;
     const section = listed.slice(listed.indexOf(`  ${name}\n`));
-    expect(section).toMatch(new RegExp(`typescript\\s+resolved ${ts.resolved}, external ${ts.external}, dynamic ${ts.dynamic}, unresolved ${ts.unresolved}`));
+    expect(section).toMatch(new RegExp(`typescript\\s+resolved ${ts.resolved} \\([^)]*name ${ts.byName}[^)]*\\), external ${ts.external}, dynamic ${ts.dynamic}, not-found ${ts.notFound}`));
+    const calls = ts.callsResolved + ts.callsNotFound;
+    expect(section).toContain(`(not-found ${Math.round((100 * ts.callsNotFound) / calls)}% of ${calls} in-repo call sites)`);
 
     // The fixture holds the same invoicing example in several languages: the TypeScript one is asked for.
     const found = await cli('search', 'create and store an invoice', '--repo', name, '--top-k', '5', '--language', 'typescript', '--json');
@@ -63,6 +66,9 @@ describe('scopegraph CLI', () => {
     const outside = await cli('index', '/etc', '--name', 'etc');
     expect(outside.code).toBe(1);
     expect(outside.stderr).toMatch(/allowed roots/);
+    const scip = await cli('index', FIXTURE, '--name', name, '--scip', '/etc/hostname');
+    expect(scip.code).toBe(1);
+    expect(scip.stderr).toMatch(/BAD_USER_INPUT.*\/etc\/hostname.*allowed roots/);
   });
 
   it('refuses a folder with nothing it can read (exit 1, no empty repository left behind)', async () => {

@@ -103,7 +103,8 @@ describe('MCP server (stdio and Streamable HTTP)', () => {
     expect(scope).toMatch(/save/);
 
     const callers = await stdio.callTool({ name: 'neighborhood', arguments: { id, edges: ['CALLS'], direction: 'in' } });
-    expect(textOf(callers)).toMatch(/<-CALLS- InvoiceService\.create \(method\)/);
+    // Each hop says how its edge was made.
+    expect(textOf(callers)).toMatch(/<-CALLS\[(compiler|scip|name|heuristic)\]- InvoiceService\.create \(method\)/);
 
     const repos = textOf(await http.callTool({ name: 'list_repositories', arguments: {} }));
     expect(repos).toMatch(new RegExp(`^${name}  \\S+  files \\d+, scopes \\d+`, 'm'));

@@ -82,6 +82,14 @@ describe('search quality: build output, relationship questions, exact strings, c
     expect(overriders.results[0].via!.path.edgeTypes).toEqual(['HAS_MEMBER', 'EXTENDS', 'HAS_MEMBER']);
   });
 
+  it('says when a relationship answer rests on name-only edges, with each hop\'s provenance', async () => {
+    const callers = await search('graph', 'who calls bark');
+    // `bark()` imported by name: the name-based resolver pinned it (no compiler needed, no SCIP index given).
+    expect(callers.results[0].via).toMatchObject({ nameOnly: true, path: { edgeTypes: ['CALLS'], provenances: ['name'] } });
+    expect(callers.explain.structural!.nameOnly).toBe(1);
+    expect(callers.explain.notes.join(' ')).toMatch(/1 of 1 answers rest on name-only edges/);
+  });
+
   it('says so when GRAPH mode gets no relationship question', async () => {
     const res = await search('graph', 'format a length for display');
     expect(res.results).toEqual([]);

@@ -302,7 +302,8 @@ describe('search over an indexed repository (real Neo4j)', () => {
       const [hit] = results;
       expect(hit.scope.qualifiedName).toBe('InvoiceService.create');
       expect(hit.neighbors!.map((n) => n.scope.qualifiedName)).toEqual(['main']);
-      expect(hit.neighbors![0].path).toEqual({ nodeIds: [hit.scope.id, hit.neighbors![0].scope.id], edgeTypes: ['CALLS'], directions: ['in'] });
+      // The hop says how its edge was made: `service.create()` on a `new`-initialised local, pinned by name.
+      expect(hit.neighbors![0].path).toEqual({ nodeIds: [hit.scope.id, hit.neighbors![0].scope.id], edgeTypes: ['CALLS'], directions: ['in'], provenances: ['name'] });
     });
 
     it('walks deeper paths and keeps each path consistent', async () => {
@@ -314,6 +315,8 @@ describe('search over an indexed repository (real Neo4j)', () => {
         expect(n.path.nodeIds[n.path.nodeIds.length - 1]).toBe(n.scope.id);
         expect(n.path.edgeTypes).toHaveLength(n.depth);
         expect(n.path.directions).toEqual(Array(n.depth).fill('in'));
+        expect(n.path.provenances).toHaveLength(n.depth);
+        for (const p of n.path.provenances!) expect(['compiler', 'scip', 'name', 'heuristic']).toContain(p);
       }
       expect(await service.neighborhood(`${repoId}:no-such-scope`)).toBeNull();
     });

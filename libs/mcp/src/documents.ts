@@ -18,7 +18,7 @@ export const SCOPE = `query McpScope($id: ID!, $sourceChars: Int) {
 export const NEIGHBORHOOD = `query McpNeighborhood($id: ID!, $depth: Int, $edges: [EdgeType!], $direction: Direction, $maxNodes: Int) {
   neighborhood(id: $id, depth: $depth, edges: $edges, direction: $direction, maxNodes: $maxNodes, sourceChars: 0) {
     root { ${SCOPE_FIELDS} }
-    neighbors { depth fromId scope { ${SCOPE_FIELDS} } path { edgeTypes directions } }
+    neighbors { depth fromId scope { ${SCOPE_FIELDS} } path { edgeTypes directions provenances } }
   }
 }`;
 

@@ -199,11 +199,16 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     (args) =>
       run(async () => {
         const { neighborhood } = await call<{
-          neighborhood: { root: ScopeRow; neighbors: { depth: number; scope: ScopeRow; path: { edgeTypes: string[]; directions: string[] } }[] } | null;
+          neighborhood: { root: ScopeRow; neighbors: { depth: number; scope: ScopeRow; path: { edgeTypes: string[]; directions: string[]; provenances?: (string | null)[] | null } }[] } | null;
         }>(doc.NEIGHBORHOOD, { id: args.id, depth: args.depth, edges: args.edges, direction: args.direction?.toUpperCase(), maxNodes: args.maxNodes });
         if (!neighborhood) throw new GraphqlCallError(`no scope with id "${args.id}"`, 'NOT_FOUND', 'id');
         const rows = neighborhood.neighbors.map((n) => {
-          const via = n.path.edgeTypes.map((t, i) => (n.path.directions[i].toLowerCase() === 'in' ? `<-${t}-` : `-${t}->`)).join(' ');
+          // How each hop's edge was made (compiler, scip, name, heuristic), so an agent can weigh it.
+          const via = n.path.edgeTypes.map((t, i) => {
+            const how = n.path.provenances?.[i];
+            const edge = how ? `${t}[${how}]` : t;
+            return n.path.directions[i].toLowerCase() === 'in' ? `<-${edge}-` : `-${edge}->`;
+          }).join(' ');
           return `  ${via} ${headline(n.scope)}`;
         });
         return [headline(neighborhood.root), ...(rows.length ? rows : ['  (no neighbours with these edges)'])].join('\n');

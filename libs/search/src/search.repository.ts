@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import type { GraphEdgeType } from '@scopegraph/code-model';
+import type { GraphEdgeType, Provenance } from '@scopegraph/code-model';
 import { EXPAND_CYPHER, ExpansionShape, renderExpansionQuery } from './graph/expansion-cypher';
 import { withinRepositories } from './query/lucene';
 import type { ScopeRecord } from './search.types';
@@ -38,6 +38,8 @@ export interface GraphRelatedRow {
   depth: number;
   nodeIds: string[];
   edgeTypes: GraphEdgeType[];
+  /** Absent in rows made by hand (tests); the Cypher files always return it. */
+  provenances?: (Provenance | null)[];
   directions: ('out' | 'in')[];
 }
 
@@ -48,6 +50,8 @@ export interface ExpansionRow {
   depth: number;
   nodeIds: string[];
   edgeTypes: GraphEdgeType[];
+  /** Absent in rows made by hand (tests); the Cypher files always return it. */
+  provenances?: (Provenance | null)[];
   directions: ('out' | 'in')[];
 }
 

@@ -1,6 +1,6 @@
 import { searchStageDuration } from '@scopegraph/observability';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { EDGE_TYPES, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
+import { EDGE_TYPES, type Provenance, REFERENCE_EDGE_TYPES } from '@scopegraph/code-model';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
@@ -350,6 +350,12 @@ export class SearchService {
         );
       }
       const answerIds = new Set(structural.rows.map((r) => r.id));
+      // Say when answers rest on name matching rather than a compiler or a SCIP index.
+      const byName = structural.rows.filter((r) => (r.provenances ?? []).some(isNameOnly)).length;
+      structural.explain.nameOnly = byName;
+      if (byName > 0) {
+        prep.explain.notes.push(`${byName} of ${structural.rows.length} answers rest on name-only edges (provenance name or heuristic: matched by name, not by a compiler or a SCIP index)`);
+      }
       const anchorName = new Map(structural.anchors.map((a) => [a.id, a.qualifiedName]));
       const graphItems = structural.rows.map((r, i) => {
         via.set(r.id, {
@@ -357,7 +363,8 @@ export class SearchService {
           anchorId: r.anchorId,
           anchorName: anchorName.get(r.anchorId) ?? r.anchorId,
           depth: r.depth,
-          path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions },
+          path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions, provenances: r.provenances },
+          nameOnly: (r.provenances ?? []).some(isNameOnly),
         });
         return { id: r.id, score: 1 / (i + 1), breakdown: { fusion: 'graph' as const } };
       });
@@ -679,7 +686,7 @@ export class SearchService {
         scope: records.get(r.id)!,
         depth: r.depth,
         fromId: r.fromId,
-        path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions },
+        path: { nodeIds: r.nodeIds, edgeTypes: r.edgeTypes, directions: r.directions, provenances: r.provenances },
       }));
   }
 
@@ -832,6 +839,11 @@ function plainWordsPlan(plan: SearchPlan, plain: PlainWordsPlan): SearchPlan {
 /** The semantic_rerank pool: deep enough that the keyword score can lift a hit from well below topK. */
 export function rerankPool(topK: number): number {
   return Math.max(SEARCH_DEFAULTS.rerankMinPool, SEARCH_DEFAULTS.rerankPoolFactor * topK);
+}
+
+/** A hop made by the name-based resolver (a unique name, or a pick among several candidates). */
+function isNameOnly(p: Provenance | null): boolean {
+  return p === 'name' || p === 'heuristic';
 }
 
 /** Expansion options with defaults: depth 1, both directions, every edge type, 50 nodes. */

@@ -1,4 +1,4 @@
-import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
+import { EDGE_TYPES, type GraphEdgeType, LANGUAGES, type Provenance, SCOPE_KINDS, type ScopeKind } from '@scopegraph/code-model';
 
 /**
  * Retrieval modes (DIRECT is the pipeline's business, not a search). `graph` answers relationship
@@ -260,6 +260,8 @@ export interface GraphVia {
   anchorName: string;
   depth: number;
   path: PathStep;
+  /** The path has a hop the name-based resolver made (provenance name or heuristic): the answer rests on name matching. */
+  nameOnly?: boolean;
 }
 
 export interface PathStep {
@@ -269,6 +271,8 @@ export interface PathStep {
   edgeTypes: GraphEdgeType[];
   /** How each hop was walked: `out` follows the edge, `in` walks it backwards. */
   directions: ('out' | 'in')[];
+  /** How each hop's edge was made (compiler, scip, name, heuristic); null for containment and IMPORTS. */
+  provenances?: (Provenance | null)[];
 }
 
 export interface Neighbor {
@@ -380,6 +384,8 @@ export interface StructuralExplain {
   cypher: string[];
   /** Hits answered from the graph (placed first). */
   answered: number;
+  /** Of those, answers whose path has a name-only hop (provenance name or heuristic). */
+  nameOnly?: number;
 }
 
 export interface SearchResponse {

@@ -266,6 +266,8 @@ export class GraphPath {
   @Field(() => [ID]) nodeIds: string[];
   @Field(() => [EdgeTypeEnum]) edgeTypes: GraphEdgeType[];
   @Field(() => [DirectionEnum]) directions: ('out' | 'in')[];
+  @Field(() => [String], { nullable: 'itemsAndList', description: 'How each hop\'s edge was made: compiler, scip, name (the only declaration the name can mean) or heuristic (one of several candidates); null for containment and IMPORTS' })
+  provenances?: (string | null)[];
 }
 
 @ObjectType()
@@ -283,6 +285,7 @@ export class GraphVia {
   @Field() anchorName: string;
   @Field(() => Int) depth: number;
   @Field(() => GraphPath, { description: 'From the named scope to this one' }) path: GraphPath;
+  @Field({ nullable: true, description: 'The path has a hop the name-based resolver made (provenance name or heuristic): the answer rests on name matching' }) nameOnly?: boolean;
 }
 
 @ObjectType({ description: 'LOCALIZE: one piece of evidence for a hit' })

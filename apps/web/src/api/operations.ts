@@ -3,7 +3,7 @@
 
 const SCOPE = 'id repoId name qualifiedName kind language path startLine endLine signature docComment source sourceLength sourceTruncated';
 const LIST = 'rank score contribution';
-const PATH = 'nodeIds edgeTypes directions';
+const PATH = 'nodeIds edgeTypes directions provenances';
 
 export const REPOSITORIES = `query ConsoleRepositories {
   repositories { id name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError indexRun { phase scopesWritten embedded toEmbed } }
@@ -25,7 +25,7 @@ export const SEARCH = `query ConsoleSearch($input: SearchInput!) {
         semantic { ${LIST} } bm25 { ${LIST} } keyword { ${LIST} raw } graph { ${LIST} connections }
         rescore { fused keyword phrase name container link }
       }
-      via { relation anchorId anchorName depth path { ${PATH} } }
+      via { relation anchorId anchorName depth nameOnly path { ${PATH} } }
     }
   }
 }`;

@@ -40,6 +40,8 @@ export interface GraphPath {
   nodeIds: string[];
   edgeTypes: string[];
   directions: string[];
+  /** compiler | scip | name | heuristic per hop; null for containment and IMPORTS (absent from older servers). */
+  provenances?: (string | null)[] | null;
 }
 
 export interface GraphVia {
@@ -48,6 +50,8 @@ export interface GraphVia {
   anchorName: string;
   depth: number;
   path: GraphPath;
+  /** The answer rests on name matching (a hop made by the name-based resolver). */
+  nameOnly?: boolean | null;
 }
 
 export interface SearchHit {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../api/errors';
-import { alignFirstLine, answerPieces, breakdownParts, globList, hopsText, movement, nameFromId, num, pathText } from './format';
+import { alignFirstLine, answerPieces, breakdownParts, globList, hopsText, movement, nameFromId, num, pathText, viaText } from './format';
 
 describe('score breakdown', () => {
   it('shows every list a hit was found by (rank · score · contribution), then fusion and rescore', () => {
@@ -43,6 +43,13 @@ describe('graph paths', () => {
     ).toBe('formatMoney <-CALLS- InvoiceService.create <-CALLS- main');
     expect(pathText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'] })).toBe('Invoice -EXTENDS-> BaseEntity');
     expect(hopsText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'] })).toBe('-EXTENDS-> BaseEntity');
+  });
+
+  it('shows how each hop\'s edge was made, and says when an answer rests on name matching', () => {
+    const path = { nodeIds: ['r:a.ts#bark|function', 'r:d.ts#Dog.speak|method', 'r:d.ts#Dog|class'], edgeTypes: ['CALLS', 'HAS_MEMBER'], directions: ['IN', 'IN'], provenances: ['scip', null] };
+    expect(pathText(path)).toBe('bark <-CALLS[scip]- Dog.speak <-HAS_MEMBER- Dog');
+    expect(viaText({ relation: 'callers', anchorId: 'r:a.ts#bark|function', anchorName: 'bark', depth: 1, path: { ...path, provenances: ['name', null] }, nameOnly: true }))
+      .toBe('callers of bark: bark <-CALLS[name]- Dog.speak <-HAS_MEMBER- Dog (rests on name matching)');
   });
 });
 

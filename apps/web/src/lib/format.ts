@@ -82,7 +82,10 @@ export function pathText(path: GraphPath, name: (id: string) => string = nameFro
   let text = name(path.nodeIds[0] ?? '?');
   path.edgeTypes.forEach((type, i) => {
     const next = name(path.nodeIds[i + 1] ?? '?');
-    text += path.directions[i]?.toUpperCase() === 'IN' ? ` <-${type}- ${next}` : ` -${type}-> ${next}`;
+    // How the edge was made, when the server says: CALLS[scip], EXTENDS[name]...
+    const how = path.provenances?.[i];
+    const edge = how ? `${type}[${how}]` : type;
+    text += path.directions[i]?.toUpperCase() === 'IN' ? ` <-${edge}- ${next}` : ` -${edge}-> ${next}`;
   });
   return text;
 }
@@ -94,7 +97,7 @@ export function hopsText(path: GraphPath): string {
 
 /** How a GRAPH answer relates to the scope the question named. */
 export function viaText(via: GraphVia): string {
-  return `${via.relation} of ${via.anchorName}: ${pathText(via.path)}`;
+  return `${via.relation} of ${via.anchorName}: ${pathText(via.path)}${via.nameOnly ? ' (rests on name matching)' : ''}`;
 }
 
 export function scopeLocation(scope: { path: string; startLine?: number | null; endLine?: number | null }): string {

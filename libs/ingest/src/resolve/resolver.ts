@@ -147,7 +147,7 @@ class Resolver {
    */
   private decide(r: RawReference, env: FileEnv, fast: () => Outcome): { out: Outcome; resolver: ResolverName } {
     const s = this.scip(r, env);
-    if (s) return { out: s, resolver: 'scip' };
+    if (s) return { out: 'targets' in s ? this.constructorConvention(s, fast) : s, resolver: 'scip' };
     if (this.opts.preciseFirst) {
       const p = this.precise(r, env);
       return p ? { out: p, resolver: 'precise' } : { out: fast(), resolver: 'fast' };
@@ -175,6 +175,18 @@ class Resolver {
     if ('reason' in p) return p;
     const targets = p.targetIds.map((id) => this.t.scopes.get(id)).filter((s): s is ParsedScope => !!s);
     return targets.length ? { targets } : undefined;
+  }
+
+  /**
+   * `new Foo()`: a SCIP index names Foo's constructor. Where the name-based resolver's convention for
+   * the same reference is the class (TS/JS, Python), the class it is, so edges agree across resolvers.
+   */
+  private constructorConvention(s: { targets: ParsedScope[] }, fast: () => Outcome): Outcome {
+    if (!s.targets.some((t) => t.kind === 'constructor')) return s;
+    const f = fast();
+    if (!('targets' in f)) return s;
+    const named = new Set(f.targets.map((t) => t.id));
+    return { targets: s.targets.map((t) => (t.kind === 'constructor' && t.parentId && named.has(t.parentId) ? this.t.scopes.get(t.parentId)! : t)) };
   }
 
   /** The SCIP index's implementation relationships: heritage (followed by member lookups) and OVERRIDES. */

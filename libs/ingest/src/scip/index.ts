@@ -6,6 +6,10 @@
  *   const scip = new ScipResolution(index, parsedFiles, rootPath);
  *   resolveRepository(parsedFiles, { scip });   // SCIP answers first; name-based resolution the rest
  *   scip.stats;                                 // documents used / stale / unknown, ranges outside files
+ *
+ * Several indexes (one per language): `new ScipOracles([tsIndex, pyIndex])`. `occurrenceEdges()` gives
+ * the index's own occurrence -> definition edges for callers that do not resolve raw references.
+ * testing/indexers.ts runs scip-typescript and scip-python (npm devDependencies) for tests and benches.
  */
 export * from './decode';
 export * from './symbol';

@@ -7,7 +7,7 @@ import type { ResolvedEdge, ScipHeritage, ScipOracle, ScipOutcome } from '../res
 
 export type { ScipHeritage, ScipOracle, ScipOutcome };
 import { ScipDocument, ScipIndex, SCIP_ROLE_DEFINITION, SCIP_ROLE_IMPORT } from './decode';
-import { parseScipSymbol, symbolName, symbolOrigin } from './symbol';
+import { ParsedScipSymbol, parseScipSymbol, symbolName, symbolOrigin } from './symbol';
 
 /** How much of an index could be used, for the index summary. Paths are repo-relative. */
 export interface ScipImportStats {
@@ -189,14 +189,19 @@ export class ScipResolution implements ScipOracle {
     let external: string | undefined;
     let dynamic = false;
     let untrusted = false;
+    let silent = false;
     for (const o of occs) {
       const sym = parseScipSymbol(o.symbol);
       if (!sym) continue;
       const key = qualify(o.symbol, file.path);
-      const scopes = this.defs.get(key);
-      if (scopes?.length) scopes.forEach((id) => targets.add(this.constructedClass(id, name) ?? id));
+      // An implicit constructor (no scope of its own): the type it constructs.
+      const scopes = this.defs.get(key) ?? (isConstructorSymbol(sym) ? this.defs.get(ownerSymbol(key)) : undefined);
+      if (scopes?.length) scopes.forEach((id) => targets.add(id));
       // Defined here but not as a scope: a parameter, local, field or property holding a function.
-      else if (this.definedHere.has(key) || sym.local) dynamic = true;
+      else if (this.definedHere.has(key)) dynamic = true;
+      // A local the document never defines (scip-python names builtins such as `isinstance` so): the
+      // index says nothing of it; the name-based resolver knows the language's built-ins.
+      else if (sym.local) silent = true;
       else if (this.untrusted.has(key)) untrusted = true;
       else external ??= symbolOrigin(sym);
     }
@@ -204,24 +209,13 @@ export class ScipResolution implements ScipOracle {
       this.answered++;
       return { targetIds: [...targets] };
     }
-    if (untrusted) {
+    if (untrusted || (silent && !dynamic && !external)) {
       this.unanswered++;
       return undefined;
     }
     this.answered++;
     if (dynamic) return { reason: 'dynamic' };
     return { reason: 'external', ...(external ? { origin: external } : {}) };
-  }
-
-  /**
-   * `new Foo()`: SCIP names Foo's constructor; the graph's convention (the name-based and compiler
-   * resolvers') is a CALLS edge to the class, so the class it is.
-   */
-  private constructedClass(id: string, name: string): string | undefined {
-    const s = this.scopeById().get(id);
-    if (s?.kind !== 'constructor' || !s.parentId) return undefined;
-    const cls = this.scopeById().get(s.parentId);
-    return cls && cls.name === name ? cls.id : undefined;
   }
 
   private byId?: Map<string, ParsedScope>;
@@ -236,18 +230,40 @@ export class ScipResolution implements ScipOracle {
   heritage(): ScipHeritage[] {
     const out: ScipHeritage[] = [];
     const scopeOf = this.scopeById();
+    const pairs: [ParsedScope, ParsedScope][] = [];
     for (const rel of this.relationships) {
       for (const fromId of this.defs.get(rel.symbol) ?? []) {
         for (const toId of this.defs.get(rel.to) ?? []) {
           const from = scopeOf.get(fromId);
           const to = scopeOf.get(toId);
-          if (!from || !to || from.id === to.id) continue;
-          let type: ScipHeritage['type'] | undefined;
-          if (TYPE_LIKE.has(from.kind) && TYPE_LIKE.has(to.kind)) type = INTERFACE_LIKE.has(to.kind) && !INTERFACE_LIKE.has(from.kind) ? 'IMPLEMENTS' : 'EXTENDS';
-          else if (MEMBER_LIKE.has(from.kind) && MEMBER_LIKE.has(to.kind)) type = 'OVERRIDES';
-          if (type) out.push({ fromId, toId, type, line: this.defLine.get(fromId) ?? from.startLine });
+          if (from && to && from.id !== to.id) pairs.push([from, to]);
         }
       }
+    }
+    const bases = new Map<string, Set<string>>();
+    for (const [from, to] of pairs) {
+      if (!TYPE_LIKE.has(from.kind) || !TYPE_LIKE.has(to.kind)) continue;
+      let set = bases.get(from.id);
+      if (!set) bases.set(from.id, (set = new Set()));
+      set.add(to.id);
+      out.push({ fromId: from.id, toId: to.id, type: INTERFACE_LIKE.has(to.kind) && !INTERFACE_LIKE.has(from.kind) ? 'IMPLEMENTS' : 'EXTENDS', line: this.defLine.get(from.id) ?? from.startLine });
+    }
+    // A member overrides one of a base type's (some indexers also list the reverse, for navigation).
+    const inherits = (cls: string, base: string): boolean => {
+      const seen = new Set<string>();
+      const stack = [cls];
+      while (stack.length) {
+        const c = stack.pop()!;
+        if (c === base) return c !== cls;
+        if (seen.has(c)) continue;
+        seen.add(c);
+        stack.push(...(bases.get(c) ?? []));
+      }
+      return false;
+    };
+    for (const [from, to] of pairs) {
+      if (!MEMBER_LIKE.has(from.kind) || !MEMBER_LIKE.has(to.kind) || !from.parentId || !to.parentId || !inherits(from.parentId, to.parentId)) continue;
+      out.push({ fromId: from.id, toId: to.id, type: 'OVERRIDES', line: this.defLine.get(from.id) ?? from.startLine });
     }
     return out;
   }
@@ -281,6 +297,16 @@ export class ScipResolution implements ScipOracle {
 /** Builds the mapping of a SCIP index file onto one run's parsed files (reads the files from disk). */
 export function mapScipIndex(index: ScipIndex, files: ParsedFile[], rootPath: string): ScipResolution {
   return new ScipResolution(index, files, rootPath);
+}
+
+function isConstructorSymbol(p: ParsedScipSymbol): boolean {
+  const last = p.descriptors[p.descriptors.length - 1];
+  return last?.suffix === 'method' && CONSTRUCTOR_NAMES.has(last.name);
+}
+
+/** `...Foo#<init>().` -> `...Foo#`: the symbol of a method's owner. */
+function ownerSymbol(symbol: string): string {
+  return symbol.replace(/(`[^`]*`|[\w$+-]+)\([^)]*\)\.$/, '');
 }
 
 function innermost(scopes: ParsedScope[], line: number): ParsedScope | undefined {

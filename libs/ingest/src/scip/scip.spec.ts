@@ -155,6 +155,35 @@ describe('SCIP index errors (hand-made indexes)', () => {
     expect(s.stats).toMatchObject({ documents: 2, used: 1, unknown: 1, unknownPaths: ['src/gone.ts'], outOfRange: 2 });
   });
 
+  it('makes OVERRIDES only along the index\'s type heritage, and maps an implicit constructor to its type', () => {
+    const B = 'export class A {\n  m(): void {}\n}\nexport class B extends A {\n  m(): void {}\n}\nexport function make(): A {\n  return new B();\n}\n';
+    writeFileSync(join(root, 'src/b.ts'), B);
+    const mine = [...files, parser.parseFile('src/b.ts', B)];
+    const S = (name: string) => `scip-java maven fixture 1 src/\`b.ts\`/${name}`;
+    const rel = (symbol: string, to: string) => new scip.SymbolInformation({ symbol, relationships: [new scip.Relationship({ symbol: to, is_implementation: true })] });
+    const d = new scip.Document({
+      relative_path: 'src/b.ts', language: 'java', text: '',
+      occurrences: [
+        new scip.Occurrence({ range: [0, 13, 14], symbol: S('A#'), symbol_roles: 1 }),
+        new scip.Occurrence({ range: [1, 2, 3], symbol: S('A#m().'), symbol_roles: 1 }),
+        new scip.Occurrence({ range: [3, 13, 14], symbol: S('B#'), symbol_roles: 1 }),
+        new scip.Occurrence({ range: [4, 2, 3], symbol: S('B#m().'), symbol_roles: 1 }),
+        new scip.Occurrence({ range: [6, 16, 20], symbol: S('make().'), symbol_roles: 1 }),
+        // `new B()`: B has no constructor of its own.
+        new scip.Occurrence({ range: [7, 13, 14], symbol: S('B#`<init>`().'), symbol_roles: 8 }),
+      ],
+      // Indexers for navigation also list the reverse (the base's member "implemented by" the override).
+      symbols: [rel(S('B#'), S('A#')), rel(S('B#m().'), S('A#m().')), rel(S('A#m().'), S('B#m().'))],
+    });
+    const s = new ScipResolution(decodeScipIndex(encode([d])), mine, root);
+    expect(s.heritage().map((h) => `${h.type} ${h.fromId} -> ${h.toId}`)).toEqual([
+      'EXTENDS src/b.ts#B|class -> src/b.ts#A|class',
+      'OVERRIDES src/b.ts#B.m|method -> src/b.ts#A.m|method',
+    ]);
+    const r = resolveRepository(mine, { scip: s });
+    expect(r.edges.find((e) => e.type === 'CALLS' && e.fromId === 'src/b.ts#make|function')).toMatchObject({ toId: 'src/b.ts#B|class', resolver: 'scip' });
+  });
+
   it('refuses bytes that are not a SCIP index', () => {
     expect(() => decodeScipIndex(Buffer.from('{"not": "scip"}'))).toThrow(ScipDecodeError);
     expect(() => decodeScipIndex(new Uint8Array(0))).toThrow(/not a SCIP index/);
