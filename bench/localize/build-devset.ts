@@ -106,8 +106,8 @@ export function changedBaseLines(patch: string): Map<string, number[]> {
 async function main(): Promise<void> {
   const mirrors = arg('mirrors', '/work/.mirror');
   const corpora = arg('corpora', '/work/corpora/localize');
-  const out = arg('out', '/work/shared/localize-devset/issues-dev.jsonl');
-  const tsv = arg('tsv', '/work/shared/localize-devset/snapshots.tsv');
+  const out = arg('out', 'bench/localize/datasets/issues-dev.jsonl');
+  const tsv = arg('tsv', 'bench/localize/datasets/snapshots.tsv');
   const instances = readInstances(arg('lite', '/tmp/loc/lite-plus-dev.json'), arg('msb-dir', '/tmp/loc/msb'));
   const parser = new ParserService();
   await parser.init();

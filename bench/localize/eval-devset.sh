@@ -12,7 +12,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 MODES="${EVAL_MODES:-bm25,hybrid,localize}"
-DATA="${LOCALIZE_DATA:-/work/shared/localize-devset}"
+DATA="${LOCALIZE_DATA:-bench/localize/datasets}"
 OUT=".cache/eval"
 mkdir -p "$OUT" "$DATA"
 log() { printf '[localize-eval] %s\n' "$*" >&2; }

@@ -4,7 +4,7 @@
  * server's own timings.total and the round trip, p50/p95, with the machine's load average.
  *
  *   node dist/bench/localize/latency.js --url http://127.0.0.1:4000/graphql --repo pythonnet \
- *     --dataset /work/shared/localize-devset/issues-dev.jsonl [--rounds 2]
+ *     --dataset bench/localize/datasets/issues-dev.jsonl [--rounds 2]
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const repo = arg('repo', '');
   const rounds = Number(arg('rounds', '2'));
   const issues = fs
-    .readFileSync(arg('dataset', '/work/shared/localize-devset/issues-dev.jsonl'), 'utf8')
+    .readFileSync(arg('dataset', 'bench/localize/datasets/issues-dev.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => (JSON.parse(l) as { query: string }).query);
