@@ -19,6 +19,8 @@ export interface HistoryResult {
   massCommits: number;
   fileCoChanges: number;
   scopeCoChanges: number;
+  /** No new commit: statistics and rules were left as they were (counts above are then 0). */
+  unchanged?: boolean;
   timingsMs: Record<string, number>;
 }
 
@@ -118,7 +120,11 @@ export class HistoryService {
       });
       await time('writeCommits', () => this.repo.writeCommits(repoId, records));
     }
-    await time('prune', () => this.repo.pruneCommits(repoId, opts.maxCommits));
+    const pruned = await time('prune', () => this.repo.pruneCommits(repoId, opts.maxCommits));
+    if (records.length === 0 && pruned === 0 && !rewritten && state?.status === 'git' && state.head === head) {
+      // Nothing new: the statistics and rules in the graph are those of the same commits.
+      return { status: 'git', head, read: 0, kept: state.commits, incremental: true, massCommits: 0, fileCoChanges: 0, scopeCoChanges: 0, unchanged: true, timingsMs: timings };
+    }
     const kept = await time('readCommits', () => this.repo.storedCommits(repoId));
     const agg = await time('aggregate', async () => aggregate(kept, opts.aggregate));
     const mass = kept.filter((c) => c.mass).length;

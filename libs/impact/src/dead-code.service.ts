@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
@@ -45,6 +47,9 @@ const CALLED_BY_NAME = new Set([
 ]);
 const IDENT = /[A-Za-z_$][\w$]*/g;
 const QUOTED = /['"`]([A-Za-z_$][\w$]*)['"`]/g;
+/** The identifier a string starts with: `"visit_" + name`, f"parse_{kind}", `on${event}`. */
+const STRING_HEAD = /['"`]([A-Za-z_$][\w$]*)/g;
+const MIN_PREFIX = 3;
 
 /**
  * Dead-code candidates: unreferenced declarations minus entry points, each with a confidence lowered
@@ -60,7 +65,7 @@ export class DeadCodeService {
     if (!(minConfidence >= 0 && minConfidence <= 1)) throw new DomainError(DomainErrorCode.InvalidInput, 'minConfidence must be from 0 to 1', 'minConfidence');
     const limit = req.limit ?? DEAD_CODE_LIMITS.defaultResults;
     if (!Number.isInteger(limit) || limit < 1 || limit > DEAD_CODE_LIMITS.maxResults) throw new DomainError(DomainErrorCode.InvalidInput, `limit must be an integer from 1 to ${DEAD_CODE_LIMITS.maxResults}`, 'limit');
-    const [repo] = await this.neo4j.read('impact/repository', { repoId: req.repository });
+    const [repo] = await this.neo4j.read<{ rootPath: string }>('impact/repository', { repoId: req.repository });
     if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
 
     const [rows, files, unresolved] = await Promise.all([
@@ -70,10 +75,13 @@ export class DeadCodeService {
     ]);
     const words = new Map<string, number>();
     const quoted = new Map<string, number>();
-    for (const f of files) {
-      const text = f.source ?? '';
+    const heads = new Set<string>();
+    // The graph keeps only the head of a file's text: the words are counted in the files themselves.
+    const texts = await mapLimit(files, FILE_READS, async (f) => (await readText(repo.rootPath, f.path)) ?? f.source ?? '');
+    for (const text of texts) {
       for (const m of text.matchAll(IDENT)) words.set(m[0], (words.get(m[0]) ?? 0) + 1);
       for (const m of text.matchAll(QUOTED)) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
+      for (const m of text.matchAll(STRING_HEAD)) if (m[1].length >= MIN_PREFIX) heads.add(m[1]);
     }
     const unresolvedByName = new Map<string, number>();
     for (const u of unresolved) {
@@ -105,6 +113,11 @@ export class DeadCodeService {
         confidence -= 0.5;
         reasons.push(`its name is written as a string ${q} time${q === 1 ? '' : 's'} (lookup by name, reflection, a registry)`);
       }
+      const prefix = namePrefix(r.name, heads);
+      if (prefix) {
+        confidence -= 0.5;
+        reasons.push(`a string starts with "${prefix}": the name may be built at run time (getattr(self, "${prefix}" + ...), dispatch tables)`);
+      }
       const u = unresolvedByName.get(r.name) ?? 0;
       if (u > 0) {
         confidence -= 0.4;
@@ -117,7 +130,8 @@ export class DeadCodeService {
         reasons.push(`the name ${r.name} occurs ${extra} more time${extra === 1 ? '' : 's'} in the code (an unpinned use, or a mention)`);
       }
       if (r.exported || (r.kind === 'method' && r.parentExported)) {
-        confidence -= 0.15;
+        // Below the default threshold on its own: unused public code is reported only when asked for.
+        confidence -= 0.3;
         reasons.push('exported: code outside the repository could use it');
       }
       if (r.kind === 'method' && r.repoBase) {
@@ -149,6 +163,40 @@ export function entryPoint(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exp
   if (r.parentKind === 'interface') return 'interface member';
   const exported = r.exported || (r.kind === 'method' && r.parentExported);
   if (exported && publicFiles.has(r.path)) return 'public API of the package';
+  return null;
+}
+
+const FILE_READS = 16;
+
+async function readText(root: string, rel: string): Promise<string | null> {
+  const full = path.resolve(root, rel);
+  if (!full.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) return null;
+  try {
+    return await fs.readFile(full, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  }));
+  return out;
+}
+
+/** A string head the name extends at a word boundary (`visit_` of `visit_For`, `on` of `onClick`). */
+function namePrefix(name: string, heads: Set<string>): string | null {
+  for (let end = name.length - 1; end >= MIN_PREFIX; end--) {
+    const head = name.slice(0, end);
+    const boundary = head.endsWith('_') || /[A-Z]/.test(name[end]);
+    if (boundary && heads.has(head)) return head;
+  }
   return null;
 }
 

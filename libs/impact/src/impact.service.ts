@@ -160,34 +160,31 @@ export class ImpactService {
     const reached = [...seen.values()].filter((h): h is ImpactedScope => h !== null);
 
     const targetPaths = [...new Set(targets.map((t) => t.path))];
-    const importerRows = await this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { repoId: req.repository, paths: targetPaths });
+    const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
+    const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
+    // Independent reads: importers, what the answer may miss, and history's partners, at once.
+    const [importerRows, [unresolved], coRows] = await Promise.all([
+      this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { repoId: req.repository, paths: targetPaths }),
+      this.neo4j.read<{ sameName: number; inReached: number }>('impact/unresolved-coverage', { repoId: req.repository, names: answerNames, reached: reached.map((h) => h.scope.id) }),
+      coLimit > 0
+        ? this.neo4j.read<ScopeRef & { confidence: number; support: number; with: string[]; level: string }>('impact/co-changed', {
+            ids: [...targets.map((t) => t.id), ...fileIds],
+            exclude: [...seen.keys(), ...fileIds, ...reached.map((h) => `${req.repository}:${h.scope.path}#${h.scope.path}|file`)],
+            limit: cypherInt(coLimit),
+          })
+        : Promise.resolve([]),
+    ]);
     const importers = importerRows
       .filter((r) => !targetPaths.includes(r.path))
       .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-
-    const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
-    const [unresolved] = await this.neo4j.read<{ sameName: number; inReached: number }>('impact/unresolved-coverage', {
-      repoId: req.repository,
-      names: answerNames,
-      reached: reached.map((h) => h.scope.id),
-    });
+    const coChanged: CoChangedScope[] = coRows.map(({ confidence, support, with: w, level, ...s }) => ({ scope: s, confidence, support, with: w, level }));
     const followed = [...edges.values()];
     const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
     const precise = followed.filter((e) => e.resolver === 'precise').length;
     const tests = reached.filter((h) => h.isTest).map((h) => h.scope);
     const testsFound = tests.length > 0 || importers.some((i) => i.isTest);
 
-    let coChanged: CoChangedScope[] = [];
-    if (coLimit > 0) {
-      const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
-      const rows = await this.neo4j.read<ScopeRef & { confidence: number; support: number; with: string[]; level: string }>('impact/co-changed', {
-        ids: [...targets.map((t) => t.id), ...fileIds],
-        exclude: [...seen.keys(), ...fileIds, ...reached.map((h) => `${req.repository}:${h.scope.path}#${h.scope.path}|file`)],
-        limit: cypherInt(coLimit),
-      });
-      coChanged = rows.map(({ confidence, support, with: w, level, ...s }) => ({ scope: s, confidence, support, with: w, level }));
-    }
     const coverage: ImpactCoverage = {
       edges: followed.length,
       nameOnlyEdges: nameOnly,

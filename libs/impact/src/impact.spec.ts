@@ -1,0 +1,42 @@
+import { changedByContent, mapChangedScopes, VersionScope } from './change-mapper';
+import { entryPoint } from './dead-code.service';
+import { isTestPath } from './test-paths';
+
+const scope = (id: string, startLine: number, endLine: number, contentHash = id): VersionScope => ({ id, name: id, qualifiedName: id, kind: 'function', startLine, endLine, contentHash });
+
+describe('mapChangedScopes', () => {
+  it('reads added, modified and removed scopes off the hunks of both versions', () => {
+    const before = [scope('a', 1, 3), scope('b', 5, 7), scope('gone', 9, 11)];
+    const after = [scope('a', 1, 3), scope('b', 5, 8, 'b2'), scope('c', 10, 12)];
+    // b gains a line (new 7), gone's lines 9-11 are replaced by c's 10-12.
+    const hunks = [
+      { oldStart: 7, oldLen: 0, newStart: 7, newLen: 1 },
+      { oldStart: 9, oldLen: 3, newStart: 10, newLen: 3 },
+    ];
+    expect(mapChangedScopes('x.ts', hunks, before, after).map((s) => `${s.change} ${s.id}`)).toEqual(['modified b', 'removed gone', 'added c']);
+    expect(changedByContent('x.ts', before, after).map((s) => `${s.change} ${s.id}`).sort()).toEqual(['added c', 'modified b', 'removed gone']);
+  });
+
+  it('counts a pure deletion inside a scope as a change of it, not of its neighbours', () => {
+    const before = [scope('a', 1, 5), scope('b', 7, 9)];
+    const after = [scope('a', 1, 4, 'a2'), scope('b', 6, 8)];
+    expect(mapChangedScopes('x.ts', [{ oldStart: 3, oldLen: 1, newStart: 3, newLen: 0 }], before, after).map((s) => `${s.change} ${s.id}`)).toEqual(['modified a']);
+  });
+});
+
+describe('dead-code entry points', () => {
+  const base = { kind: 'function', path: 'src/a.py', exported: false, head: 'def f():', parentKind: 'file', parentExported: false, externalBase: false, language: 'python' };
+  it('leaves out tests, dunders, decorated handlers, overriders of outside classes and public API', () => {
+    expect(entryPoint({ ...base, name: 'f', path: 'tests/test_a.py' }, new Set())).toBe('test');
+    expect(entryPoint({ ...base, name: '__repr__', kind: 'method' }, new Set())).toBe('dunder method');
+    expect(entryPoint({ ...base, name: 'index', head: '@app.route("/")\ndef index():' }, new Set())).toBe('registered by a decorator');
+    expect(entryPoint({ ...base, name: 'emit', kind: 'method', externalBase: true }, new Set())).toBe('overrides a method of an outside class');
+    expect(entryPoint({ ...base, name: 'api', exported: true }, new Set(['src/a.py']))).toBe('public API of the package');
+    expect(entryPoint({ ...base, name: 'helper' }, new Set())).toBeNull();
+  });
+
+  it('knows test paths of several languages', () => {
+    expect(['test/a.e2e-spec.ts', 'src/a.spec.ts', 'pkg/test_x.py', 'x_test.go', 'FooTest.java', 'spec/a_spec.rb'].every(isTestPath)).toBe(true);
+    expect(isTestPath('src/contest.ts')).toBe(false);
+  });
+});
