@@ -19,7 +19,9 @@ describe('access rules', () => {
     const c = config({ API_ALLOWED_ORIGINS: 'https://console.example/' });
     const h = (host: string, origin?: string) => browserRefusal(c, { host, ...(origin ? { origin } : {}) });
     expect(h('127.0.0.1:4000')).toBeUndefined();
-    expect(h('localhost:4000', 'http://localhost:3000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://localhost:4000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://127.0.0.1:4000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://localhost:5173')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     expect(h('[::1]:4000', 'http://[::1]:4000')).toBeUndefined();
     expect(h('localhost:4000', 'https://console.example')).toBeUndefined();
     expect(h('evil.example:4000')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
