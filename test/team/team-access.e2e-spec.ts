@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { collect, gql, wsClient } from '../support/graphql-client';
-import { API_READY, freePort, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
+import { API_READY, freePort, ROOT, runId, RunningApp, RunningStack, startApp, startStack } from '../support/processes';
 
 jest.setTimeout(120_000);
 
@@ -101,6 +103,10 @@ describe('a server a team can share', () => {
     expect(new Set(all.body.data.search.results.map((r: { scope: { repoId: string } }) => r.scope.repoId))).toEqual(new Set([A]));
     const listed = await gql(stack.url, '{ repositories { name } }', {}, reader);
     expect(listed.body.data.repositories.map((r: { name: string }) => r.name).filter((n: string) => n === A || n === B)).toEqual([A]);
+    const askB = await gql(stack.url, 'mutation($input: AskInput!) { ask(input: $input) { id } }', { input: { question: 'what is BetaWidget?', repository: B } }, reader);
+    const askMissing = await gql(stack.url, 'mutation($input: AskInput!) { ask(input: $input) { id } }', { input: { question: 'what is BetaWidget?', repository: MISSING } }, reader);
+    expect(askB.body.errors?.[0]).toBeDefined();
+    expect(normalised(askB.body, B)).toEqual(normalised(askMissing.body, MISSING));
     const one = await gql(stack.url, 'query($b: String!, $m: String!) { b: repository(name: $b) { name } m: repository(name: $m) { name } }', { b: B, m: MISSING }, reader);
     expect(one.body.data).toEqual({ b: null, m: null });
   });
@@ -205,6 +211,22 @@ describe('a server a team can share', () => {
     expect(Date.now() - start).toBeLessThan(1_000);
   });
 
+  it('scopegraph keys create / list / revoke: the key printed once, listed without its secret, then refused', async () => {
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [join(ROOT, 'bin/scopegraph'), ...args], { env: { ...process.env, SCOPEGRAPH_URL: stack.url, API_KEY: ADMIN }, cwd: ROOT });
+    const created = await cli('keys', 'create', '--repos', `${A},team-*`, '--role', 'write', '--name', 'ci');
+    const key = created.stdout.trim();
+    secrets.push(key);
+    expect(key).toMatch(/^sgk_[A-Za-z0-9_-]{40,}$/);
+    const id = created.stderr.match(/^key (\w+) \(write on /)![1];
+    const listed = await cli('keys', 'list', '--json');
+    expect(listed.stdout).not.toContain(key);
+    expect(JSON.parse(listed.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id, role: 'write', repositories: [A, 'team-*'], revokedAt: null })]));
+    expect((await gql(stack.url, '{ repositories { name } }', {}, { 'x-api-key': key })).status).toBe(200);
+    expect((await cli('keys', 'revoke', id)).stdout).toMatch(new RegExp(`^revoked ${id} at `));
+    expect((await gql(stack.url, '{ repositories { name } }', {}, { 'x-api-key': key })).status).toBe(401);
+  });
+
   it("the audit log holds the run's mutations with key id and outcome, and no key appears in logs, errors or the audit", async () => {
     const { body } = await gql(stack.url, 'query { auditLog(limit: 500) { at keyId operation repository outcome errorCode } }', {}, admin);
     expect(body.errors).toBeUndefined();
@@ -218,6 +240,7 @@ describe('a server a team can share', () => {
         expect.objectContaining({ keyId: readKeyId, operation: 'indexRepository', repository: A, outcome: 'refused' }),
         expect.objectContaining({ keyId: readKeyId, operation: 'deleteRepository', repository: A, outcome: 'refused' }),
         expect.objectContaining({ keyId: readKeyId, operation: 'ask', repository: A, outcome: 'ok' }),
+        expect.objectContaining({ keyId: readKeyId, operation: 'ask', repository: B, outcome: 'refused' }),
       ]),
     );
     // A reader may not read the audit trail.

@@ -113,7 +113,7 @@ function portOfHost(hostHeader: string): string {
  * must be this API's own origin (any loopback name for its port while bound to loopback), or one listed in
  * API_ALLOWED_ORIGINS; requests without Origin come from non-browser clients and pass.
  */
-export function browserRefusal(config: AppConfig, headers: Headers): Refusal | undefined {
+export function browserRefusal(config: AppConfig, headers: Headers, publicDocument = false): Refusal | undefined {
   const host = header(headers, 'host') ?? '';
   const loopbackBind = isLoopbackHost(config.api.host);
   if (loopbackBind && !isLoopbackHost(hostName(host))) {
@@ -135,6 +135,8 @@ export function browserRefusal(config: AppConfig, headers: Headers): Refusal | u
     // Another local port (a dev server on localhost:5173) is another origin: allowed only when listed.
     // The same port under another loopback name (localhost vs 127.0.0.1) is this API.
     if (loopbackBind && isLoopbackHost(url.hostname) && isLoopbackHost(hostName(host)) && portOf(url) === portOfHost(host)) return undefined;
+    // Public documents (the guide Neo4j Browser fetches from its own local port) change nothing.
+    if (publicDocument && loopbackBind && isLoopbackHost(url.hostname)) return undefined;
   }
   return { status: 403, code: 'FORBIDDEN', message: `Origin ${origin.slice(0, 100)} may not call this API (set API_ALLOWED_ORIGINS to allow it)` };
 }
@@ -199,7 +201,7 @@ export function accessGate(config: AppConfig, lookup: KeyLookup) {
     // cannot send one; the Host/Origin rules still apply.
     const publicRead = (req.method === 'GET' || req.method === 'OPTIONS') && (req.url ?? '').startsWith(PUBLIC_PREFIX);
     const decided: Promise<Access | Refusal> = publicRead
-      ? Promise.resolve(browserRefusal(config, req.headers) ?? { role: 'read' as const, keyId: 'public', repositories: [] })
+      ? Promise.resolve(browserRefusal(config, req.headers, true) ?? { role: 'read' as const, keyId: 'public', repositories: [] })
       : decideAccessWithKeys(config, req.headers, lookup);
     decided.then(
       (decision) => {
