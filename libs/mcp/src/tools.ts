@@ -186,12 +186,12 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     {},
     () =>
       run(async () => {
-        const { repositories } = await call<{ repositories: { name: string; rootPath: string; files: number | null; scopes: number | null; edges: number | null; embedded: number | null; indexedAt: string | null; indexStatus: string; indexError: string | null }[] }>(doc.REPOSITORIES);
+        const { repositories } = await call<{ repositories: { name: string; rootPath: string | null; files: number | null; scopes: number | null; edges: number | null; embedded: number | null; indexedAt: string | null; indexStatus: string; indexError: string | null }[] }>(doc.REPOSITORIES);
         if (!repositories.length) return 'No repositories indexed yet; index one with index_repository.';
         return repositories
           .map(
             (r) =>
-              `${r.name}  ${r.rootPath}  files ${r.files ?? 0}, scopes ${r.scopes ?? 0}, edges ${r.edges ?? 0}, embedded ${r.embedded ?? 0}${r.indexedAt ? `, indexed ${r.indexedAt}` : ''}` +
+              `${r.name}${r.rootPath ? `  ${r.rootPath}` : ''}  files ${r.files ?? 0}, scopes ${r.scopes ?? 0}, edges ${r.edges ?? 0}, embedded ${r.embedded ?? 0}${r.indexedAt ? `, indexed ${r.indexedAt}` : ''}` +
               (r.indexStatus === 'INDEXED' ? '' : `, ${r.indexStatus}${r.indexError ? ` (${r.indexError})` : ''}`),
           )
           .join('\n');
