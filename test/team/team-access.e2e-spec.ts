@@ -47,7 +47,7 @@ describe('a server a team can share', () => {
 
   beforeAll(async () => {
     const root = mkdtempSync(join(tmpdir(), 'team-'));
-    const dirA = repoWith(root, 'alpha', 'export class AlphaWidget {\n  render(): string {\n    return "alpha";\n  }\n}\n');
+    const dirA = repoWith(root, 'alpha', 'export class AlphaWidget {\n  render(): string {\n    return "alpha";\n  }\n}\n\nexport interface AlphaShape {\n  area(): number;\n}\n\nexport class AlphaCircle implements AlphaShape {\n  area(): number {\n    return 3;\n  }\n}\n');
     const dirB = repoWith(root, 'beta', 'export class BetaWidget {\n  render(): string {\n    return "beta";\n  }\n}\n');
     const env = { API_KEY: ADMIN, INGEST_ALLOWED_ROOTS: root };
     stack = await startStack('team', env);
@@ -225,6 +225,19 @@ describe('a server a team can share', () => {
     expect((await gql(stack.url, '{ repositories { name } }', {}, { 'x-api-key': key })).status).toBe(200);
     expect((await cli('keys', 'revoke', id)).stdout).toMatch(new RegExp(`^revoked ${id} at `));
     expect((await gql(stack.url, '{ repositories { name } }', {}, { 'x-api-key': key })).status).toBe(401);
+  });
+
+  it('prints a relationship the way its edge points, in the CLI and over MCP', async () => {
+    const cli = await promisify(execFile)(process.execPath, [join(ROOT, 'bin/scopegraph'), 'search', 'what implements AlphaShape', '--mode', 'graph', '--repo', A], { env: { ...process.env, SCOPEGRAPH_URL: stack.url, API_KEY: ADMIN }, cwd: ROOT });
+    expect(cli.stdout).toContain('implementers of AlphaShape: AlphaCircle -IMPLEMENTS-> AlphaShape');
+    const client = new Client({ name: 'team-e2e-arrows', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(stack.url.replace(/\/graphql$/, '/mcp')), { requestInit: { headers: { authorization: `Bearer ${readKey}` } } }));
+    try {
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'what implements AlphaShape', repository: A, mode: 'graph' } })) as CallToolResult;
+      expect((found.content[0] as { text: string }).text).toContain('implementers of AlphaShape: AlphaCircle -IMPLEMENTS-> AlphaShape');
+    } finally {
+      await client.close();
+    }
   });
 
   it("the audit log holds the run's mutations with key id and outcome, and no key appears in logs, errors or the audit", async () => {

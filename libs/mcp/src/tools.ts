@@ -1,3 +1,4 @@
+import { relationshipText, type WalkedPath } from '@scopegraph/api-client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -112,7 +113,7 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
           kind: args.kind,
           sourceChars: SNIPPET_CHARS * 2,
         };
-        const data = await call<{ search: { results: { rank: number; score: number; scope: ScopeRow; scoreBreakdown: Record<string, { rank: number } | string | null> }[]; warnings: string[] } }>(doc.SEARCH, { input });
+        const data = await call<{ search: { results: { rank: number; score: number; scope: ScopeRow; scoreBreakdown: Record<string, { rank: number } | string | null>; via?: { relation: string; anchorName: string; path: WalkedPath } | null }[]; warnings: string[] } }>(doc.SEARCH, { input });
         const { results, warnings } = data.search;
         if (!results.length) return `No results for "${args.query}".${warnings.length ? `\nwarnings: ${warnings.join('; ')}` : ''}`;
         const lines = results.map((r) => {
@@ -122,7 +123,8 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
             .join(', ');
           const sig = r.scope.signature ? `\n    ${r.scope.signature}` : '';
           const body = snippet(r.scope.source);
-          return `${r.rank}. ${headline(r.scope)} score ${r.score.toFixed(4)}${lists ? ` [${lists}]` : ''}${sig}${body ? `\n${indent(body)}` : ''}`;
+          const via = r.via ? `\n    ${r.via.relation} of ${r.via.anchorName}: ${relationshipText(r.via.path)}` : '';
+          return `${r.rank}. ${headline(r.scope)} score ${r.score.toFixed(4)}${lists ? ` [${lists}]` : ''}${via}${sig}${body ? `\n${indent(body)}` : ''}`;
         });
         return [...lines, ...(warnings.length ? [`warnings: ${warnings.join('; ')}`] : [])].join('\n');
       }),

@@ -1,3 +1,4 @@
+import { relationshipText } from '@scopegraph/api-client';
 // Pure formatting of API answers for display (unit-tested in format.spec.ts).
 import type { GraphPath, GraphVia, ScoreBreakdown } from '../api/types';
 
@@ -94,7 +95,7 @@ export function hopsText(path: GraphPath): string {
 
 /** How a GRAPH answer relates to the scope the question named. */
 export function viaText(via: GraphVia): string {
-  return `${via.relation} of ${via.anchorName}: ${pathText(via.path)}`;
+  return `${via.relation} of ${via.anchorName}: ${relationshipText(via.path)}`;
 }
 
 export function scopeLocation(scope: { path: string; startLine?: number | null; endLine?: number | null }): string {
