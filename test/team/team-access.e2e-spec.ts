@@ -16,6 +16,7 @@ jest.setTimeout(120_000);
 // replica within a second; the audit trail; private conversations; server paths for admins only.
 const ADMIN = 'team-e2e-admin-environment-key';
 const admin = { 'x-api-key': ADMIN };
+const METRICS = 'team-e2e-metrics-environment-key';
 const INDEX = 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }';
 const PROGRESS = 'subscription($jobId: ID!) { indexProgress(jobId: $jobId) { phase } }';
 const CREATE = 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { key info { id role repositories } } }';
@@ -43,13 +44,13 @@ describe('a server a team can share', () => {
   let jobB: string;
   let readKey: string;
   let readKeyId: string;
-  const secrets: string[] = [ADMIN];
+  const secrets: string[] = [ADMIN, METRICS];
 
   beforeAll(async () => {
     const root = mkdtempSync(join(tmpdir(), 'team-'));
     const dirA = repoWith(root, 'alpha', 'export class AlphaWidget {\n  render(): string {\n    return "alpha";\n  }\n}\n\nexport interface AlphaShape {\n  area(): number;\n}\n\nexport class AlphaCircle implements AlphaShape {\n  area(): number {\n    return 3;\n  }\n}\n');
     const dirB = repoWith(root, 'beta', 'export class BetaWidget {\n  render(): string {\n    return "beta";\n  }\n}\n');
-    const env = { API_KEY: ADMIN, INGEST_ALLOWED_ROOTS: root };
+    const env = { API_KEY: ADMIN, API_METRICS_KEY: METRICS, INGEST_ALLOWED_ROOTS: root };
     stack = await startStack('team', env);
     // A second API replica on the same queues and database: revocation must reach it too.
     const port = await freePort();
@@ -109,6 +110,15 @@ describe('a server a team can share', () => {
     expect(normalised(askB.body, B)).toEqual(normalised(askMissing.body, MISSING));
     const one = await gql(stack.url, 'query($b: String!, $m: String!) { b: repository(name: $b) { name } m: repository(name: $m) { name } }', { b: B, m: MISSING }, reader);
     expect(one.body.data).toEqual({ b: null, m: null });
+  });
+
+  it('/metrics takes the admin key or the metrics key, not a read key', async () => {
+    const metrics = stack.url.replace(/\/graphql$/, '/metrics');
+    expect((await fetch(metrics, { headers: { 'x-api-key': readKey } })).status).toBe(403);
+    expect((await fetch(metrics, { headers: { 'x-api-key': METRICS } })).status).toBe(200);
+    expect((await fetch(metrics, { headers: admin })).status).toBe(200);
+    // The metrics key reads nothing else.
+    expect((await gql(stack.url, '{ repositories { name } }', {}, { 'x-api-key': METRICS })).body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
   it('a reader sees no server path; the admin does', async () => {

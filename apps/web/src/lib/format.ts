@@ -1,4 +1,4 @@
-import { relationshipText } from '@scopegraph/api-client';
+import { nameFromScopeId, relationshipText } from '@scopegraph/api-client';
 // Pure formatting of API answers for display (unit-tested in format.spec.ts).
 import type { GraphPath, GraphVia, ScoreBreakdown } from '../api/types';
 
@@ -68,12 +68,7 @@ function fusionTitle(fusion: string): string {
 }
 
 /** `repo:path#Qualified.Name|kind` -> `Qualified.Name` (scope ids carry their name). */
-export function nameFromId(id: string): string {
-  const hash = id.indexOf('#');
-  const bar = id.lastIndexOf('|');
-  if (hash < 0) return id;
-  return id.slice(hash + 1, bar > hash ? bar : undefined);
-}
+export const nameFromId = nameFromScopeId;
 
 /**
  * A walked path as text, arrows pointing the way the edges point:
