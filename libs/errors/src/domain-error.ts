@@ -24,6 +24,7 @@ export enum DomainErrorCode {
   InvalidRepositoryName = 'INVALID_REPOSITORY_NAME',
   InvalidRepositoryPath = 'INVALID_REPOSITORY_PATH',
   RepositoryNotFound = 'REPOSITORY_NOT_FOUND',
+  ApiKeyNotFound = 'API_KEY_NOT_FOUND',
   // queue
   JobNotFound = 'JOB_NOT_FOUND',
   AskInvalidInput = 'ASK_INVALID_INPUT',

@@ -1,5 +1,5 @@
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { GraphQLError } from 'graphql';
+import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { AdminOnly } from '../auth/api-key.guard';
 import { KeyStore } from '../auth/key-store';
 import { ApiKeyInfo, AuditEvent, AuditLogArgs, CreateApiKeyInput, CreatedApiKey } from './access.model';
@@ -23,7 +23,7 @@ export class AccessResolver {
   @Mutation(() => ApiKeyInfo, { description: 'Revokes a key; every API replica refuses it within a second' })
   async revokeApiKey(@Args('id', { type: () => ID }) id: string): Promise<ApiKeyInfo> {
     const row = await this.keys.revoke(id);
-    if (!row) throw new GraphQLError(`no API key with id "${id}"`, { extensions: { code: 'NOT_FOUND' } });
+    if (!row) throw new DomainError(DomainErrorCode.ApiKeyNotFound, `no API key with id ${JSON.stringify(id.slice(0, 100))}`, 'id');
     return row as ApiKeyInfo;
   }
 

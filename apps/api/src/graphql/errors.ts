@@ -51,6 +51,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.InvalidRepositoryName]: ErrorCode.BadUserInput,
   [DomainErrorCode.InvalidRepositoryPath]: ErrorCode.BadUserInput,
   [DomainErrorCode.RepositoryNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.ApiKeyNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
   [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,
