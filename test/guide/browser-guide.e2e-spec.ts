@@ -70,9 +70,9 @@ describe('Neo4j Browser guide', () => {
 
     const foreign = await fetch(`${base}/guides/neo4j-browser.html`, { headers: { origin: 'http://evil.example' } });
     expect(foreign.status).toBe(403);
-    // The exemption is for the guide only: GraphQL still wants the key.
+    // The exemption is for the guide only: GraphQL refuses a page from another port unless listed.
     const graphql = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', origin: BROWSER_ORIGIN }, body: '{"query":"{ health { ok } }"}' });
-    expect(graphql.status).toBe(401);
+    expect(graphql.status).toBe(403);
   });
 
   it('keeps a finished rerank as a RerankRun with one RANKED decision per hit', async () => {

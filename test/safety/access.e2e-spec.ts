@@ -71,17 +71,26 @@ describe('keyless API on loopback: Origin and Host checks', () => {
     port = await freePort();
     url = `http://127.0.0.1:${port}/graphql`;
     // No worker: a job the API accepts stays waiting, so queue counts show whether a mutation ran.
-    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', QUEUE_PREFIX: runId('acc') }, API_READY);
+    api = await startApp('api', { API_PORT: String(port), API_KEY: '', API_ADMIN_KEY: '', API_ALLOWED_ORIGINS: 'http://localhost:5174', QUEUE_PREFIX: runId('acc') }, API_READY);
   });
 
   afterAll(() => api?.stop());
 
-  it('serves local processes (no Origin) and pages from loopback origins', async () => {
+  it('serves local processes (no Origin), its own origin and listed origins; a page on another local port is refused over HTTP and graphql-ws', async () => {
     expect((await gql(url, '{ __typename }')).body.data.__typename).toBe('Query');
     const local = await gql(url, '{ __typename }', {}, { origin: `http://localhost:${port}` });
     expect(local.status).toBe(200);
-    const devServer = await gql(url, '{ __typename }', {}, { origin: 'http://127.0.0.1:5173' });
-    expect(devServer.status).toBe(200);
+    const listed = await gql(url, '{ __typename }', {}, { origin: 'http://localhost:5174' });
+    expect(listed.status).toBe(200);
+    const devServer = await gql(url, PROBE, {}, { origin: 'http://127.0.0.1:5173' });
+    expect(devServer.status).toBe(403);
+    expect(devServer.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const devSocket = wsWithHeaders(url, { origin: 'http://localhost:5173' });
+    try {
+      expect((await runOverSocket(devSocket, PROBE)).closeCode).toBe(4403);
+    } finally {
+      await devSocket.dispose();
+    }
   });
 
   it('forbids framing and sniffing on every page, and does not name its framework', async () => {

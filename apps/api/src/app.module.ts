@@ -3,7 +3,7 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { Module } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import type { ServerOptions } from 'graphql-ws';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig, ConfigModule } from '@scopegraph/config';
@@ -19,7 +19,11 @@ import { QueueModule } from '@scopegraph/queue';
 import { RerankModule } from '@scopegraph/rerank';
 import { SearchModule } from '@scopegraph/search';
 import { AskResolver } from './ask/ask.resolver';
-import { decideAccess, isRefusal, Role } from './auth/access';
+import { Access, decideAccessWithKeys, isRefusal, Role } from './auth/access';
+import { KeyStore } from './auth/key-store';
+import { AccessModule } from './access/access.module';
+import { AccessResolver } from './access/access.resolver';
+import { AuditInterceptor } from './access/audit.interceptor';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { RateLimitGuard } from './auth/rate-limit.guard';
 import { prepareSocketOperation, requestChecksPlugin, SchemaRef } from './graphql/request-checks';
@@ -60,14 +64,16 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     SearchModule,
     PipelineModule,
     ImpactModule,
+    AccessModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({ throttlers: [{ ttl: config.api.rateWindowMs, limit: config.api.rateLimitPerWindow }] }),
     }),
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): ApolloDriverConfig => {
+      imports: [AccessModule],
+      inject: [APP_CONFIG, KeyStore],
+      useFactory: (config: AppConfig, keys: KeyStore): ApolloDriverConfig => {
         const schemaRef = new SchemaRef();
         return {
           path: GRAPHQL_PATH,
@@ -88,11 +94,12 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
               path: GRAPHQL_PATH,
               // The handshake follows the HTTP rules (Origin, Host, key): a refused socket closes with
               // 4403 before any operation runs; an accepted one keeps its role for every operation.
-              onConnect: (ctx) => {
-                const extra = ctx.extra as { request: IncomingMessage; role?: Role };
-                const decision = decideAccess(config, extra.request.headers, ctx.connectionParams);
+              onConnect: async (ctx) => {
+                const extra = ctx.extra as { request: IncomingMessage; role?: Role; access?: Access };
+                const decision = await decideAccessWithKeys(config, extra.request.headers, keys.lookup, ctx.connectionParams);
                 if (isRefusal(decision)) return false;
-                extra.role = decision;
+                extra.role = decision.role;
+                extra.access = decision;
                 return true;
               },
               // Parse, validate and cost as over HTTP, answering a bad document on its id (see request-checks).
@@ -102,9 +109,10 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
               ...({ onError: subscriptionErrors } as object),
             },
           },
-          context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role } }) => ({
+          context: (ctx: { req?: unknown; connectionParams?: unknown; extra?: { connectionParams?: unknown; role?: Role; access?: Access } }) => ({
             req: ctx.req,
             role: ctx.extra?.role,
+            access: ctx.extra?.access,
             connectionParams: ctx.connectionParams ?? ctx.extra?.connectionParams,
           }),
           formatError,
@@ -113,6 +121,6 @@ const subscriptionErrors: NonNullable<ServerOptions['onError']> = (_ctx, _id, _p
     }),
   ],
   controllers: [GraphiqlController, GuidesController, McpController, MetricsController],
-  providers: [HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, ImpactResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+  providers: [AccessResolver, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }, HealthResolver, JobsResolver, RepositoriesResolver, SearchResolver, RerankResolver, AskResolver, ImpactResolver, { provide: APP_GUARD, useClass: ApiKeyGuard }, { provide: APP_GUARD, useClass: RateLimitGuard }, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
 })
 export class AppModule {}

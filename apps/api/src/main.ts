@@ -9,6 +9,7 @@ import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph } from '@scopegraph/graph';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { accessGate } from './auth/access';
+import { KeyStore } from './auth/key-store';
 import { rateGate } from './auth/rate-limit.guard';
 import { ThrottlerStorage, type ThrottlerStorageService } from '@nestjs/throttler';
 import { serveConsole } from './console/console-static';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     runWithRequestId(req.id, next);
   });
   // Second: Origin/Host rules and the key, for every path (see auth/access.ts).
-  app.use(accessGate(config));
+  app.use(accessGate(config, app.get(KeyStore).lookup));
   // Third: a principal already over its rate limit is answered here, before any parsing.
   app.use(rateGate(app.get<ThrottlerStorageService>(ThrottlerStorage), config.api.rateLimitPerWindow, config.api.rateWindowMs));
   app.enableShutdownHooks();

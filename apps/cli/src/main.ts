@@ -4,6 +4,7 @@ import { askCommand, evalAskCommand } from './commands/ask.command';
 import { healthCommand } from './commands/health.command';
 import { deadCodeCommand, historyCommand, impactCommand, reviewCommand } from './commands/impact.command';
 import { indexCommand, reposCommand } from './commands/index.command';
+import { keysCreateCommand, keysListCommand, keysRevokeCommand } from './commands/keys.command';
 import { probeCommand } from './commands/probe.command';
 import { searchCommand } from './commands/search.command';
 import { servicesCommand } from './commands/services.command';
@@ -68,6 +69,17 @@ program
   .option('--pipeline <name>', 'answering pipeline')
   .option('--json', 'print JSON')
   .action((file: string, o) => run(() => evalAskCommand(file, o)));
+const keys = program.command('keys').description('API keys scoped to repositories (needs the admin key in API_KEY)');
+keys
+  .command('create')
+  .description('Create a key; it is printed once on stdout')
+  .requiredOption('--repos <list>', 'comma-separated repository names or globs, e.g. "a,b" or "team-*"')
+  .option('--role <role>', 'read | write | admin', 'read')
+  .option('--name <label>', 'who or what uses the key')
+  .option('--json', 'print JSON')
+  .action((o) => run(() => keysCreateCommand(o)));
+keys.command('list').description('List keys (never their secrets)').option('--json', 'print JSON').action((o) => run(() => keysListCommand(o)));
+keys.command('revoke <id>').description('Revoke a key: every API replica refuses it within a second').action((id: string) => run(() => keysRevokeCommand(id)));
 program
   .command('impact <scopes...>')
   .description('What depends on scopes (ids or qualified names): callers, overriders, importers, tests by depth, coverage, co-changed scopes')

@@ -1,1 +1,2 @@
 export * from './rate-limit';
+export * from './relationship-text';

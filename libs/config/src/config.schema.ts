@@ -134,6 +134,10 @@ export const envSchema = z.object({
   API_KEY: apiKey,
   /** The admin key (index, delete, diagnostics jobs, /queues); with it set, API_KEY only reads. */
   API_ADMIN_KEY: apiKey,
+  /** A key that may read /metrics only (admin keys may too). */
+  API_METRICS_KEY: apiKey,
+  /** Days the audit trail of mutations is kept. */
+  AUDIT_RETENTION_DAYS: positiveInt.max(36_500).default(90),
   /** Extra browser origins allowed to call the API (comma-separated, e.g. http://localhost:5173); same-origin pages always are. */
   API_ALLOWED_ORIGINS: z.string().optional(),
   /** Operations per minute per key (per client address without a key), per API process. */
@@ -237,6 +241,9 @@ export interface AppConfig {
     /** Read key (also admin while adminKey is unset). */
     apiKey?: string;
     adminKey?: string;
+    /** May read /metrics only. */
+    metricsKey?: string;
+    auditRetentionDays: number;
     allowedOrigins: string[];
     rateLimitPerMin: number;
     /** The rate limit's window in ms, and the operations it allows (rateLimitPerMin scaled to it, at least 1). */
@@ -327,6 +334,8 @@ export function toAppConfig(env: Env): AppConfig {
       port: env.API_PORT,
       apiKey: env.API_KEY,
       adminKey: env.API_ADMIN_KEY,
+      metricsKey: env.API_METRICS_KEY,
+      auditRetentionDays: env.AUDIT_RETENTION_DAYS,
       allowedOrigins: (env.API_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
       rateLimitPerMin: env.API_RATE_LIMIT_PER_MIN,
       rateWindowMs: env.API_RATE_LIMIT_WINDOW_S * 1000,

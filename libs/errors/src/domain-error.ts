@@ -26,6 +26,7 @@ export enum DomainErrorCode {
   /** A SCIP index to import that is missing, outside the allowed roots, or not a SCIP index. */
   InvalidScipIndex = 'INVALID_SCIP_INDEX',
   RepositoryNotFound = 'REPOSITORY_NOT_FOUND',
+  ApiKeyNotFound = 'API_KEY_NOT_FOUND',
   // queue
   JobNotFound = 'JOB_NOT_FOUND',
   AskInvalidInput = 'ASK_INVALID_INPUT',

@@ -6,7 +6,8 @@ const SCOPE_FIELDS = 'id qualifiedName kind language path startLine endLine sign
 export const SEARCH = `query McpSearch($input: SearchInput!) {
   search(input: $input) {
     results { rank score scope { ${SCOPE_FIELDS} source sourceTruncated }
-      scoreBreakdown { fusion semantic { rank } bm25 { rank } keyword { rank } } }
+      scoreBreakdown { fusion semantic { rank } bm25 { rank } keyword { rank } }
+      via { relation anchorName path { nodeIds edgeTypes directions } } }
     warnings
   }
 }`;

@@ -1,3 +1,4 @@
+import { relationshipText, type WalkedPath } from '@scopegraph/api-client';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -113,7 +114,7 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
           kind: args.kind,
           sourceChars: SNIPPET_CHARS * 2,
         };
-        const data = await call<{ search: { results: { rank: number; score: number; scope: ScopeRow; scoreBreakdown: Record<string, { rank: number } | string | null> }[]; warnings: string[] } }>(doc.SEARCH, { input });
+        const data = await call<{ search: { results: { rank: number; score: number; scope: ScopeRow; scoreBreakdown: Record<string, { rank: number } | string | null>; via?: { relation: string; anchorName: string; path: WalkedPath } | null }[]; warnings: string[] } }>(doc.SEARCH, { input });
         const { results, warnings } = data.search;
         if (!results.length) return `No results for "${args.query}".${warnings.length ? `\nwarnings: ${warnings.join('; ')}` : ''}`;
         const lines = results.map((r) => {
@@ -123,7 +124,8 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
             .join(', ');
           const sig = r.scope.signature ? `\n    ${r.scope.signature}` : '';
           const body = snippet(r.scope.source);
-          return `${r.rank}. ${headline(r.scope)} score ${r.score.toFixed(4)}${lists ? ` [${lists}]` : ''}${sig}${body ? `\n${indent(body)}` : ''}`;
+          const via = r.via ? `\n    ${r.via.relation} of ${r.via.anchorName}: ${relationshipText(r.via.path)}` : '';
+          return `${r.rank}. ${headline(r.scope)} score ${r.score.toFixed(4)}${lists ? ` [${lists}]` : ''}${via}${sig}${body ? `\n${indent(body)}` : ''}`;
         });
         return [...lines, ...(warnings.length ? [`warnings: ${warnings.join('; ')}`] : [])].join('\n');
       }),
@@ -222,12 +224,12 @@ export function createScopegraphMcpServer(call: GraphqlCall, version = '0.1.0'):
     {},
     () =>
       run(async () => {
-        const { repositories } = await call<{ repositories: { name: string; rootPath: string; files: number | null; scopes: number | null; edges: number | null; embedded: number | null; indexedAt: string | null; indexStatus: string; indexError: string | null }[] }>(doc.REPOSITORIES);
+        const { repositories } = await call<{ repositories: { name: string; rootPath: string | null; files: number | null; scopes: number | null; edges: number | null; embedded: number | null; indexedAt: string | null; indexStatus: string; indexError: string | null }[] }>(doc.REPOSITORIES);
         if (!repositories.length) return 'No repositories indexed yet; index one with index_repository.';
         return repositories
           .map(
             (r) =>
-              `${r.name}  ${r.rootPath}  files ${r.files ?? 0}, scopes ${r.scopes ?? 0}, edges ${r.edges ?? 0}, embedded ${r.embedded ?? 0}${r.indexedAt ? `, indexed ${r.indexedAt}` : ''}` +
+              `${r.name}${r.rootPath ? `  ${r.rootPath}` : ''}  files ${r.files ?? 0}, scopes ${r.scopes ?? 0}, edges ${r.edges ?? 0}, embedded ${r.embedded ?? 0}${r.indexedAt ? `, indexed ${r.indexedAt}` : ''}` +
               (r.indexStatus === 'INDEXED' ? '' : `, ${r.indexStatus}${r.indexError ? ` (${r.indexError})` : ''}`),
           )
           .join('\n');

@@ -62,7 +62,7 @@ export class AskService {
     return validatePipelineText(yaml, this.raws);
   }
 
-  async start(request: AskRequest): Promise<{ id: string }> {
+  async start(request: AskRequest, owner: string | null = null): Promise<{ id: string }> {
     const question = request.question?.trim() ?? '';
     if (!question) throw new AskInputError('question must not be empty', 'question');
     if (question.length > ASK_LIMITS.maxQuestionChars) throw new AskInputError(`question must be at most ${ASK_LIMITS.maxQuestionChars} characters`, 'question');
@@ -74,7 +74,7 @@ export class AskService {
     if (!this.pipelines.has(pipeline)) throw new AskInputError(`unknown pipeline ${JSON.stringify(pipeline)}; known: ${[...this.pipelines.keys()].join(', ')}`, 'pipeline');
     if (!(await this.retriever.repositoryIds()).includes(request.repository)) throw new AskInputError(`unknown repository ${JSON.stringify(request.repository)}`, 'repository');
     const askId = await this.queues.newJobId(JOB_ID_KIND[JobName.ASK]);
-    const data: AskJobData = { askId, question, repository: request.repository, sessionId, isEnglish: request.isEnglish ?? true, pipeline };
+    const data: AskJobData = { askId, question, repository: request.repository, sessionId, isEnglish: request.isEnglish ?? true, pipeline, owner };
     // One attempt: a rerun would stream the answer twice; a failure is published as an error event.
     await this.queues.add(JobName.ASK, data, { jobId: askId, attempts: 1 });
     return { id: askId };

@@ -117,6 +117,8 @@ export interface AskJobData {
   sessionId: string | null;
   isEnglish: boolean;
   pipeline: string;
+  /** The key id that asked: a conversation belongs to whoever started it (absent in jobs of older versions). */
+  owner?: string | null;
 }
 
 /**

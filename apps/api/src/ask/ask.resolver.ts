@@ -1,33 +1,57 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { AskEvent, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
+import { AskEvent, AskNotFoundError, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
+import { QueueName, QueueService } from '@scopegraph/queue';
+import type { Access } from '../auth/access';
+import { CurrentAccess, jobRepository, maySee } from '../auth/scope';
 import { AskInput, AskJob, AskProgress, AskState, Conversation, MAX_VALIDATE_CHARS, PipelineGql, PipelineValidation } from './ask.model';
 
 @Resolver()
 export class AskResolver {
-  constructor(private readonly ask: AskService) {}
+  constructor(
+    private readonly ask: AskService,
+    private readonly queues: QueueService,
+  ) {}
 
   @Mutation(() => AskJob, { name: 'ask', description: 'Asks a question about a repository; returns an id at once. The pipeline runs on a worker: watch it with askProgress.' })
-  askMutation(@Args('input') input: AskInput): Promise<AskJob> {
-    return this.ask.start(input);
+  async askMutation(@Args('input') input: AskInput, @CurrentAccess() access?: Access): Promise<AskJob> {
+    if (input.sessionId) {
+      // Continuing someone else's conversation would read its history into this key's answer.
+      const existing = await this.ask.conversation(input.sessionId);
+      if (existing && !ownsConversation(access, existing.owner)) {
+        throw new DomainError(DomainErrorCode.InvalidInput, 'sessionId is taken: choose another one for a new conversation', 'sessionId');
+      }
+    }
+    return this.ask.start(input, access?.keyId ?? null);
+  }
+
+  /** An ask of a repository this key may not see answers like an unknown ask id. */
+  private async checkAsk(id: string, access: Access | undefined): Promise<void> {
+    if (!access?.repositories) return;
+    const job = await this.queues.getJob(QueueName.ASK, id);
+    if (job && !maySee(access, jobRepository(job.data) ?? '')) throw new AskNotFoundError(id);
   }
 
   @Subscription(() => AskProgress, {
     description: 'STEP events as steps run, CHUNK events with the answer as it is generated, then FINAL (answer, citations, plan, trace) or ERROR. Served by any API replica; a late subscriber replays what it missed.',
     resolve: (event: AskEvent) => event,
   })
-  async askProgress(@Args('id', { type: () => ID }) id: string): Promise<AsyncIterator<AskEvent>> {
+  async askProgress(@Args('id', { type: () => ID }) id: string, @CurrentAccess() access?: Access): Promise<AsyncIterator<AskEvent>> {
+    await this.checkAsk(id, access);
     return this.ask.watch(id);
   }
 
   @Query(() => AskState, { description: 'Where an ask stands, for clients that poll instead of subscribing to askProgress: the answer so far, then the result' })
-  askResult(@Args('id', { type: () => ID }) id: string): Promise<AskState> {
-    return this.ask.status(id) as Promise<AskState>;
+  async askResult(@Args('id', { type: () => ID }) id: string, @CurrentAccess() access?: Access): Promise<AskState> {
+    await this.checkAsk(id, access);
+    return (await this.ask.status(id)) as AskState;
   }
 
   @Query(() => Conversation, { nullable: true, description: 'A conversation: every turn and the current rolling summary' })
-  conversation(@Args('sessionId') sessionId: string): Promise<Conversation | null> {
-    return this.ask.conversation(sessionId);
+  async conversation(@Args('sessionId') sessionId: string, @CurrentAccess() access?: Access): Promise<Conversation | null> {
+    const record = await this.ask.conversation(sessionId);
+    // Another key's conversation answers exactly like one that does not exist.
+    return record && ownsConversation(access, record.owner) ? (record as Conversation) : null;
   }
 
   @Query(() => [PipelineGql], { description: 'The pipelines in pipelines/*.yaml, extends resolved' })
@@ -45,4 +69,14 @@ export class AskResolver {
       throw error;
     }
   }
+}
+
+/**
+ * A conversation belongs to the key id that started it ('local' for the keyless local user). Ones
+ * from before owners were recorded stay readable by environment keys and the local user only.
+ */
+function ownsConversation(access: Access | undefined, owner: string | null): boolean {
+  const keyId = access?.keyId ?? 'local';
+  if (owner === null) return keyId === 'local' || keyId.startsWith('env:');
+  return owner === keyId;
 }

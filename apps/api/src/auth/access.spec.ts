@@ -1,9 +1,23 @@
 import { loadConfig } from '@scopegraph/config';
 import { browserRefusal, decideAccess, principalOf, roleForKey } from './access';
 import { rateKey, rateTracker } from './rate-limit.guard';
+import { maySee, patternMatches, repositoriesInArgs } from './scope';
 
 const NO_FILE = '/nonexistent/.env';
 const config = (env: Record<string, string> = {}) => loadConfig({ NEO4J_PASSWORD: 'pw', ...env }, NO_FILE);
+
+describe('repository scopes', () => {
+  it('matches names and * / ? globs, and walks arguments for repository names at any input depth', () => {
+    expect(patternMatches('team-*', 'team-api')).toBe(true);
+    expect(patternMatches('team-*', 'other')).toBe(false);
+    expect(patternMatches('a?c', 'abc')).toBe(true);
+    expect(patternMatches('a.c', 'abc')).toBe(false);
+    expect(maySee({ role: 'read', keyId: 'k', repositories: ['a'] }, 'b')).toBe(false);
+    expect(maySee({ role: 'read', keyId: 'env:read' }, 'b')).toBe(true);
+    expect(repositoriesInArgs({ input: { repository: 'x', filters: { repositories: ['y', 'z'] } }, name: 'n' }, ['name'])).toEqual(['x', 'y', 'z', 'n']);
+    expect(repositoriesInArgs({ input: { name: 'n' } }, ['name'])).toEqual([]);
+  });
+});
 
 describe('access rules', () => {
   it('maps keys to roles: the single API_KEY is admin; with API_ADMIN_KEY it only reads', () => {
@@ -19,7 +33,11 @@ describe('access rules', () => {
     const c = config({ API_ALLOWED_ORIGINS: 'https://console.example/' });
     const h = (host: string, origin?: string) => browserRefusal(c, { host, ...(origin ? { origin } : {}) });
     expect(h('127.0.0.1:4000')).toBeUndefined();
-    expect(h('localhost:4000', 'http://localhost:3000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://localhost:4000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://127.0.0.1:4000')).toBeUndefined();
+    expect(h('localhost:4000', 'http://localhost:5173')).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    // Public documents (the Neo4j Browser guide) may be fetched by a local page on another port.
+    expect(browserRefusal(c, { host: 'localhost:4000', origin: 'http://localhost:7474' }, true)).toBeUndefined();
     expect(h('[::1]:4000', 'http://[::1]:4000')).toBeUndefined();
     expect(h('localhost:4000', 'https://console.example')).toBeUndefined();
     expect(h('evil.example:4000')).toMatchObject({ status: 403, code: 'FORBIDDEN' });

@@ -11,9 +11,27 @@ import { AppConfig, isLoopbackHost } from '@scopegraph/config';
  * binds to loopback (config refuses anything else) and every local caller is admin, but browsers are
  * held to the Origin/Host rules below.
  */
-export type Role = 'admin' | 'read';
+export type Role = 'admin' | 'write' | 'read' | 'metrics';
 
-export const ROLE_ORDER: Record<Role, number> = { read: 1, admin: 2 };
+/** `metrics` is below `read`: a metrics key reads /metrics and nothing else. */
+export const ROLE_ORDER: Record<Role, number> = { metrics: 0, read: 1, write: 2, admin: 3 };
+
+/**
+ * What a request may do: its role, the key id it is recorded under (never the key), and the
+ * repository patterns it may see (undefined: every repository; environment keys and the keyless
+ * local user see all).
+ */
+export interface Access {
+  role: Role;
+  keyId: string;
+  repositories?: string[];
+}
+
+/** Keys created through the API start with this, so a lookup is only tried for keys that could exist. */
+export const STORED_KEY_PREFIX = 'sgk_';
+
+/** Finds a stored (API-created) key by its secret; undefined when unknown or revoked. */
+export type KeyLookup = (key: string) => Promise<Access | undefined>;
 
 /** Why a request was refused, with the GraphQL code and HTTP status it is answered with. */
 export interface Refusal {
@@ -81,13 +99,21 @@ function hostName(hostHeader: string): string {
   return hostHeader.replace(/:\d+$/, '');
 }
 
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+function portOfHost(hostHeader: string): string {
+  return hostHeader.match(/:(\d+)$/)?.[1] ?? '80';
+}
+
 /**
  * Browser rules, checked before the key. On a loopback bind the Host header must name a loopback
  * host (a DNS-rebinding page arrives with its own domain as Host). A browser's Origin, when sent,
- * must be this API's own origin, a loopback origin while bound to loopback, or one listed in
+ * must be this API's own origin (any loopback name for its port while bound to loopback), or one listed in
  * API_ALLOWED_ORIGINS; requests without Origin come from non-browser clients and pass.
  */
-export function browserRefusal(config: AppConfig, headers: Headers): Refusal | undefined {
+export function browserRefusal(config: AppConfig, headers: Headers, publicDocument = false): Refusal | undefined {
   const host = header(headers, 'host') ?? '';
   const loopbackBind = isLoopbackHost(config.api.host);
   if (loopbackBind && !isLoopbackHost(hostName(host))) {
@@ -106,7 +132,11 @@ export function browserRefusal(config: AppConfig, headers: Headers): Refusal | u
   // "null" (sandboxed iframes, file://) and anything unparsable is foreign.
   if (url && (url.protocol === 'http:' || url.protocol === 'https:')) {
     if (url.host === host.toLowerCase()) return undefined;
-    if (loopbackBind && isLoopbackHost(url.hostname)) return undefined;
+    // Another local port (a dev server on localhost:5173) is another origin: allowed only when listed.
+    // The same port under another loopback name (localhost vs 127.0.0.1) is this API.
+    if (loopbackBind && isLoopbackHost(url.hostname) && isLoopbackHost(hostName(host)) && portOf(url) === portOfHost(host)) return undefined;
+    // Public documents (the guide Neo4j Browser fetches from its own local port) change nothing.
+    if (publicDocument && loopbackBind && isLoopbackHost(url.hostname)) return undefined;
   }
   return { status: 403, code: 'FORBIDDEN', message: `Origin ${origin.slice(0, 100)} may not call this API (set API_ALLOWED_ORIGINS to allow it)` };
 }
@@ -118,8 +148,26 @@ export function decideAccess(config: AppConfig, headers: Headers, connectionPara
   return roleForKey(config, presentedKey(connectionParams) ?? presentedKey(headers));
 }
 
-export function isRefusal(decision: Role | Refusal): decision is Refusal {
-  return typeof decision !== 'string';
+export function isRefusal(decision: Role | Access | Refusal): decision is Refusal {
+  return typeof decision !== 'string' && 'status' in decision;
+}
+
+const WRONG_KEY: Refusal = { status: 401, code: 'UNAUTHENTICATED', message: 'wrong API key' };
+
+/**
+ * decideAccess plus the keys created through the API and the metrics key. A stored key is honoured
+ * whether or not environment keys are configured (a keyless local API can still hand out scoped
+ * keys); a key that looks stored but is unknown or revoked is refused even on a keyless API.
+ */
+export async function decideAccessWithKeys(config: AppConfig, headers: Headers, lookup: KeyLookup, connectionParams?: Record<string, unknown>): Promise<Access | Refusal> {
+  const refusal = browserRefusal(config, headers);
+  if (refusal) return refusal;
+  const key = presentedKey(connectionParams) ?? presentedKey(headers);
+  if (key !== undefined && key.startsWith(STORED_KEY_PREFIX)) return (await lookup(key)) ?? WRONG_KEY;
+  if (key !== undefined && keyMatches(config.api.metricsKey, key)) return { role: 'metrics', keyId: 'env:metrics' };
+  const role = roleForKey(config, key);
+  if (isRefusal(role)) return role;
+  return { role, keyId: keysConfigured(config) ? `env:${role}` : 'local' };
 }
 
 export const FORBIDDEN_ADMIN: Refusal = { status: 403, code: 'FORBIDDEN', message: 'this operation needs the admin key (API_ADMIN_KEY)' };
@@ -129,7 +177,7 @@ export const FORBIDDEN_ADMIN: Refusal = { status: 403, code: 'FORBIDDEN', messag
  * which key that was. Without keys configured anything presented is unchecked, so there is no
  * principal and rate limits count by client address (an invented key must not buy a fresh budget).
  */
-export type GatedRequest = IncomingMessage & { role?: Role; principal?: string };
+export type GatedRequest = IncomingMessage & { role?: Role; principal?: string; access?: Access };
 
 /** The principal a decided role stands for: each configured key grants exactly one role. */
 export function principalOf(config: AppConfig, role: Role): string | undefined {
@@ -147,19 +195,25 @@ const MCP_PREFIX = '/mcp';
  * board, the console) is behind the same rule, so a refused caller learns nothing about which paths
  * exist. WebSocket upgrades do not pass through here: graphql-ws's onConnect applies decideAccess.
  */
-export function accessGate(config: AppConfig) {
+export function accessGate(config: AppConfig, lookup: KeyLookup) {
   return (req: GatedRequest, res: ServerResponse, next: () => void): void => {
     // Public documents (the Neo4j Browser guide) and their CORS preflight need no key, since Browser
     // cannot send one; the Host/Origin rules still apply.
     const publicRead = (req.method === 'GET' || req.method === 'OPTIONS') && (req.url ?? '').startsWith(PUBLIC_PREFIX);
-    const decision = publicRead ? (browserRefusal(config, req.headers) ?? 'read') : decideAccess(config, req.headers);
-    if (!isRefusal(decision)) {
-      req.role = decision;
-      // Public reads match no key: they count by address like keyless requests.
-      req.principal = publicRead ? undefined : principalOf(config, decision);
-      return next();
-    }
-    writeRefusal(req, res, decision);
+    const decided: Promise<Access | Refusal> = publicRead
+      ? Promise.resolve(browserRefusal(config, req.headers, true) ?? { role: 'read' as const, keyId: 'public', repositories: [] })
+      : decideAccessWithKeys(config, req.headers, lookup);
+    decided.then(
+      (decision) => {
+        if (isRefusal(decision)) return writeRefusal(req, res, decision);
+        req.access = decision;
+        req.role = decision.role;
+        // Public reads match no key: they count by address like keyless requests.
+        req.principal = publicRead ? undefined : decision.keyId.startsWith('env:') ? principalOf(config, decision.role) : decision.keyId === 'local' ? undefined : `key:${decision.keyId}`;
+        next();
+      },
+      () => writeRefusal(req, res, { status: 401, code: 'UNAUTHENTICATED', message: 'the API key could not be checked (key store unavailable); retry' }),
+    );
   };
 }
 

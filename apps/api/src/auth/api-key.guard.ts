@@ -2,17 +2,26 @@ import { CanActivate, ExecutionContext, ForbiddenException, Injectable, SetMetad
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
-import { FORBIDDEN_ADMIN, GatedRequest, Refusal, Role, ROLE_ORDER } from './access';
+import { Access, FORBIDDEN_ADMIN, GatedRequest, Refusal, Role, ROLE_ORDER } from './access';
+import { AuditService } from '../access/audit.service';
+import { accessOf, auditedRepository, maySee, REPOSITORY_ARGS, repositoriesInArgs, unseenRepository } from './scope';
 
 const REQUIRED_ROLE = 'scopegraph:requiredRole';
 
 /** Marks an operation that changes what is indexed or runs diagnostics: the admin key only. */
 export const AdminOnly = () => SetMetadata(REQUIRED_ROLE, 'admin' satisfies Role);
 
+/** Marks an operation that adds to what is indexed or spends model calls (index, rerank): write keys and up. */
+export const WriteRole = () => SetMetadata(REQUIRED_ROLE, 'write' satisfies Role);
+
+/** /metrics: the admin key or the metrics key (API_METRICS_KEY), nobody else. */
+export const MetricsRole = () => SetMetadata(REQUIRED_ROLE, 'metrics' satisfies Role);
+
 /** What a GraphQL context carries: the HTTP request (gated by accessGate) or the socket's role. */
 export interface ApiContext {
   req?: GatedRequest;
   role?: Role;
+  access?: Access;
 }
 
 function refusalError(refusal: Refusal): GraphQLError {
@@ -29,9 +38,28 @@ const UNAUTHENTICATED: Refusal = { status: 401, code: 'UNAUTHENTICATED', message
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly audit: AuditService,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    try {
+      return this.check(context);
+    } catch (error) {
+      // A refused mutation is part of the audit trail too (the interceptor only sees ones that ran).
+      if (context.getType<string>() === 'graphql') {
+        const gql = GqlExecutionContext.create(context);
+        if (gql.getInfo()?.parentType?.name === 'Mutation') {
+          const code = error instanceof GraphQLError ? String(error.extensions?.code) : ((error as { code?: string }).code ?? 'FORBIDDEN');
+          await this.audit.record({ keyId: accessOf(context)?.keyId ?? 'unknown', operation: gql.getInfo().fieldName, repository: auditedRepository(gql.getArgs()), outcome: 'refused', errorCode: code });
+        }
+      }
+      throw error;
+    }
+  }
+
+  private check(context: ExecutionContext): boolean {
     const required = this.reflector.getAllAndOverride<Role | undefined>(REQUIRED_ROLE, [context.getHandler(), context.getClass()]) ?? 'read';
     const graphql = context.getType<string>() === 'graphql';
     const role = graphql
@@ -44,9 +72,22 @@ export class ApiKeyGuard implements CanActivate {
       if (graphql) throw refusalError(UNAUTHENTICATED);
       throw new UnauthorizedException(UNAUTHENTICATED.message);
     }
-    if (ROLE_ORDER[role] < ROLE_ORDER[required]) {
-      if (graphql) throw refusalError(FORBIDDEN_ADMIN);
-      throw new ForbiddenException(FORBIDDEN_ADMIN.message);
+    const allowed = required === 'metrics' ? role === 'metrics' || role === 'admin' : ROLE_ORDER[role] >= ROLE_ORDER[required];
+    if (!allowed) {
+      const refusal: Refusal = required === 'admin' ? FORBIDDEN_ADMIN : { ...FORBIDDEN_ADMIN, message: `this operation needs a ${required === 'metrics' ? 'metrics' : 'write'} or admin key` };
+      if (graphql) throw refusalError(refusal);
+      throw new ForbiddenException(refusal.message);
+    }
+    // Repository scopes, for every operation alike: a repository named anywhere in the arguments
+    // (see REPOSITORY_ARG_NAMES, or @RepositoryArgs) that the key may not see is answered as unknown.
+    if (graphql) {
+      const access = accessOf(context);
+      if (access?.repositories) {
+        const extra = this.reflector.getAllAndOverride<string[] | undefined>(REPOSITORY_ARGS, [context.getHandler(), context.getClass()]) ?? [];
+        const args = GqlExecutionContext.create(context).getArgs();
+        const hidden = repositoriesInArgs(args, extra).find((name) => !maySee(access, name));
+        if (hidden !== undefined) throw unseenRepository(hidden);
+      }
     }
     return true;
   }

@@ -52,6 +52,7 @@ const GRAPHQL_CODE: Record<DomainErrorCode, ErrorCode> = {
   [DomainErrorCode.InvalidRepositoryPath]: ErrorCode.BadUserInput,
   [DomainErrorCode.InvalidScipIndex]: ErrorCode.BadUserInput,
   [DomainErrorCode.RepositoryNotFound]: ErrorCode.NotFound,
+  [DomainErrorCode.ApiKeyNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.JobNotFound]: ErrorCode.NotFound,
   [DomainErrorCode.AskInvalidInput]: ErrorCode.BadUserInput,
   [DomainErrorCode.AskNotFound]: ErrorCode.NotFound,

@@ -1,5 +1,7 @@
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { AdminOnly } from '../auth/api-key.guard';
+import type { Access } from '../auth/access';
+import { CurrentAccess, jobRepository, maySee } from '../auth/scope';
 import { JobEvent, JobEventsService, JobName, ProbeJobData, QueueName, QueueService } from '@scopegraph/queue';
 import { JobEventKind, JobEventPayload, JobRef, JobStatus, ProbeInput } from './jobs.model';
 
@@ -22,9 +24,10 @@ export class JobsResolver {
   async job(
     @Args('queue', { type: () => QueueName }) queue: QueueName,
     @Args('id', { type: () => ID }) id: string,
+    @CurrentAccess() access?: Access,
   ): Promise<JobStatus | null> {
     const job = await this.queues.getJob(queue, id);
-    if (!job) return null;
+    if (!job || !jobVisible(access, job.data)) return null;
     return {
       id: job.id!,
       queue,
@@ -51,9 +54,16 @@ export class JobsResolver {
   async jobEvents(
     @Args('queue', { type: () => QueueName }) queue: QueueName,
     @Args('jobId', { type: () => ID }) jobId: string,
+    @CurrentAccess() access?: Access,
   ): Promise<AsyncIterator<JobEvent>> {
     // Checked here, not inside the stream, so the client gets a coded error instead of a broken stream.
-    if (!(await this.queues.getJob(queue, jobId))) throw await this.events.missing(queue, jobId);
+    // Another repository's job (or a repository-less one, for a scoped key) answers like a missing job.
+    const job = await this.queues.getJob(queue, jobId);
+    if (!job || !jobVisible(access, job.data)) throw await this.events.missing(queue, jobId);
     return this.events.watch(queue, jobId);
   }
+}
+
+function jobVisible(access: Access | undefined, data: unknown): boolean {
+  return !access?.repositories || maySee(access, jobRepository(data) ?? '');
 }

@@ -4,9 +4,11 @@ import { IngestRepository } from '@scopegraph/ingest';
 import { MetricsShare, refreshStateGauges } from '@scopegraph/observability';
 import { QueueService } from '@scopegraph/queue';
 import { RerankService } from '@scopegraph/rerank';
+import { MetricsRole } from '../auth/api-key.guard';
 
 /** Prometheus exposition for the whole deployment: this API plus every worker's published snapshot. */
 @Controller('metrics')
+@MetricsRole()
 export class MetricsController {
   private readonly logger = new Logger(MetricsController.name);
 

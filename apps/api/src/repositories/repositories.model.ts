@@ -81,7 +81,7 @@ export class IndexRunState {
 export class Repository {
   @Field(() => ID) id: string;
   @Field() name: string;
-  @Field() rootPath: string;
+  rootPath: string;
   @Field(() => Int, { nullable: true }) files?: number | null;
   @Field(() => Int, { nullable: true }) scopes?: number | null;
   @Field(() => Int, { nullable: true, description: 'CALLS, EXTENDS, IMPLEMENTS, REFERENCES and IMPORTS edges' }) edges?: number | null;

@@ -1,6 +1,10 @@
 import { Inject, Logger } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { AdminOnly } from '../auth/api-key.guard';
+import { AdminOnly, WriteRole } from '../auth/api-key.guard';
+import type { Access } from '../auth/access';
+import { CurrentAccess, jobRepository, maySee } from '../auth/scope';
+import { ForbiddenException } from '@nestjs/common';
+import { basename } from 'node:path';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Neo4jService } from '@scopegraph/graph';
@@ -27,10 +31,13 @@ export class RepositoriesResolver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @AdminOnly()
+  @WriteRole()
   @Mutation(() => JobRef, { description: 'Queues an (incremental) index of a repository; watch it with indexProgress' })
-  async indexRepository(@Args('input') input: IndexRepositoryInput): Promise<JobRef> {
+  async indexRepository(@Args('input') input: IndexRepositoryInput, @CurrentAccess() access?: Access): Promise<JobRef> {
+    // Checked before the path, so a scoped key learns nothing about the server's folders.
+    if (input.name !== undefined && !maySee(access, input.name)) throw new ForbiddenException(`this key may not index repository "${input.name}"`);
     const path = await validateIndexRequest(input, this.config.ingest.allowedRoots);
+    if (!maySee(access, input.name ?? basename(path))) throw new ForbiddenException(`this key may not index repository "${input.name ?? basename(path)}"`);
     // A path on the server rather than an upload: CI writes the index beside the checkout the server
     // already reads, and indexes run to hundreds of megabytes (no request-size limits to raise).
     const scip = input.scip ? await validateScipPath(input.scip, this.config.ingest.allowedRoots) : undefined;
@@ -45,9 +52,14 @@ export class RepositoriesResolver {
     return { id: job.id!, queue: QueueName.INDEX, name: job.name };
   }
 
-  @Query(() => [Repository])
-  repositories(): Promise<Repository[]> {
-    return this.catalog.repositories();
+  @Query(() => [Repository], { description: 'The repositories this key may see' })
+  async repositories(@CurrentAccess() access?: Access): Promise<Repository[]> {
+    return (await this.catalog.repositories()).filter((r) => maySee(access, r.name));
+  }
+
+  @ResolveField(() => String, { nullable: true, description: 'The folder on the server (admin keys only: null for others)' })
+  rootPath(@Parent() repository: Repository, @CurrentAccess() access?: Access): string | null {
+    return access === undefined || access.role === 'admin' ? repository.rootPath : null;
   }
 
   @ResolveField(() => [LanguageCoverage], { description: 'Per language: references resolved, external, dynamic and unresolved (read when asked)' })
@@ -56,14 +68,15 @@ export class RepositoriesResolver {
   }
 
   @Query(() => Repository, { nullable: true })
-  async repository(@Args('name') name: string): Promise<Repository | null> {
+  async repository(@Args('name') name: string, @CurrentAccess() access?: Access): Promise<Repository | null> {
+    if (!maySee(access, name)) return null;
     return (await this.catalog.repositories()).find((r) => r.name === name) ?? null;
   }
 
   @AdminOnly()
   @Mutation(() => Boolean, { description: 'Deletes a repository and everything indexed from it' })
-  async deleteRepository(@Args('name') name: string): Promise<boolean> {
-    if (!(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);
+  async deleteRepository(@Args('name') name: string, @CurrentAccess() access?: Access): Promise<boolean> {
+    if (!maySee(access, name) || !(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);
     await this.repo.deleteRepository(name);
     await this.parseCache.forgetRepository(name);
     return true;
@@ -79,8 +92,10 @@ export class RepositoriesResolver {
       return base;
     },
   })
-  async indexProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<JobEvent>> {
-    if (!(await this.queues.getJob(QueueName.INDEX, jobId))) throw await this.events.missing(QueueName.INDEX, jobId);
+  async indexProgress(@Args('jobId', { type: () => ID }) jobId: string, @CurrentAccess() access?: Access): Promise<AsyncIterator<JobEvent>> {
+    const job = await this.queues.getJob(QueueName.INDEX, jobId);
+    // Another repository's job answers exactly like a job that does not exist.
+    if (!job || (access?.repositories && !maySee(access, jobRepository(job.data) ?? ''))) throw await this.events.missing(QueueName.INDEX, jobId);
     return this.withBookmarks(this.events.watch(QueueName.INDEX, jobId));
   }
 

@@ -1,3 +1,4 @@
+import { WriteRole } from '../auth/api-key.guard';
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
@@ -16,6 +17,7 @@ export class RerankResolver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @WriteRole()
   @Mutation(() => RerankJob, {
     description: 'Reranks scopes (by id, in retrieval order) for a question; returns a job id at once. Watch it with rerankProgress, read it with rerankResult.',
   })

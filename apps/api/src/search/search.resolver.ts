@@ -1,3 +1,5 @@
+import type { Access } from '../auth/access';
+import { CurrentAccess, maySee, scoped } from '../auth/scope';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
 import { defaultPlan, defaultRerankCandidates, EDGE_TYPES, expandDefaults, type GraphEdgeType, graphSignalDefaults, LANGUAGES, SCOPE_KINDS, type SearchPlan, SearchService } from '@scopegraph/search';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
@@ -70,11 +72,14 @@ export class SearchResolver {
   ) {}
 
   @Query(() => SearchResponse, { complexity: searchCost, description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
-  async search(@Args('input') input: SearchInput): Promise<SearchResponse> {
+  async search(@Args('input') input: SearchInput, @CurrentAccess() access?: Access): Promise<SearchResponse> {
     // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
     if (input.rerank) this.reranks.options(input.rerank, 'rerank');
     const response = await this.searchService.execute(planFromInput(input));
     const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
+    // A key scoped to some repositories, searching all: hits from the others are dropped (a named
+    // repository outside the scope never gets here: the guard answers it as unknown).
+    if (scoped(access) && input.repository === undefined) response.results = response.results.filter((hit) => maySee(access, hit.scope.repoId)) as typeof response.results;
     return { ...response, rerank, strategy: response.explain.vectorStrategy.name, explain: response.explain } as SearchResponse;
   }
 
@@ -87,7 +92,9 @@ export class SearchResolver {
   scope(
     @Args('id', { type: () => ID }) id: string,
     @Args('sourceChars', { type: () => Int, nullable: true, description: 'Cut the source to this many characters' }) sourceChars?: number | null,
+    @CurrentAccess() access?: Access,
   ): Promise<Scope | null> {
+    if (!maySeeScopeId(access, id)) return Promise.resolve(null);
     return this.searchService.scope(id, checkSourceChars(sourceChars));
   }
 
@@ -99,13 +106,20 @@ export class SearchResolver {
     @Args('direction', { type: () => DirectionEnum, nullable: true }) direction?: DirectionEnum,
     @Args('maxNodes', { type: () => Int, nullable: true }) maxNodes?: number,
     @Args('sourceChars', { type: () => Int, nullable: true, defaultValue: DEFAULT_SOURCE_CHARS, description: 'null for whole sources' }) sourceChars?: number | null,
+    @CurrentAccess() access?: Access,
   ): Promise<Neighborhood | null> {
+    if (!maySeeScopeId(access, id)) return Promise.resolve(null);
     return renamingFields(
       () => this.searchService.neighborhood(id, { depth: depth ?? undefined, edges: edges ?? undefined, direction: direction ?? undefined, maxNodes: maxNodes ?? undefined }, checkSourceChars(sourceChars)),
       // The library names expansion fields as in SearchInput.expand; here they are plain arguments.
       (name) => name.replace(/^expand\./, ''),
     );
   }
+}
+
+/** Scope ids start with their repository's id (graphId): another repository's scope answers like an unknown id. */
+function maySeeScopeId(access: Access | undefined, id: string): boolean {
+  return !scoped(access) || maySee(access, id.slice(0, Math.max(0, id.indexOf(':'))));
 }
 
 function checkSourceChars(n: number | null | undefined): number | null {

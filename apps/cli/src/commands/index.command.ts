@@ -121,7 +121,7 @@ function coverageLines(coverage: Coverage[], indent: string): string[] {
 
 export async function reposCommand(opts: { json?: boolean }, client = new ApiClient()): Promise<number> {
   const { repositories } = await client.request<{
-    repositories: { name: string; rootPath: string; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[];
+    repositories: { name: string; rootPath: string | null; files: number; scopes: number; edges: number; embedded: number; indexedAt: string; include: string[]; exclude: string[]; indexStatus: string; indexError: string | null; coverage: Coverage[];
       indexRun: { phase: string; scopesWritten: number; embedded: number; toEmbed: number } | null }[];
   }>(`{ repositories { name rootPath files scopes edges embedded indexedAt include exclude indexStatus indexError indexRun { phase scopesWritten embedded toEmbed } ${COVERAGE_FIELDS} } }`);
   if (opts.json) {
@@ -134,7 +134,7 @@ export async function reposCommand(opts: { json?: boolean }, client = new ApiCli
   }
   const globs = (r: { include: string[]; exclude: string[] }) =>
     [...r.include.map((g) => `+${g}`), ...r.exclude.map((g) => `-${g}`)].join(' ') || 'defaults';
-  const rows = repositories.map((r) => [r.name, r.indexStatus, String(r.files ?? ''), String(r.scopes ?? ''), String(r.edges ?? ''), String(r.embedded ?? ''), r.indexedAt ?? '', r.rootPath, globs(r)]);
+  const rows = repositories.map((r) => [r.name, r.indexStatus, String(r.files ?? ''), String(r.scopes ?? ''), String(r.edges ?? ''), String(r.embedded ?? ''), r.indexedAt ?? '', r.rootPath ?? '-', globs(r)]);
   const header = ['NAME', 'STATUS', 'FILES', 'SCOPES', 'EDGES', 'EMBEDDED', 'INDEXED AT', 'PATH', 'WALK FILTERS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows]) process.stdout.write(row.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd() + '\n');

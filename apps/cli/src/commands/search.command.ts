@@ -1,3 +1,4 @@
+import { relationshipText, type WalkedPath } from '@scopegraph/api-client';
 import { ApiClient, CliError } from '../client';
 
 const MODES = ['semantic', 'bm25', 'hybrid', 'semantic_rerank', 'graph', 'localize'] as const;
@@ -9,7 +10,7 @@ const SEARCH_QUERY = `query($input: SearchInput!) {
       rank score
       scope { id qualifiedName kind language path startLine endLine signature }
       scoreBreakdown { fusion semantic { score rank } bm25 { score rank } }
-      via { relation anchorName depth path { edgeTypes directions } }
+      via { relation anchorName depth path { nodeIds edgeTypes directions } }
       alsoAt
     }
   }
@@ -20,7 +21,7 @@ interface SearchHitData {
   score: number;
   scope: { id: string; qualifiedName: string; kind: string; language: string; path: string; startLine: number; endLine: number; signature: string | null };
   scoreBreakdown: { fusion: string; semantic: { score: number; rank: number } | null; bm25: { score: number; rank: number } | null };
-  via: { relation: string; anchorName: string; depth: number; path: { edgeTypes: string[]; directions: string[] } } | null;
+  via: { relation: string; anchorName: string; depth: number; path: WalkedPath } | null;
   alsoAt: string[] | null;
 }
 
@@ -60,8 +61,8 @@ export async function searchCommand(text: string, opts: SearchOptions, client = 
     process.stdout.write(`${String(r.rank).padStart(3)}. ${r.scope.qualifiedName} (${r.scope.kind}, ${r.scope.language})  ${r.scope.path}:${r.scope.startLine}-${r.scope.endLine}  ${r.score.toFixed(4)}${lists ? `  [${lists}]` : ''}\n`);
     if (r.scope.signature) process.stdout.write(`       ${r.scope.signature}\n`);
     if (r.via) {
-      const hops = r.via.path.edgeTypes.map((t, i) => (r.via!.path.directions[i] === 'in' ? `<-${t}-` : `-${t}->`)).join(' ');
-      process.stdout.write(`       ${r.via.relation} of ${r.via.anchorName}: ${r.via.anchorName} ${hops} ${r.scope.qualifiedName}\n`);
+      // Arrows as the edges point (GraphQL sends directions as IN/OUT).
+      process.stdout.write(`       ${r.via.relation} of ${r.via.anchorName}: ${relationshipText(r.via.path)}\n`);
     }
     if (r.alsoAt?.length) process.stdout.write(`       also at ${r.alsoAt.join(', ')}\n`);
   }

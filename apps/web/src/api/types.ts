@@ -98,7 +98,8 @@ export interface SearchForm {
 export interface Repository {
   id: string;
   name: string;
-  rootPath: string;
+  /** Null for keys below admin: server paths are for admins only. */
+  rootPath: string | null;
   files: number | null;
   scopes: number | null;
   edges: number | null;

@@ -1,3 +1,4 @@
+import { nameFromScopeId, relationshipText } from '@scopegraph/api-client';
 // Pure formatting of API answers for display (unit-tested in format.spec.ts).
 import type { GraphPath, GraphVia, ScoreBreakdown } from '../api/types';
 
@@ -67,12 +68,7 @@ function fusionTitle(fusion: string): string {
 }
 
 /** `repo:path#Qualified.Name|kind` -> `Qualified.Name` (scope ids carry their name). */
-export function nameFromId(id: string): string {
-  const hash = id.indexOf('#');
-  const bar = id.lastIndexOf('|');
-  if (hash < 0) return id;
-  return id.slice(hash + 1, bar > hash ? bar : undefined);
-}
+export const nameFromId = nameFromScopeId;
 
 /**
  * A walked path as text, arrows pointing the way the edges point:
@@ -97,7 +93,7 @@ export function hopsText(path: GraphPath): string {
 
 /** How a GRAPH answer relates to the scope the question named. */
 export function viaText(via: GraphVia): string {
-  return `${via.relation} of ${via.anchorName}: ${pathText(via.path)}${via.nameOnly ? ' (rests on name matching)' : ''}`;
+  return `${via.relation} of ${via.anchorName}: ${relationshipText(via.path)}${via.nameOnly ? ' (rests on name matching)' : ''}`;
 }
 
 export function scopeLocation(scope: { path: string; startLine?: number | null; endLine?: number | null }): string {

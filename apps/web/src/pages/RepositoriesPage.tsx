@@ -104,8 +104,8 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
                       <strong>{r.name}</strong>
                     </a>
                   </td>
-                  <td className="mono small path-cell" title={r.rootPath}>
-                    {r.rootPath}
+                  <td className="mono small path-cell" title={r.rootPath ?? undefined}>
+                    {r.rootPath ?? '—'}
                   </td>
                   <td className="num">{r.files ?? '–'}</td>
                   <td className="num">{r.scopes ?? '–'}</td>
@@ -118,7 +118,7 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
                     {r.include.map((g) => `+${g}`).join(' ')} {r.exclude.map((g) => `-${g}`).join(' ')}
                   </td>
                   <td className="actions">
-                    <button className="btn small" onClick={() => void start({ path: r.rootPath, name: r.name, include: r.include, exclude: r.exclude, excludeDocComments: false })}>
+                    <button className="btn small" disabled={r.rootPath === null} onClick={() => r.rootPath !== null && void start({ path: r.rootPath, name: r.name, include: r.include, exclude: r.exclude, excludeDocComments: false })}>
                       Re-index
                     </button>
                     <button className="btn small danger" onClick={() => setDeleting(r)}>

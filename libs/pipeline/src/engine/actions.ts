@@ -365,6 +365,7 @@ const persistTurn: ActionHandler = async (state, _step, ctx) => {
   const seq = await ctx.history.appendTurn({
     sessionId: state.input.sessionId,
     repository: state.input.repository,
+    owner: state.input.owner ?? null,
     turnId: state.input.askId,
     questionOriginal: state.questionOriginal,
     questionEn: state.questionEn,

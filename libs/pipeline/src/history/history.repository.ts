@@ -12,6 +12,8 @@ export interface LoadedHistory {
 export interface ConversationRecord {
   sessionId: string;
   repository: string | null;
+  /** The key id that started it; null for conversations of older versions. */
+  owner: string | null;
   summary: { text: string; version: number; upToSeq: number } | null;
   turns: Array<{ seq: number; questionOriginal: string; questionEn: string; answerEn: string; answer: string; createdAt: string }>;
 }
@@ -26,7 +28,7 @@ export class HistoryRepository {
     return row ?? { summary: null, version: 0, upTo: 0, turns: [] };
   }
 
-  async appendTurn(turn: { sessionId: string; repository: string; turnId: string; questionOriginal: string; questionEn: string; answerEn: string; answer: string }): Promise<number> {
+  async appendTurn(turn: { sessionId: string; repository: string; owner: string | null; turnId: string; questionOriginal: string; questionEn: string; answerEn: string; answer: string }): Promise<number> {
     const [row] = await this.neo4j.write<{ seq: number }>('pipeline/append-turn', turn);
     return row.seq;
   }
