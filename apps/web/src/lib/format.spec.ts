@@ -49,7 +49,7 @@ describe('graph paths', () => {
     const path = { nodeIds: ['r:a.ts#bark|function', 'r:d.ts#Dog.speak|method', 'r:d.ts#Dog|class'], edgeTypes: ['CALLS', 'HAS_MEMBER'], directions: ['IN', 'IN'], provenances: ['scip', null] };
     expect(pathText(path)).toBe('bark <-CALLS[scip]- Dog.speak <-HAS_MEMBER- Dog');
     expect(viaText({ relation: 'callers', anchorId: 'r:a.ts#bark|function', anchorName: 'bark', depth: 1, path: { ...path, provenances: ['name', null] }, nameOnly: true }))
-      .toBe('callers of bark: bark <-CALLS[name]- Dog.speak <-HAS_MEMBER- Dog (rests on name matching)');
+      .toBe('callers of bark: Dog -HAS_MEMBER-> Dog.speak -CALLS[name]-> bark (rests on name matching)');
   });
 });
 
