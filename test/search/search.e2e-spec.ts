@@ -453,7 +453,7 @@ describe('search over an indexed repository (real Neo4j)', () => {
 
     it.each([
       ['empty text', { text: '  ' }, /text must not be empty/, 'text'],
-      ['text over 1000 characters', { text: 'x'.repeat(1001) }, /text must be shorter than or equal to 1000/, 'text'],
+      ['text over 1000 characters', { text: 'x'.repeat(1001) }, /text must be at most 1000 characters/, 'text'],
       ['topK over 200', { text: 'x', topK: 201 }, /topK must not be greater than 200/, 'topK'],
       ['a negative weight', { text: 'x', weights: { bm25: -1 } }, /weights.bm25 must not be less than 0/, 'weights.bm25'],
       ['a malformed glob', { text: 'x', pathGlob: 'src/[ab' }, /unclosed "\[" at position 5/, 'pathGlob'],
