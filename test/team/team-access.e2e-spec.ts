@@ -110,6 +110,48 @@ describe('a server a team can share', () => {
     expect(normalised(askB.body, B)).toEqual(normalised(askMissing.body, MISSING));
     const one = await gql(stack.url, 'query($b: String!, $m: String!) { b: repository(name: $b) { name } m: repository(name: $m) { name } }', { b: B, m: MISSING }, reader);
     expect(one.body.data).toEqual({ b: null, m: null });
+    // Searching all, the key's repositories are filtered before the limit (the one hit is A's, not
+    // dropped after the fact), and explain counts only what the key may see (the database holds more).
+    const top = await gql(stack.url, 'query($input: SearchInput!) { search(input: $input) { results { scope { repoId } } explain } }', { input: { text: 'BetaWidget render', mode: 'BM25', topK: 1 } }, reader);
+    expect(top.body.data.search.results.map((r: { scope: { repoId: string } }) => r.scope.repoId)).toEqual([A]);
+    expect(JSON.stringify(top.body.data.search.explain)).toContain('<all 1 repositories>');
+  });
+
+  it('a read key may not rerank, not even through a search; a rerank is its starter’s: another key gets the answer of a made-up id', async () => {
+    const reader = { 'x-api-key': readKey };
+    const START = 'mutation($input: StartRerankInput!) { startRerank(input: $input) { jobId } }';
+    const RESULT = 'query($id: ID!) { rerankResult(jobId: $id) { jobId question } }';
+    const hits = await gql(stack.url, 'query($input: SearchInput!) { search(input: $input) { results { scope { id } } } }', { input: { text: 'AlphaWidget render area', repository: A, mode: 'BM25', topK: 5 } }, admin);
+    const scopeIds: string[] = hits.body.data.search.results.map((r: { scope: { id: string } }) => r.scope.id);
+    expect(scopeIds.length).toBeGreaterThan(0);
+    const started = await gql(stack.url, START, { input: { question: 'what renders?', scopeIds } }, reader);
+    expect(started.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const viaSearch = await gql(stack.url, 'query($input: SearchInput!) { search(input: $input) { rerank { jobId } } }', { input: { text: 'AlphaWidget', repository: A, mode: 'BM25', rerank: {} } }, reader);
+    expect(viaSearch.body.data).toBeNull();
+    expect(viaSearch.body.errors?.map((e: { message: string; extensions?: { code?: string } }) => [e.message, e.extensions?.code])).toEqual(started.body.errors!.map((e: { message: string; extensions?: { code?: string } }) => [e.message, e.extensions?.code]));
+    // A write key scoped to A starts one; it reads it back, the reader of A (another key) does not.
+    const writer = await gql(stack.url, CREATE, { input: { repositories: [A], role: 'write' } }, admin);
+    const writeKey: string = writer.body.data.createApiKey.key;
+    secrets.push(writeKey);
+    const job = await gql(stack.url, START, { input: { question: 'what renders?', scopeIds } }, { 'x-api-key': writeKey });
+    expect(job.body.errors).toBeUndefined();
+    const jobId: string = job.body.data.startRerank.jobId;
+    const made = `rr${'0'.repeat(24)}`;
+    expect((await gql(stack.url, RESULT, { id: jobId }, { 'x-api-key': writeKey })).body.data.rerankResult).toMatchObject({ jobId, question: 'what renders?' });
+    const theirs = await gql(stack.url, RESULT, { id: jobId }, reader);
+    const madeUp = await gql(stack.url, RESULT, { id: made }, reader);
+    expect(theirs.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect({ status: theirs.status, body: normalised(theirs.body, jobId) }).toEqual({ status: madeUp.status, body: normalised(madeUp.body, made) });
+    const ws = wsClient(stack.url, { apiKey: readKey });
+    try {
+      const PROG = 'subscription($id: ID!) { rerankProgress(jobId: $id) { kind } }';
+      const onTheirs = await collect(ws, PROG, { id: jobId }, 10_000);
+      const onMade = await collect(ws, PROG, { id: made }, 10_000);
+      expect(onTheirs[0].errors?.[0]).toBeDefined();
+      expect(normalised(onTheirs[0], jobId)).toEqual(normalised(onMade[0], made));
+    } finally {
+      await ws.dispose();
+    }
   });
 
   it('/metrics takes the admin key or the metrics key, not a read key', async () => {
@@ -199,6 +241,17 @@ describe('a server a team can share', () => {
     const missing = await gql(stack.url, CONV, { s: `${sessionId}x` }, { 'x-api-key': otherKey });
     expect(theirs.body).toEqual(missing.body);
     expect(theirs.body.data.conversation).toBeNull();
+    // Sessions are per key: the other key asking under the same id starts a conversation of its own
+    // (no "taken" refusal telling it the id is in use), and neither sees the other's turns.
+    const again = await gql(stack.url, 'mutation($input: AskInput!) { ask(input: $input) { id } }', { input: { question: 'what is AlphaCircle?', repository: A, sessionId } }, { 'x-api-key': otherKey });
+    expect(again.body.errors).toBeUndefined();
+    let own: { sessionId: string; turns: { seq: number }[] } | null = null;
+    for (let i = 0; i < 120 && !own; i++) {
+      own = (await gql(stack.url, CONV, { s: sessionId }, { 'x-api-key': otherKey })).body.data?.conversation ?? null;
+      if (!own) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(own).toEqual({ sessionId, turns: [{ seq: 1 }] });
+    expect((await gql(stack.url, CONV, { s: sessionId }, { 'x-api-key': readKey })).body.data.conversation).toEqual({ sessionId, turns: [{ seq: 1 }] });
   });
 
   it('a revoked key is refused within a second by every API replica', async () => {

@@ -99,6 +99,7 @@ export class RerankService {
       createdAt: now,
       deadlineAt: now + options.timeoutMs,
       batchKeys: [],
+      owner: request.owner ?? null,
     };
 
     const prefilled = new Map<number, BatchOutcome>();
@@ -151,6 +152,12 @@ export class RerankService {
     if (!snapshot) throw await this.missing(jobId);
     if (snapshot.state.status === 'completed') return (await this.lifecycle.ensureFinal(jobId)) ?? assembleResult(snapshot.meta, snapshot.candidates, snapshot.outcomes, snapshot.state);
     return assembleResult(snapshot.meta, snapshot.candidates, snapshot.outcomes, snapshot.state);
+  }
+
+  /** Who started a rerank (see StartRerankRequest.owner); undefined when its state is gone or it predates owners. */
+  async owner(jobId: string): Promise<string | null | undefined> {
+    if (!RERANK_ID_RE.test(jobId)) return undefined;
+    return (await this.store.loadMeta(jobId))?.meta.owner;
   }
 
   async exists(jobId: string): Promise<boolean> {

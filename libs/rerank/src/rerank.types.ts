@@ -264,6 +264,8 @@ export interface StartRerankRequest {
   queryDescription?: string | null;
   candidates: RerankCandidate[];
   options?: RerankOptionsInput;
+  /** Who starts it (a key id), so another caller's lookup can be answered like an unknown id. */
+  owner?: string | null;
 }
 
 export interface StartRerankResponse {

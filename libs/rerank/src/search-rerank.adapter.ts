@@ -29,6 +29,7 @@ export class SearchRerankAdapter implements SearchReranker {
       queryDescription: describePlan(plan, response),
       candidates,
       options: { ...(options as RerankOptionsInput), limit: plan.limit },
+      owner: request.owner ?? null,
     });
     return { jobId: started.jobId, status: started.status, skipped: started.skipped === true, total: started.total, result: started.result };
   }

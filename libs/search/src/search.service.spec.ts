@@ -204,6 +204,17 @@ describe('SearchService', () => {
     expect(explain.candidateCount).toEqual({ count: 2, capped: false });
   });
 
+  it('searches only the repositories a caller may see: filtered before the limit, counted alone in explain', async () => {
+    const { service } = setup([row('a', { repoId: 'hidden', vector: [1, 0] }), row('b', { repoId: 'hidden', vector: [0.99, 0.1] }), row('c', { repoId: 'mine', vector: [0.5, 0.5] })]);
+    const plan = defaultPlan('semantic', 'q');
+    plan.limit = 1;
+    plan.filters = { repositoryVisible: (id) => id === 'mine' };
+    const { results, explain } = await service.execute(plan);
+    expect(results.map((r) => r.scope.id)).toEqual(['c']);
+    expect(JSON.stringify(explain)).toContain('<all 1 repositories>');
+    expect(JSON.stringify(explain)).not.toContain('hidden');
+  });
+
   it('refuses a malformed glob before touching the repository', async () => {
     const { rag, repo } = setup([row('a')]);
     await expect(rag.scope().whereFile({ glob: 'src/[ab' }).fullText('a').execute()).rejects.toMatchObject({ field: 'pathGlob', code: DomainErrorCode.InvalidGlob });

@@ -574,13 +574,14 @@ export class SearchService {
     const languages = f.languages?.length ? [...new Set(f.languages)] : [...LANGUAGES];
     const pathContains = f.path?.contains ?? null;
     const name = f.name ?? null;
-    const filtered = f.repository !== undefined || !!f.kinds?.length || !!f.languages?.length || pathContains !== null || glob !== null || name !== null;
+    const visible = f.repositoryVisible;
+    const filtered = visible !== undefined || f.repository !== undefined || !!f.kinds?.length || !!f.languages?.length || pathContains !== null || glob !== null || name !== null;
     const counts = countCap !== null && filtered;
 
     let allRepos: string[] = [];
     let count: number | null = null;
     const read = async (freshRead: boolean): Promise<void> => {
-      if (counts && !glob) {
+      if (counts && !glob && !visible) {
         // The repository ids come with the count: one round trip where a glob does not need the ids first.
         const countFilters = { repoIds: f.repository !== undefined ? [f.repository] : null, kinds, languages, paths: null, pathContains, name };
         const key = JSON.stringify([countFilters, countCap]);
@@ -595,7 +596,10 @@ export class SearchService {
     if (!fresh && f.repository !== undefined && !allRepos.includes(f.repository)) await read(true);
 
     const descriptions: string[] = [];
+    // A scoped caller's search runs over its repositories only, so the limit is filled from them.
+    if (visible) allRepos = allRepos.filter(visible);
     let repoIds = allRepos;
+    if (visible && f.repository === undefined) descriptions.push(`repository in the caller's ${allRepos.length} repositories`);
     if (f.repository !== undefined) {
       if (!allRepos.includes(f.repository)) {
         throw new DomainError(DomainErrorCode.UnknownRepository, `unknown repository ${JSON.stringify(f.repository)}`, 'repository');
@@ -616,7 +620,7 @@ export class SearchService {
 
     const cypher: CypherFilters = { repoIds, kinds, languages, paths, pathContains, name };
     const matchesNothing = paths !== null && paths.length === 0;
-    if (counts && glob && !matchesNothing) count = (await this.repo.countCandidates(cypher, countCap)).n;
+    if (counts && (glob || visible) && !matchesNothing) count = (await this.repo.countCandidates(cypher, countCap)).n;
     const filters: ResolvedFilters = {
       cypher,
       descriptions,

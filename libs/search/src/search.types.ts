@@ -98,6 +98,11 @@ export interface SearchFilters {
   kinds?: string[];
   /** Exact name or qualified name (`create` or `InvoiceService.create`). */
   name?: string;
+  /**
+   * The repositories a caller may see (a key scoped to some): the others are filtered out before
+   * ranking and limiting, and never counted in explain. Undefined: every repository.
+   */
+  repositoryVisible?: (repoId: string) => boolean;
 }
 
 export type FilterStrategyChoice = 'auto' | 'exact' | 'overfetch';
@@ -414,6 +419,8 @@ export interface SearchRerankRequest {
   options: Record<string, unknown>;
   /** How many retrieved hits go to the reranker (the final list keeps `limit`). */
   candidateCount: number;
+  /** Who started it (a key id): only they (and admins) may read it back. */
+  owner?: string | null;
 }
 
 /** A started rerank: its job id to watch (rerankProgress) and, when it finished at once, its result. */

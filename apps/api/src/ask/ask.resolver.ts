@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { AskEvent, AskNotFoundError, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
+import { ASK_LIMITS, AskEvent, AskNotFoundError, AskService, PipelineDefinitionError } from '@scopegraph/pipeline';
 import { QueueName, QueueService } from '@scopegraph/queue';
 import type { Access } from '../auth/access';
 import { CurrentAccess, jobRepository, maySee } from '../auth/scope';
@@ -15,14 +16,16 @@ export class AskResolver {
 
   @Mutation(() => AskJob, { name: 'ask', description: 'Asks a question about a repository; returns an id at once. The pipeline runs on a worker: watch it with askProgress.' })
   async askMutation(@Args('input') input: AskInput, @CurrentAccess() access?: Access): Promise<AskJob> {
-    if (input.sessionId) {
-      // Continuing someone else's conversation would read its history into this key's answer.
-      const existing = await this.ask.conversation(input.sessionId);
+    const sessionId = input.sessionId ? storedSessionId(access, input.sessionId) : input.sessionId;
+    if (sessionId) {
+      // Continuing someone else's conversation would read its history into this key's answer. Only an
+      // environment key or the local user can get here (their ids are not namespaced, see storedSessionId).
+      const existing = await this.ask.conversation(sessionId);
       if (existing && !ownsConversation(access, existing.owner)) {
         throw new DomainError(DomainErrorCode.InvalidInput, 'sessionId is taken: choose another one for a new conversation', 'sessionId');
       }
     }
-    return this.ask.start(input, access?.keyId ?? null);
+    return this.ask.start({ ...input, sessionId }, access?.keyId ?? null);
   }
 
   /** An ask of a repository this key may not see answers like an unknown ask id. */
@@ -49,9 +52,9 @@ export class AskResolver {
 
   @Query(() => Conversation, { nullable: true, description: 'A conversation: every turn and the current rolling summary' })
   async conversation(@Args('sessionId') sessionId: string, @CurrentAccess() access?: Access): Promise<Conversation | null> {
-    const record = await this.ask.conversation(sessionId);
+    const record = await this.ask.conversation(storedSessionId(access, sessionId));
     // Another key's conversation answers exactly like one that does not exist.
-    return record && ownsConversation(access, record.owner) ? (record as Conversation) : null;
+    return record && ownsConversation(access, record.owner) ? ({ ...record, sessionId } as Conversation) : null;
   }
 
   @Query(() => [PipelineGql], { description: 'The pipelines in pipelines/*.yaml, extends resolved' })
@@ -79,4 +82,17 @@ function ownsConversation(access: Access | undefined, owner: string | null): boo
   const keyId = access?.keyId ?? 'local';
   if (owner === null) return keyId === 'local' || keyId.startsWith('env:');
   return owner === keyId;
+}
+
+/**
+ * Session ids are per key: a stored key's id is kept under its key id (hashed, so the stored id fits
+ * the length limit whatever the caller chose), so another key's id simply starts a conversation of
+ * its own and nobody learns which ids are in use. Environment keys and the local user keep the ids
+ * as given (conversations of earlier versions, and one operator's keys sharing them).
+ */
+export function storedSessionId(access: Access | undefined, sessionId: string): string {
+  const keyId = access?.keyId ?? 'local';
+  // A malformed id is passed on as it is, for the service to refuse in its own words.
+  if (keyId === 'local' || keyId.startsWith('env:') || !/^[A-Za-z0-9_.:-]+$/.test(sessionId) || sessionId.length > ASK_LIMITS.maxSessionIdChars) return sessionId;
+  return `k:${keyId}:${createHash('sha256').update(sessionId).digest('hex').slice(0, 40)}`;
 }

@@ -24,7 +24,17 @@ export interface ApiContext {
   access?: Access;
 }
 
-function refusalError(refusal: Refusal): GraphQLError {
+/** The refusal of an operation that needs `required` (the same words wherever it is checked). */
+export function roleRefusal(required: Role): Refusal {
+  return required === 'admin' ? FORBIDDEN_ADMIN : { ...FORBIDDEN_ADMIN, message: `this operation needs a ${required === 'metrics' ? 'metrics' : 'write'} or admin key` };
+}
+
+/** Whether a role may do what `required` asks. */
+export function roleAllows(role: Role, required: Role): boolean {
+  return required === 'metrics' ? role === 'metrics' || role === 'admin' : ROLE_ORDER[role] >= ROLE_ORDER[required];
+}
+
+export function refusalError(refusal: Refusal): GraphQLError {
   // extensions.http sets the HTTP status of a GraphQL-over-HTTP answer; Apollo strips it from the body.
   return new GraphQLError(refusal.message, { extensions: { code: refusal.code, http: { status: refusal.status } } });
 }
@@ -72,9 +82,8 @@ export class ApiKeyGuard implements CanActivate {
       if (graphql) throw refusalError(UNAUTHENTICATED);
       throw new UnauthorizedException(UNAUTHENTICATED.message);
     }
-    const allowed = required === 'metrics' ? role === 'metrics' || role === 'admin' : ROLE_ORDER[role] >= ROLE_ORDER[required];
-    if (!allowed) {
-      const refusal: Refusal = required === 'admin' ? FORBIDDEN_ADMIN : { ...FORBIDDEN_ADMIN, message: `this operation needs a ${required === 'metrics' ? 'metrics' : 'write'} or admin key` };
+    if (!roleAllows(role, required)) {
+      const refusal = roleRefusal(required);
       if (graphql) throw refusalError(refusal);
       throw new ForbiddenException(refusal.message);
     }

@@ -1,4 +1,6 @@
 import { WriteRole } from '../auth/api-key.guard';
+import type { Access } from '../auth/access';
+import { CurrentAccess } from '../auth/scope';
 import { Inject } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
@@ -21,7 +23,7 @@ export class RerankResolver {
   @Mutation(() => RerankJob, {
     description: 'Reranks scopes (by id, in retrieval order) for a question; returns a job id at once. Watch it with rerankProgress, read it with rerankResult.',
   })
-  async startRerank(@Args('input') input: StartRerankInput): Promise<RerankJob> {
+  async startRerank(@Args('input') input: StartRerankInput, @CurrentAccess() access?: Access): Promise<RerankJob> {
     const ids = input.scopeIds ?? [];
     if (ids.length > RERANK_LIMITS.candidates.max) throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `scopeIds may hold at most ${RERANK_LIMITS.candidates.max} ids`, 'scopeIds');
     const seen = new Set<string>();
@@ -41,12 +43,13 @@ export class RerankResolver {
       const listed = missing.slice(0, MAX_LISTED_MISSING).map((m) => JSON.stringify(m)).join(', ');
       throw new DomainError(DomainErrorCode.RerankInvalidCandidates, `unknown scope ids: ${listed}${missing.length > MAX_LISTED_MISSING ? ` and ${missing.length - MAX_LISTED_MISSING} more` : ''}`, 'scopeIds');
     }
-    const started = await this.rerank.start({ question: input.question, queryDescription: input.queryDescription ?? null, candidates, options: input.options });
+    const started = await this.rerank.start({ question: input.question, queryDescription: input.queryDescription ?? null, candidates, options: input.options, owner: access?.keyId ?? null });
     return { jobId: started.jobId, status: started.status, skipped: started.skipped === true, total: started.total, result: started.result ?? null };
   }
 
   @Query(() => RerankResult, { description: 'The final result of a rerank, or the ranking so far while it runs' })
-  rerankResult(@Args('jobId', { type: () => ID }) jobId: string): Promise<RerankResult> {
+  async rerankResult(@Args('jobId', { type: () => ID }) jobId: string, @CurrentAccess() access?: Access): Promise<RerankResult> {
+    await this.ownedBy(jobId, access);
     return this.rerank.result(jobId);
   }
 
@@ -61,9 +64,19 @@ export class RerankResolver {
     description: 'A PROGRESS event after every batch (the merged ranking so far), then one COMPLETED event with the result. Served by any API replica.',
     resolve: (event: RerankProgressEvent): RerankProgressEvent => event,
   })
-  async rerankProgress(@Args('jobId', { type: () => ID }) jobId: string): Promise<AsyncIterator<RerankProgressEvent>> {
+  async rerankProgress(@Args('jobId', { type: () => ID }) jobId: string, @CurrentAccess() access?: Access): Promise<AsyncIterator<RerankProgressEvent>> {
+    await this.ownedBy(jobId, access);
     // Checked here, not inside the stream, so the client gets a coded error instead of a broken stream.
     if (!(await this.rerank.exists(jobId))) throw await this.rerank.missing(jobId);
     return this.rerank.watch(jobId);
+  }
+
+  /**
+   * A rerank is its starter's (its question and candidates are theirs): another key gets the answer
+   * of an unknown id, so nobody learns which ids exist. Admins and callers without access (keyless) see all.
+   */
+  private async ownedBy(jobId: string, access: Access | undefined): Promise<void> {
+    if (!access || access.role === 'admin') return;
+    if ((await this.rerank.owner(jobId)) !== access.keyId) throw await this.rerank.missing(jobId);
   }
 }

@@ -1,5 +1,6 @@
 import type { Access } from '../auth/access';
 import { CurrentAccess, maySee, scoped } from '../auth/scope';
+import { refusalError, roleAllows, roleRefusal } from '../auth/api-key.guard';
 import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
 import { defaultPlan, defaultRerankCandidates, EDGE_TYPES, expandDefaults, type GraphEdgeType, graphSignalDefaults, LANGUAGES, SCOPE_KINDS, type SearchPlan, SearchService } from '@scopegraph/search';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
@@ -74,8 +75,14 @@ export class SearchResolver {
   @Query(() => SearchResponse, { complexity: searchCost, description: 'Semantic, keyword (BM25), hybrid (RRF) or semantic_rerank search over scopes, with filters and graph expansion' })
   async search(@Args('input') input: SearchInput, @CurrentAccess() access?: Access): Promise<SearchResponse> {
     // Rerank options are checked before anything runs, so a bad one names its field (rerank.*).
+    // Reranking is a write (it spends model calls): refused to a read key word for word as startRerank
+    // is, rather than dropped with a warning the caller may never read.
+    if (input.rerank && access && !roleAllows(access.role, 'write')) throw refusalError(roleRefusal('write'));
     if (input.rerank) this.reranks.options(input.rerank, 'rerank');
-    const response = await this.searchService.execute(planFromInput(input));
+    const plan = planFromInput(input);
+    if (scoped(access)) plan.filters.repositoryVisible = (repoId) => maySee(access, repoId);
+    if (plan.rerank) plan.rerank.owner = access?.keyId ?? null;
+    const response = await this.searchService.execute(plan);
     const rerank = response.rerank ? { ...response.rerank, result: response.rerank.result ?? null } : null;
     // A key scoped to some repositories, searching all: hits from the others are dropped (a named
     // repository outside the scope never gets here: the guard answers it as unknown).

@@ -39,6 +39,8 @@ export interface RerankMeta {
   deadlineAt: number;
   /** Cache key of each batch (empty when the reranker is not cached). */
   batchKeys: string[];
+  /** Who started it (a key id; null: a caller without one). Absent in reranks started before owners were kept. */
+  owner?: string | null;
 }
 
 export interface StateView {
