@@ -284,6 +284,13 @@ export type ConsoleIndexMutationVariables = Exact<{
 
 export type ConsoleIndexMutation = { indexRepository: { id: string } };
 
+export type ConsoleLocalizeQueryVariables = Exact<{
+  input: SearchInput;
+}>;
+
+
+export type ConsoleLocalizeQuery = { search: { warnings: Array<string>, results: Array<{ rank: number, score: number, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }, evidence: Array<{ signal: string, detail: string, edge: string | null, from: string | null, contribution: number }> | null }>, files: Array<{ path: string, rank: number, score: number, functions: Array<string> }> | null, timings: { total: number } } };
+
 export type ConsoleNeighborhoodQueryVariables = Exact<{
   id: string | number;
   depth?: number | null | undefined;
