@@ -1,5 +1,5 @@
+import type { ConsoleHealthQuery, ConsoleRepositoriesQuery, ConsoleVocabularyQuery } from './api/generated';
 import { HEALTH, REPOSITORIES, VOCABULARY } from './api/operations';
-import type { Repository, Vocabulary } from './api/types';
 import { ErrorBox } from './components/ErrorBox';
 import { KeyDialogProvider, useApiKey, useAskForKey } from './components/KeyDialog';
 import { RateBanner } from './components/RateBanner';
@@ -28,8 +28,8 @@ const NAV: Array<[string, string, string]> = [
 
 function Console() {
   const route = parseRoute(useHash());
-  const repos = useQuery<{ repositories: Repository[] }>(REPOSITORIES, {}, 'repositories');
-  const vocabulary = useQuery<{ searchVocabulary: Vocabulary }>(VOCABULARY, {}, 'vocabulary');
+  const repos = useQuery<ConsoleRepositoriesQuery>(REPOSITORIES, {}, 'repositories');
+  const vocabulary = useQuery<ConsoleVocabularyQuery>(VOCABULARY, {}, 'vocabulary');
   const list = repos.data?.repositories ?? [];
   const vocab = vocabulary.data?.searchVocabulary ?? null;
   return (
@@ -64,7 +64,7 @@ function Console() {
 }
 
 function Health() {
-  const health = useQuery<{ health: { ok: boolean } }>(HEALTH, {}, 'health');
+  const health = useQuery<ConsoleHealthQuery>(HEALTH, {}, 'health');
   const state = health.error ? (health.error.needsKey ? 'no-access' : 'down') : health.data ? (health.data.health.ok ? 'ok' : 'degraded') : 'unknown';
   const title = health.error ? `${health.error.code}: ${health.error.message}` : state === 'ok' ? 'Neo4j, Redis and the queues answer' : state;
   return (

@@ -1,5 +1,5 @@
 // Every GraphQL document the console sends. Field lists follow the API's schema (apps/api/src/**/*.model.ts);
-// the types in ./types.ts mirror them.
+// npm run codegen checks them against the schema and types their answers (./generated.ts, named in ./types.ts).
 
 const SCOPE = 'id repoId name qualifiedName kind language path startLine endLine signature docComment source sourceLength sourceTruncated';
 const LIST = 'rank score contribution';
@@ -100,3 +100,12 @@ export const INDEX_PROGRESS = `subscription ConsoleIndexProgress($jobId: ID!) {
 }`;
 
 export const DELETE_REPOSITORY = `mutation ConsoleDelete($name: String!) { deleteRepository(name: $name) }`;
+
+/** LOCALIZE: ranked functions with the evidence that brought each, and their files. */
+export const LOCALIZE = `query ConsoleLocalize($input: SearchInput!) {
+  search(input: $input) {
+    results { rank score scope { id qualifiedName kind path startLine endLine } evidence { signal detail edge from contribution } }
+    files { path rank score functions }
+    warnings timings { total }
+  }
+}`;

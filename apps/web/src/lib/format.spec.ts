@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../api/errors';
+import type { GraphPath } from '../api/types';
 import { alignFirstLine, answerPieces, breakdownParts, globList, hopsText, movement, nameFromId, num, pathText, viaText } from './format';
 
 describe('score breakdown', () => {
@@ -39,14 +40,14 @@ describe('graph paths', () => {
     expect(nameFromId('repo:ts/src/a.ts#InvoiceService.create|method')).toBe('InvoiceService.create');
     expect(nameFromId('repo:sql/x.sql#dbo.Invoice|table')).toBe('dbo.Invoice');
     expect(
-      pathText({ nodeIds: ['r:a.ts#formatMoney|function', 'r:b.ts#InvoiceService.create|method', 'r:c.ts#main|function'], edgeTypes: ['CALLS', 'CALLS'], directions: ['IN', 'IN'] }),
+      pathText({ nodeIds: ['r:a.ts#formatMoney|function', 'r:b.ts#InvoiceService.create|method', 'r:c.ts#main|function'], edgeTypes: ['CALLS', 'CALLS'], directions: ['IN', 'IN'], provenances: null }),
     ).toBe('formatMoney <-CALLS- InvoiceService.create <-CALLS- main');
-    expect(pathText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'] })).toBe('Invoice -EXTENDS-> BaseEntity');
-    expect(hopsText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'] })).toBe('-EXTENDS-> BaseEntity');
+    expect(pathText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'], provenances: null })).toBe('Invoice -EXTENDS-> BaseEntity');
+    expect(hopsText({ nodeIds: ['r:m.ts#Invoice|class', 'r:b.ts#BaseEntity|class'], edgeTypes: ['EXTENDS'], directions: ['OUT'], provenances: null })).toBe('-EXTENDS-> BaseEntity');
   });
 
   it('shows how each hop\'s edge was made, and says when an answer rests on name matching', () => {
-    const path = { nodeIds: ['r:a.ts#bark|function', 'r:d.ts#Dog.speak|method', 'r:d.ts#Dog|class'], edgeTypes: ['CALLS', 'HAS_MEMBER'], directions: ['IN', 'IN'], provenances: ['scip', null] };
+    const path: GraphPath = { nodeIds: ['r:a.ts#bark|function', 'r:d.ts#Dog.speak|method', 'r:d.ts#Dog|class'], edgeTypes: ['CALLS', 'HAS_MEMBER'], directions: ['IN', 'IN'], provenances: ['scip', null] };
     expect(pathText(path)).toBe('bark <-CALLS[scip]- Dog.speak <-HAS_MEMBER- Dog');
     expect(viaText({ relation: 'callers', anchorId: 'r:a.ts#bark|function', anchorName: 'bark', depth: 1, path: { ...path, provenances: ['name', null] }, nameOnly: true }))
       .toBe('callers of bark: Dog -HAS_MEMBER-> Dog.speak -CALLS[name]-> bark (rests on name matching)');

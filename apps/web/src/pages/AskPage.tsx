@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { request, subscribe, type Subscription } from '../api/client';
+import type { ConsoleAskMutation, ConsoleAskProgressSubscription, ConsoleConversationQuery, ConsolePipelinesQuery } from '../api/generated';
 import { ASK, ASK_PROGRESS, CONVERSATION, PIPELINES } from '../api/operations';
 import { ApiError, asApiError } from '../api/errors';
-import type { AskCitation, AskEvent, AskResult, AskStep, ConversationTurn, Repository } from '../api/types';
+import type { AskCitation, AskResult, AskStep, Repository } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
 import { RepoSelect } from '../components/RepoSelect';
 import { answerPieces, scopeLocation, ms } from '../lib/format';
@@ -29,14 +30,14 @@ export function AskPage({ params, repos }: { params: URLSearchParams; repos: Rep
   useEffect(() => {
     if (!repo && repos.length > 0) setRepo(repos[0].id);
   }, [repos, repo]);
-  const pipelines = useQuery<{ pipelines: Array<{ name: string; extends: string | null }> }>(PIPELINES, {}, 'pipelines');
+  const pipelines = useQuery<ConsolePipelinesQuery>(PIPELINES, {}, 'pipelines');
   const [pipeline, setPipeline] = useState('');
   const [english, setEnglish] = useState(true);
   const [question, setQuestion] = useState('');
   const [session, setSession] = useState(() => sessionStorage.getItem(SESSION_STORAGE) ?? newSessionId());
   useEffect(() => sessionStorage.setItem(SESSION_STORAGE, session), [session]);
   const [turnsNonce, setTurnsNonce] = useState(0);
-  const conversation = useQuery<{ conversation: { turns: ConversationTurn[] } | null }>(CONVERSATION, { sessionId: session }, `${session}#${turnsNonce}`);
+  const conversation = useQuery<ConsoleConversationQuery>(CONVERSATION, { sessionId: session }, `${session}#${turnsNonce}`);
   const [run, setRun] = useState<Run | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const sub = useRef<Subscription | null>(null);
@@ -51,12 +52,12 @@ export function AskPage({ params, repos }: { params: URLSearchParams; repos: Rep
     setError(null);
     const asked = question.trim();
     try {
-      const { ask } = await request<{ ask: { id: string } }>(ASK, {
+      const { ask } = await request<ConsoleAskMutation>(ASK, {
         input: { question: asked, repository: repo, sessionId: session, isEnglish: english, ...(pipeline ? { pipeline } : {}) },
       });
       setRun({ question: asked, askId: ask.id, steps: [], text: '', result: null, failure: null });
       setQuestion('');
-      sub.current = subscribe<{ askProgress: AskEvent }>(
+      sub.current = subscribe<ConsoleAskProgressSubscription>(
         ASK_PROGRESS,
         { id: ask.id },
         ({ askProgress: ev }) =>

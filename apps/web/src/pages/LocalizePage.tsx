@@ -1,31 +1,11 @@
 import { type FormEvent, useMemo, useState } from 'react';
+import { LOCALIZE } from '../api/operations';
+import type { ConsoleLocalizeQuery } from '../api/generated';
 import type { Repository } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
 import { RepoSelect } from '../components/RepoSelect';
 import { scopeHref } from '../lib/router';
 import { useQuery } from '../lib/use-query';
-
-/** LOCALIZE: ranked functions with the evidence that brought each, and their files. */
-const LOCALIZE = `query ConsoleLocalize($input: SearchInput!) {
-  search(input: $input) {
-    results { rank score scope { id qualifiedName kind path startLine endLine } evidence { signal detail edge from contribution } }
-    files { path rank score functions }
-    warnings timings { total }
-  }
-}`;
-
-interface LocalizeHit {
-  rank: number;
-  score: number;
-  scope: { id: string; qualifiedName: string; kind: string; path: string; startLine: number | null; endLine: number | null };
-  evidence: { signal: string; detail: string; edge: string | null; from: string | null; contribution: number }[] | null;
-}
-interface LocalizeResponse {
-  results: LocalizeHit[];
-  files: { path: string; rank: number; score: number; functions: string[] }[] | null;
-  warnings: string[];
-  timings: { total: number };
-}
 
 /** Paste an issue (text, stack traces, logs): the functions a fix most likely changes, with why. */
 export function LocalizePage({ repos }: { repos: Repository[] }) {
@@ -33,7 +13,7 @@ export function LocalizePage({ repos }: { repos: Repository[] }) {
   const [repository, setRepository] = useState(repos[0]?.name ?? '');
   const [submitted, setSubmitted] = useState<{ text: string; repository: string } | null>(null);
   const input = useMemo(() => (submitted ? { text: submitted.text, mode: 'LOCALIZE', topK: 20, sourceChars: 0, repository: submitted.repository } : {}), [submitted]);
-  const answer = useQuery<{ search: LocalizeResponse }>(LOCALIZE, { input }, JSON.stringify(input), !submitted);
+  const answer = useQuery<ConsoleLocalizeQuery>(LOCALIZE, { input }, JSON.stringify(input), !submitted);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (text.trim() && (repository || repos[0])) setSubmitted({ text, repository: repository || repos[0].name });

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { request, subscribe, type Subscription } from '../api/client';
+import type { ConsoleDeleteMutation, ConsoleIndexMutation, ConsoleIndexProgressSubscription } from '../api/generated';
 import { DELETE_REPOSITORY, INDEX_PROGRESS, INDEX_REPOSITORY } from '../api/operations';
 import { ApiError, asApiError } from '../api/errors';
 import type { IndexProgress, Repository } from '../api/types';
@@ -35,7 +36,7 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
   const start = async (req: IndexRequest) => {
     setStartError(null);
     try {
-      const { indexRepository } = await request<{ indexRepository: { id: string } }>(INDEX_REPOSITORY, {
+      const { indexRepository } = await request<ConsoleIndexMutation>(INDEX_REPOSITORY, {
         input: { path: req.path, name: req.name, excludeDocComments: req.excludeDocComments, include: req.include, exclude: req.exclude },
       });
       const jobId = indexRepository.id;
@@ -43,7 +44,7 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
       const update = (patch: Partial<Job>) => setJobs((list) => list.map((j) => (j.jobId === jobId ? { ...j, ...patch } : j)));
       subs.current.set(
         jobId,
-        subscribe<{ indexProgress: IndexProgress }>(
+        subscribe<ConsoleIndexProgressSubscription>(
           INDEX_PROGRESS,
           { jobId },
           ({ indexProgress }) => setJobs((list) => list.map((j) => (j.jobId === jobId ? { ...j, progress: mergeProgress(j.progress, indexProgress) } : j))),
@@ -61,7 +62,7 @@ export function RepositoriesPage({ repos, error, reload }: { repos: Repository[]
   };
 
   const remove = async (repo: Repository) => {
-    await request<{ deleteRepository: boolean }>(DELETE_REPOSITORY, { name: repo.name });
+    await request<ConsoleDeleteMutation>(DELETE_REPOSITORY, { name: repo.name });
     setDeleting(null);
     setJobs((list) => list.filter((j) => j.name !== repo.name));
     reload();

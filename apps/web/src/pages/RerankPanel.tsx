@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { request, subscribe, type Subscription } from '../api/client';
+import type { ConsoleRerankProgressSubscription, ConsoleRerankResultQuery, ConsoleStartRerankMutation } from '../api/generated';
 import { RERANK_PROGRESS, RERANK_RESULT, START_RERANK } from '../api/operations';
 import { ApiError, asApiError } from '../api/errors';
-import type { QueryFeedback, RerankHit, RerankJob, RerankProgress, RerankResult, RerankSummary, SearchForm, SearchHit, SearchMode, SuggestedSearch } from '../api/types';
+import type { QueryFeedback, RerankHit, RerankSummary, SearchForm, SearchHit, SearchMode, SuggestedSearch } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
 import { ProgressBar } from '../components/ProgressBar';
 import { scopeLocation, movement, ms, num } from '../lib/format';
@@ -55,7 +56,7 @@ export function useRerank(form: SearchForm, results: SearchHit[]): Rerank {
     setError(null);
     setStarting(true);
     try {
-      const { startRerank: job } = await request<{ startRerank: RerankJob }>(START_RERANK, {
+      const { startRerank: job } = await request<ConsoleStartRerankMutation>(START_RERANK, {
         input: {
           question,
           queryDescription: `${form.mode.toLowerCase()} search ${JSON.stringify(form.text)}${form.repository ? ` in ${form.repository}` : ''}`,
@@ -68,11 +69,11 @@ export function useRerank(form: SearchForm, results: SearchHit[]): Rerank {
       setState(base);
       if (job.status === 'COMPLETED') {
         // Finished at once (cached, skipped, or a local reranker): read the result.
-        const { rerankResult: r } = await request<{ rerankResult: RerankResult }>(RERANK_RESULT, { jobId: job.jobId });
+        const { rerankResult: r } = await request<ConsoleRerankResultQuery>(RERANK_RESULT, { jobId: job.jobId });
         setState({ ...base, done: r.done, total: r.total, completed: true, hits: r.hits, feedback: r.feedback, summary: r });
         return;
       }
-      sub.current = subscribe<{ rerankProgress: RerankProgress }>(
+      sub.current = subscribe<ConsoleRerankProgressSubscription>(
         RERANK_PROGRESS,
         { jobId: job.jobId },
         ({ rerankProgress: p }) =>

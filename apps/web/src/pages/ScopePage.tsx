@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
+import type { ConsoleNeighborhoodQuery, ConsoleScopeQuery, Direction } from '../api/generated';
 import { NEIGHBORHOOD, SCOPE_QUERY } from '../api/operations';
-import type { Neighborhood, Scope, Vocabulary } from '../api/types';
+import type { Vocabulary } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
 import { Graph } from '../components/Graph';
 import { SourceView } from '../components/SourceView';
@@ -10,16 +11,15 @@ import { scopeHref, searchHref } from '../lib/router';
 import { useQuery } from '../lib/use-query';
 import { ScopeTitle } from './SearchPage';
 
-type Direction = 'BOTH' | 'OUT' | 'IN';
 const MAX_NODES = 40;
 
 export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabulary | null }) {
-  const scope = useQuery<{ scope: Scope | null }>(SCOPE_QUERY, { id }, id);
+  const scope = useQuery<ConsoleScopeQuery>(SCOPE_QUERY, { id }, id);
   const [depth, setDepth] = useState(1);
   const [direction, setDirection] = useState<Direction>('BOTH');
   const [edges, setEdges] = useState<string[]>([]);
   const vars = useMemo(() => ({ id, depth, direction, maxNodes: MAX_NODES, ...(edges.length ? { edges } : {}) }), [id, depth, direction, edges]);
-  const hood = useQuery<{ neighborhood: Neighborhood | null }>(NEIGHBORHOOD, vars, JSON.stringify(vars));
+  const hood = useQuery<ConsoleNeighborhoodQuery>(NEIGHBORHOOD, vars, JSON.stringify(vars));
   const s = scope.data?.scope;
   const n = hood.data?.neighborhood;
   const open = (target: string) => (location.hash = scopeHref(target));

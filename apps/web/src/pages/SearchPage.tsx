@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import type { ConsoleSearchQuery } from '../api/generated';
 import { SEARCH } from '../api/operations';
 import type { Repository, SearchForm, SearchHit, SearchMode, SearchResponse, Vocabulary } from '../api/types';
 import { BreakdownChips, BreakdownTable } from '../components/Breakdown';
@@ -59,7 +60,7 @@ export function SearchPage({ params, repos, vocabulary }: { params: URLSearchPar
   useEffect(() => setForm(submitted), [submitted]);
 
   const input = useMemo(() => searchInput(submitted), [submitted]);
-  const search = useQuery<{ search: SearchResponse }>(SEARCH, { input }, `${JSON.stringify(input)}#${nonce}`, !submitted.text.trim());
+  const search = useQuery<ConsoleSearchQuery>(SEARCH, { input }, `${JSON.stringify(input)}#${nonce}`, !submitted.text.trim());
   const results = useMemo(() => search.data?.search.results ?? [], [search.data]);
   const [selected, setSelected] = useState<string | null>(null);
   useEffect(() => setSelected(results[0]?.scope.id ?? null), [search.data]);
