@@ -9,7 +9,12 @@ import { JobProcessor } from './job-processor';
 
 export type { IndexRepositoryJobData };
 
-export type IndexJobResult = IngestResult & { history: HistoryResult | { error: string } };
+/**
+ * `lockHeld`: when this job took the repository's lock and when it finished its work under it (the
+ * lock is released after this, so two jobs' spans never overlap; BullMQ's own timestamps can, since
+ * a job is marked completed only after its processor released the lock).
+ */
+export type IndexJobResult = IngestResult & { history: HistoryResult | { error: string }; lockHeld: { from: number; until: number } };
 
 @Injectable()
 export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJobData, IndexJobResult> {
@@ -33,6 +38,7 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
       await job.moveToDelayed(Date.now() + this.config.ingest.lockRetryMs, token);
       throw new DelayedError();
     }
+    const lockedAt = Date.now();
     try {
       // Embedding goes out in slices that every worker takes; the graph writes stay behind the lock.
       const jobId = job.id!;
@@ -44,7 +50,7 @@ export class IndexRepositoryProcessor implements JobProcessor<IndexRepositoryJob
         this.logger.warn(`history of ${result.repoId} not read: ${error.message}`);
         return { error: error.message };
       });
-      return { ...result, history };
+      return { ...result, history, lockHeld: { from: lockedAt, until: Date.now() } };
     } catch (error) {
       // Bad input (a path that vanished or left the allowed roots) will not come back by retrying.
       if (error instanceof DomainError) throw new UnrecoverableError(error.message);
