@@ -132,11 +132,11 @@ describe('ask (answering pipeline, scripted fake Gemini)', () => {
   // GRAPH goes to the search's GRAPH mode (relationship questions, hierarchies, overrides); the
   // router's short form "members of X" that mode does not know is walked from the exact name.
   it.each([
-    ['who calls formatMoney', 'formatMoney', 'InvoiceService.create', /^callers of formatMoney: <-CALLS- /],
-    ['which classes extend BaseEntity', 'BaseEntity', 'Invoice', /^subtypes of BaseEntity: <-EXTENDS- /],
-    ['what implements IInvoiceRepository', 'MyApp.Data.IInvoiceRepository', 'MyApp.Data.SqlInvoiceRepository', /^implementers of MyApp.Data.IInvoiceRepository: <-IMPLEMENTS- /],
+    ['who calls formatMoney', 'formatMoney', 'InvoiceService.create', /^callers of formatMoney: -CALLS-> /],
+    ['which classes extend BaseEntity', 'BaseEntity', 'Invoice', /^subtypes of BaseEntity: -EXTENDS-> /],
+    ['what implements IInvoiceRepository', 'MyApp.Data.IInvoiceRepository', 'MyApp.Data.SqlInvoiceRepository', /^implementers of MyApp.Data.IInvoiceRepository: -IMPLEMENTS-> /],
     ['what overrides Trackable.track', 'Trackable.track', 'Reaction.track', /^overriders of Trackable.track: /],
-    ['members of BaseEntity', 'BaseEntity', 'BaseEntity.touch', /^-HAS_MEMBER-> /],
+    ['members of BaseEntity', 'BaseEntity', 'BaseEntity.touch', /^<-HAS_MEMBER- /],
   ])('[GRAPH:] %s is answered from the code graph, from the named scope', async (query, root, answer, via) => {
     const model = askModel({ router: `[GRAPH:] ${query}`, answer: citeFirst });
     gemini.onGenerate(model);

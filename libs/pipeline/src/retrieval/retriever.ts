@@ -131,7 +131,13 @@ function hitItem(h: SearchHit): EvidenceItem {
   return { ...scopeItem(h.scope), score: h.score };
 }
 
-const hops = (p: { edgeTypes: string[]; directions: Array<'in' | 'out'> }) => p.edgeTypes.map((t, i) => (p.directions[i] === 'out' ? `-${t}->` : `<-${t}-`)).join(' ');
+/**
+ * A walked path read from its far end back to where the walk started (`-CALLS-> formatMoney` for a
+ * caller of formatMoney), each arrow pointing the way its edge points: the text follows the evidence
+ * it labels, so the hit comes first and the arrows must be flipped along with the order.
+ */
+const hops = (p: { edgeTypes: string[]; directions: Array<'in' | 'out'> }) =>
+  p.edgeTypes.map((t, i) => (p.directions[i] === 'out' ? `<-${t}-` : `-${t}->`)).reverse().join(' ');
 
 function neighborItem(n: Neighbor): EvidenceItem {
   return { ...scopeItem(n.scope), origin: 'neighbor', via: `${hops(n.path)} ${n.fromId}` };
