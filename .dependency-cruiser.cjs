@@ -13,12 +13,12 @@ const LIB_DEPENDENCIES = {
   llm: ['config', 'errors', 'observability'],
   queue: ['config', 'errors', 'observability'],
   health: ['graph', 'queue', 'config'],
-  ingest: ['code-model', 'config', 'errors', 'graph', 'llm', 'queue'],
+  ingest: ['code-model', 'config', 'errors', 'graph', 'llm', 'queue', 'observability'],
   search: ['code-model', 'errors', 'graph', 'llm', 'config', 'observability'],
   rerank: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model', 'observability'],
   pipeline: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model'],
   mcp: ['search', 'api-client'],
-  history: ['code-model', 'config', 'errors', 'graph'],
+  history: ['code-model', 'config', 'errors', 'graph', 'observability'],
   impact: ['code-model', 'config', 'errors', 'graph', 'history', 'ingest', 'llm'],
 };
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { phaseTimer } from '@scopegraph/observability';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { graphId } from '@scopegraph/code-model';
 import { aggregate, AggregateOptions, CommitRecord, DEFAULT_AGGREGATE } from './aggregate';
@@ -62,15 +63,7 @@ export class HistoryService {
 
   async index(repoId: string, rootPath: string, overrides: Partial<HistoryOptions> = {}): Promise<HistoryResult> {
     const opts = this.options(overrides);
-    const timings: Record<string, number> = {};
-    const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
-      const started = performance.now();
-      try {
-        return await work();
-      } finally {
-        timings[label] = Math.round(performance.now() - started);
-      }
-    };
+    const { timings, time } = phaseTimer();
     const head = (await gitTopLevel(rootPath)) ? await gitHead(rootPath) : null;
     if (!head) {
       await this.repo.deleteCommits(repoId);

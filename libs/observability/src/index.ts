@@ -4,3 +4,4 @@ export * from './request-context';
 export * from './logging';
 export * from './scrape';
 export * from './log-file';
+export * from './phase-timer';

@@ -1,4 +1,5 @@
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
+import { phaseTimer } from '@scopegraph/observability';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -136,15 +137,7 @@ export class IngestService {
   }
 
   private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
-    const timings: Record<string, number> = {};
-    const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
-      const started = performance.now();
-      try {
-        return await work();
-      } finally {
-        timings[label] = Math.round(performance.now() - started);
-      }
-    };
+    const { timings, time } = phaseTimer();
     const rootPath = await this.validate(request);
     // A bad SCIP index fails the run before anything is written.
     const scipInput = request.scip ? await time('scipRead', async () => loadScip(await validateScipPath(request.scip!, this.config.ingest.allowedRoots))) : undefined;
