@@ -104,6 +104,30 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
     return { text, usage: inputTokens === undefined && outputTokens === undefined ? undefined : { inputTokens, outputTokens } };
   }
 
+  /**
+   * Plain text in one answer (`:generateContent`). @google/generative-ai leaves a stream's aggregate
+   * promise unhandled when an SSE body does not parse (an unhandledRejection, which ends a Node
+   * process); callers that show no chunks take this path instead.
+   */
+  completeText(request: TextChatRequest): Promise<TextChatAnswer> {
+    return observeModelCall(this.provider, 'chat', () => this.complete(request), (a) => a.usage);
+  }
+
+  private async complete(request: TextChatRequest): Promise<TextChatAnswer> {
+    const messages: [string, string][] = [
+      ['system', request.system],
+      ['human', request.user],
+    ];
+    let out: BaseMessage;
+    try {
+      out = await raceAbort(this.chat.invoke(messages, { signal: request.signal }), request.signal);
+    } catch (error) {
+      throw classify(error, request.signal, this.model);
+    }
+    const usage = (out as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    return { text: contentText(out.content), usage: usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : undefined };
+  }
+
   private runnableFor(schema: ZodTypeAny): Structured {
     let runnable = this.structured.get(schema);
     if (!runnable) {
