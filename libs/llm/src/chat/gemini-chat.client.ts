@@ -45,6 +45,7 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
       maxRetries: 0,
     });
     Object.defineProperty(this, 'chat', { enumerable: false });
+    handleStreamAggregate(this.chat);
   }
 
   generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
@@ -136,6 +137,23 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
     }
     return runnable;
   }
+}
+
+/**
+ * @google/generative-ai's generateContentStream returns `{stream, response}`; LangChain reads only
+ * `stream`. When an SSE body does not parse, `response` rejects too and nobody awaits it: an
+ * unhandledRejection that ends the Node process (the worker, mid-ask). The stream itself still
+ * carries the error to our caller, so the aggregate's rejection is marked handled here.
+ */
+function handleStreamAggregate(chat: ChatGoogleGenerativeAI): void {
+  const model = (chat as unknown as { client?: { generateContentStream?: (...args: unknown[]) => Promise<{ response?: Promise<unknown> }> } }).client;
+  const original = model?.generateContentStream;
+  if (!model || !original) return;
+  model.generateContentStream = async (...args: unknown[]) => {
+    const result = await original.apply(model, args);
+    result.response?.catch(() => undefined);
+    return result;
+  };
 }
 
 function contentText(content: BaseMessage['content']): string {
