@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { FAKE_GEMINI_API_KEY, FakeGemini, type GenerateRequest } from '../fakes/fake-gemini';
+import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { GitRepo } from '../impact/git-repo';
+import { commitCoChangeHistory, factIds, idOf, indexWithHistory, util } from '../impact/review-fixture';
 import { gql } from '../support/graphql-client';
-import { pollUntil } from '../support/poll';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 
 /**
@@ -22,8 +22,6 @@ const UI_TIMEOUT_MS = 30_000;
 const INJECTED = '<img src=x onerror="window.__pwned=1"><b>bold</b>';
 const ODD_FILE = 'docs/<b>notes</b>.md';
 
-const factIds = (r: GenerateRequest) => [...(/<facts>\n([\s\S]*?)\n<\/facts>/.exec(r.text)?.[1] ?? '').matchAll(/^\[([^\]\s]+)\] /gm)].map((m) => m[1]);
-const idOf = (ids: string[], name: string) => ids.find((id) => id.endsWith(`#${name}|function`));
 
 describe('console: impact view and change review', () => {
   const readKey = `read-${Math.random().toString(36).slice(2)}`;
@@ -47,19 +45,10 @@ describe('console: impact view and change review', () => {
     return body.data;
   };
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide', fullPage: true });
-  const util = (n: number, extra = '') => `def helper(x):\n    return x + ${n}\n\n\ndef unused_thing():\n    return 0\n${extra}`;
-  const conf = (n: number) => `def settings():\n    return ${n}\n`;
 
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/chromium.sh installs Debian's chromium (npm test runs it)`);
-    git.commit('start', {
-      'pkg/util.py': util(1),
-      'pkg/app.py': 'from pkg.util import helper\n\n\ndef run_app():\n    return helper(1)\n',
-      'pkg/conf.py': conf(1),
-      'tests/test_util.py': 'from pkg.util import helper\n\n\ndef test_helper():\n    assert helper(1) == 2\n',
-    });
-    git.commit('helper and settings', { 'pkg/util.py': util(2), 'pkg/conf.py': conf(2) });
-    git.commit('helper and settings again', { 'pkg/util.py': util(3), 'pkg/conf.py': conf(3) });
+    commitCoChangeHistory(git);
     // The pasted diff: helper modified, a function added, a file with markup in its name added.
     git.write({ 'pkg/util.py': util(4, '\n\ndef triple(x):\n    return 3 * x\n'), [ODD_FILE]: '# notes\n' });
     git.git('add', '-N', ODD_FILE);
@@ -84,17 +73,7 @@ describe('console: impact view and change review', () => {
       INGEST_ALLOWED_ROOTS: fs.realpathSync(os.tmpdir()),
     });
     base = stack.url.replace(/\/graphql$/, '');
-    await api('mutation($i: IndexRepositoryInput!) { indexRepository(input: $i) { id } }', { i: { path: tmp, name: repo } }, adminKey);
-    let last: unknown;
-    await pollUntil(
-      `${repo} indexed with its history`,
-      async () => {
-        const r = await gql(`${base}/graphql`, 'query($r: String!) { history(repository: $r) { status } }', { r: repo }, { 'x-api-key': readKey });
-        last = r.body;
-        return r.body.data?.history.status === 'git';
-      },
-      { timeoutMs: 60_000, intervalMs: 300, seen: () => last },
-    );
+    await indexWithHistory(`${base}/graphql`, tmp, repo, { 'x-api-key': adminKey });
 
     fs.mkdirSync(SHOTS, { recursive: true });
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-chromium-'));

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { FAKE_GEMINI_API_KEY, FakeGemini, type GenerateRequest } from '../fakes/fake-gemini';
 import { gql } from '../support/graphql-client';
-import { pollUntil } from '../support/poll';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 import { GitRepo } from './git-repo';
+import { commitCoChangeHistory, factIds, idOf, indexWithHistory, util } from './review-fixture';
 
 jest.setTimeout(120_000);
 const run = promisify(execFile);
@@ -17,9 +17,6 @@ const MAX_PROMPT_TOKENS = 1_500;
 const MAX_OUTPUT_TOKENS = 150;
 const INVENTED = 'nowhere:pkg/ghost.py#ghost|function';
 
-/** The scope ids the review prompt's facts hold (each citable fact starts with `[id] `). */
-const factIds = (r: GenerateRequest) => [...(/<facts>\n([\s\S]*?)\n<\/facts>/.exec(r.text)?.[1] ?? '').matchAll(/^\[([^\]\s]+)\] /gm)].map((m) => m[1]);
-const idOf = (ids: string[], name: string) => ids.find((id) => id.endsWith(`#${name}|function`));
 
 const REVIEW = `query($i: ReviewChangeInput!) { reviewChange(input: $i) {
   changedScopes { graphId qualifiedName change } coChangeMissing { scope { qualifiedName } } tests { qualifiedName how }
@@ -38,8 +35,6 @@ describe('reviewChange: the written review', () => {
   let diff: string;
   let bigDiff: string;
 
-  const util = (n: number, extra = '') => `def helper(x):\n    return x + ${n}\n${extra}\n\ndef unused_thing():\n    return 0\n`;
-  const conf = (n: number) => `def settings():\n    return ${n}\n`;
   const review = async (input: Record<string, unknown>) => {
     const r = await gql(stack.url, REVIEW, { i: { repository: name, diff, ...input } });
     expect(r.status).toBe(200);
@@ -48,15 +43,11 @@ describe('reviewChange: the written review', () => {
   };
 
   beforeAll(async () => {
-    const app = 'from pkg.util import helper\n\n\ndef run_app():\n    return helper(1)\n';
-    const test = 'from pkg.util import helper\n\n\ndef test_helper():\n    assert helper(1) == 2\n';
-    git.commit('start', { 'pkg/util.py': util(1), 'pkg/app.py': app, 'pkg/conf.py': conf(1), 'tests/test_util.py': test });
-    git.commit('helper and settings', { 'pkg/util.py': util(2), 'pkg/conf.py': conf(2) });
-    git.commit('helper and settings again', { 'pkg/util.py': util(3), 'pkg/conf.py': conf(3) });
+    commitCoChangeHistory(git);
     // The diffs under review: against the indexed tree, which stays as committed.
     git.write({ 'pkg/util.py': util(4) });
     diff = git.git('diff');
-    git.write({ 'pkg/util.py': util(4, Array.from({ length: 400 }, (_, i) => `# note ${i}: the helper now adds four instead of three`).join('\n')) });
+    git.write({ 'pkg/util.py': util(4, Array.from({ length: 400 }, (_, i) => `# note ${i}: the helper now adds four instead of three\n`).join('')) });
     bigDiff = git.git('diff');
     git.git('checkout', '--', '.');
 
@@ -71,18 +62,7 @@ describe('reviewChange: the written review', () => {
       REVIEW_MAX_OUTPUT_TOKENS: String(MAX_OUTPUT_TOKENS),
       RERANK_RETRY_BASE_MS: '5',
     });
-    const queued = await gql(stack.url, 'mutation($i: IndexRepositoryInput!) { indexRepository(input: $i) { id } }', { i: { path: tmp, name } });
-    expect(queued.body.errors).toBeUndefined();
-    let last: unknown;
-    await pollUntil(
-      `${name} indexed with its history`,
-      async () => {
-        const r = await gql(stack.url, 'query($r: String!) { history(repository: $r) { status } }', { r: name });
-        last = r.body;
-        return r.body.data?.history.status === 'git';
-      },
-      { timeoutMs: 60_000, intervalMs: 300, seen: () => last },
-    );
+    await indexWithHistory(stack.url, tmp, name);
   });
 
   afterEach(() => gemini.reset());
