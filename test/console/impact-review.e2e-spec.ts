@@ -169,9 +169,25 @@ describe('console: impact view and change review', () => {
     gemini.reset();
   });
 
+  it('reviews two git refs of the repository', async () => {
+    gemini.generateNext(1, { text: 'Both changed together, as history expects.' });
+    await page.goto(`${base}/#/review?repo=${repo}`);
+    await page.getByLabel('two git refs').check();
+    await page.getByLabel('base ref', { exact: true }).fill('HEAD~1');
+    await page.getByLabel('head ref', { exact: true }).fill('HEAD');
+    await page.getByRole('button', { name: 'Review', exact: true }).click();
+    const modified = page.getByLabel('changed scopes').getByLabel('modified', { exact: true }).locator('li');
+    await modified.first().waitFor();
+    expect((await modified.allTextContents()).sort()).toEqual(['function helper pkg/util.py:1-2', 'function settings pkg/conf.py:1-2']);
+    // Both partners changed: none is left alone.
+    expect(await page.getByLabel('co-change partners left alone').locator('li', { hasText: 'settings' }).count()).toBe(0);
+    expect(await page.getByLabel('written review', { exact: true }).and(page.locator('section')).locator('.answer-text').textContent()).toBe('Both changed together, as history expects.');
+  });
+
   it('a key scoped to other repositories cannot review this one', async () => {
     const { createApiKey } = await api('mutation($i: CreateApiKeyInput!) { createApiKey(input: $i) { key } }', { i: { repositories: ['someone-else-*'], role: 'read' } }, adminKey);
     await page.goto(`${base}/#/review?repo=${repo}`);
+    await page.reload(); // a fresh form (the last test left it on two refs)
     await page.locator('.key-button').click();
     const dialog = page.getByRole('dialog', { name: 'API key' });
     await dialog.getByLabel('key', { exact: true }).fill(createApiKey.key);
