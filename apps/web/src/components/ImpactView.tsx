@@ -18,7 +18,7 @@ export function ImpactView({ impact }: { impact: Impact }) {
     <div className="impact" aria-label="impact">
       <div className="impact-coverage" aria-label="coverage">
         <h4>
-          Coverage <span className="aside">{count} dependent scope{count === 1 ? '' : 's'} within depth {impact.depth}</span>
+          Coverage <span className="aside">· {count} dependent scope{count === 1 ? '' : 's'} within depth {impact.depth}</span>
         </h4>
         <ul>
           {coverageLines(impact.coverage).map((line) => (
@@ -30,7 +30,7 @@ export function ImpactView({ impact }: { impact: Impact }) {
       {impact.levels.map((level) => (
         <section key={level.depth} className="impact-level" aria-label={`depth ${level.depth}`} data-depth={level.depth}>
           <h4>
-            Depth {level.depth} <span className="aside">{level.scopes.length}</span>
+            Depth {level.depth} <span className="aside">{level.scopes.length} scope{level.scopes.length === 1 ? '' : 's'}</span>
           </h4>
           <ul className="impact-scopes">
             {level.scopes.map((s) => (

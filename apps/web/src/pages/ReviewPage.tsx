@@ -131,7 +131,7 @@ function ReviewResult({ review }: { review: Review }) {
           return (
             <div key={change} className={`changed changed-${change}`} aria-label={change}>
               <h4>
-                {change} <span className="aside">{list.length}</span>
+                {change} <span className="aside">{list.length} scope{list.length === 1 ? '' : 's'}</span>
               </h4>
               <ul>
                 {list.map((s) => (
