@@ -32,16 +32,7 @@ export const LOCALIZE_WEIGHTS = {
 } as const;
 /** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
 const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
-/**
- * A fix changes the code, not its tests (SWE-bench's gold patches hold no test file): a test scope's
- * score is multiplied by this.
- */
-export const TEST_FILE_FACTOR = 0.5;
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\/|(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|(?:^|\/)conftest\.py$/;
-
-export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
-}
+export { filePrior, isTestPath, issueWords, TEST_FILE_FACTOR } from './priors';
 export type LocalizeListName = keyof typeof LOCALIZE_WEIGHTS;
 
 /** RRF constant of the fusion (as hybrid's: the first ranks of a list count clearly more). */
