@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, filePrior, fileRollup, issueWords, localize, PROSE_HITS, TEST_FILE_FACTOR } from './localize/localizer';
+import { CALLABLE_KINDS, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -182,7 +182,7 @@ export class SearchService {
     const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
     timings.fetch += round(performance.now() - t2);
     const words = issueWords(plan.semantic!.text);
-    const kept = head
+    const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
       // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.
       .map((r) => {
@@ -192,6 +192,14 @@ export class SearchService {
         return { ...r, score: r.score * prior.factor, evidence };
       })
       .sort((a, b) => b.score - a.score);
+    // The best files' other functions (one more read for them, one for the records of new ones).
+    const t3 = performance.now();
+    const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
+    const sibRows = await this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE);
+    const missing = sibRows.map((r) => r.id).filter((id) => !records.has(id));
+    for (const [id, rec] of await this.repo.scopesById([...new Set(missing)], plan.sourceChars)) records.set(id, rec);
+    const kept = withSiblings(primed, sibFiles, sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path)));
+    timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
       score: Math.round(r.score * 10_000) / 10_000,
