@@ -376,6 +376,11 @@ export interface LocalizeExplain {
   truncated: string[];
   /** The hybrid search run over the prose (its own explain is summarised here). */
   prose: { text: string; luceneQuery?: string };
+  /**
+   * Milliseconds: each list's query (the lists of a phase run at once), and the phases that add up
+   * (prepare: signals to queries; lists; spread: the graph; fuse; then the service's fetch).
+   */
+  stages: Record<string, number>;
 }
 
 export interface StructuralExplain {

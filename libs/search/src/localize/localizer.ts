@@ -74,8 +74,11 @@ export interface LocalizeInput {
   signals: IssueSignals;
   filters: CypherFilters;
   files: { repoId: string; path: string }[];
-  /** The hybrid search over the prose (title, description, names): scope ids best first. */
-  prose: (text: string) => Promise<SearchResponse | null>;
+  /**
+   * The hybrid search over the prose (proseQuery: title, description, names), already started by the
+   * caller so that it overlaps the filters and the signal lists; null when there is no prose.
+   */
+  prose: Promise<SearchResponse | null>;
   limit: number;
 }
 
@@ -110,6 +113,13 @@ export function proseQuery(signals: IssueSignals, maxChars: number): string {
  */
 export async function localize(repo: SearchRepository, input: LocalizeInput): Promise<LocalizeOutcome> {
   const { signals, filters } = input;
+  // Wall time of each list's query and of each phase (lists overlap: the phases are what add up).
+  const stages: Record<string, number> = {};
+  const timed = <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    return work().finally(() => (stages[stage] = round1(performance.now() - t0)));
+  };
+  let t0 = performance.now();
   const pathIndex = new RepoPathIndex(input.files);
 
   // Frames -> repository files (a frame in a library or the standard library matches none).
@@ -142,28 +152,44 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);
   const codePhrases = signals.codeLines.map((l) => codeWords(l)).filter((w) => w.length >= 2).slice(0, 8);
 
-  const [frameHits, nameHits, phraseHits, codeHits, pathHits, prose] = await Promise.all([
-    repo.localizeFrameScopes(frameRows, CALLABLE_KINDS),
-    repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME),
-    phrases.length > 0 ? repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
-    codePhrases.length > 0 ? repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
-    repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE),
-    input.prose(proseQuery(signals, 1_000)),
-  ]);
-
-  // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
-  const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
-  // The functions the issue names spread too, more weakly: the bug is often in what they call.
-  const nameSeeds = [...new Set(nameHits.filter((h) => CALLABLE_KINDS.includes(h.kind) && h.total <= NAME_SEED_MAX_MATCHES && !frameSeeds.includes(h.id)).map((h) => h.id))].slice(0, NAME_SEEDS);
-  const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
-  // A class the prose search found lends its members a little evidence too (in the same round trip).
+  stages.prepare = round1(performance.now() - t0);
+  t0 = performance.now();
+  // Two chains at once, each as short as its dependencies allow: the signal lists and the graph
+  // spreading they seed (three round trips after the filters), and the prose search (already
+  // running: its own filters, the embedding, its lists and fetch); only the members of the classes
+  // the prose search found wait for both.
+  const signalChain = async () => {
+    const [frameHits, nameHits, phraseHits, codeHits, pathHits] = await Promise.all([
+      timed('frame', () => repo.localizeFrameScopes(frameRows, CALLABLE_KINDS)),
+      timed('name', () => repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME)),
+      phrases.length > 0 ? timed('phrase', () => repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
+      codePhrases.length > 0 ? timed('code', () => repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
+      timed('path', () => repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE)),
+    ]);
+    stages.lists = round1(performance.now() - t0);
+    const t1 = performance.now();
+    // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
+    const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
+    // The functions the issue names spread too, more weakly: the bug is often in what they call.
+    const nameSeeds = [...new Set(nameHits.filter((h) => CALLABLE_KINDS.includes(h.kind) && h.total <= NAME_SEED_MAX_MATCHES && !frameSeeds.includes(h.id)).map((h) => h.id))].slice(0, NAME_SEEDS);
+    const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
+    const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
+    const [neighborHits, namedMemberHits, overriderHits] = await Promise.all([
+      timed('neighbors', () => repo.localizeNeighbors([...frameSeeds, ...nameSeeds], CALLABLE_KINDS, PER_SEED)),
+      timed('members', () => repo.localizeMembers(namedClasses, CALLABLE_KINDS, PER_CLASS)),
+      timed('overriders', () => repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED)),
+    ]);
+    stages.spread = round1(performance.now() - t1);
+    return { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits };
+  };
+  const [chain, prose] = await Promise.all([signalChain(), timed('prose', () => input.prose)]);
+  const { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits } = chain;
+  // A class the prose search found lends its members a little evidence too (numbered after the named classes).
   const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
-  const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
-  const [neighborHits, memberHits, overriderHits] = await Promise.all([
-    repo.localizeNeighbors([...frameSeeds, ...nameSeeds], CALLABLE_KINDS, PER_SEED),
-    repo.localizeMembers([...namedClasses, ...proseClasses], CALLABLE_KINDS, PER_CLASS),
-    repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED),
-  ]);
+  const proseMemberHits = proseClasses.length > 0 ? await timed('proseMembers', () => repo.localizeMembers(proseClasses, CALLABLE_KINDS, PER_CLASS)) : [];
+  const memberHits = [...namedMemberHits, ...proseMemberHits.map((h) => ({ ...h, classIndex: h.classIndex + namedClasses.length }))];
+  stages.signalsAndProse = round1(performance.now() - t0);
+  t0 = performance.now();
 
   const lists: Record<LocalizeListName, ListItem[]> = {
     frame: frameHits.map((h) => ({ id: h.id, evidence: { signal: 'frame', detail: frameLabel.get(h.frame) ?? `frame ${h.frame}` } })),
@@ -214,6 +240,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   }
   const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   for (const r of ranked) r.evidence.sort((a, b) => b.contribution - a.contribution);
+  stages.fuse = round1(performance.now() - t0);
 
   return {
     ranked,
@@ -231,6 +258,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       lists: (Object.keys(lists) as LocalizeListName[]).map((name) => ({ name, weight: LOCALIZE_WEIGHTS[name], hits: new Set(lists[name].map((i) => i.id)).size, cypher: LIST_CYPHER[name] })),
       truncated: signals.truncated,
       prose: { text: proseQuery(signals, 1_000), luceneQuery: prose?.explain.lists.find((l) => l.list === 'bm25')?.luceneQuery },
+      stages,
     },
   };
 }
@@ -294,7 +322,7 @@ export function withSiblings(ranked: readonly Ranked[], files: readonly { path: 
 }
 
 /** Files of the ranked scopes, scored by their functions (the best, plus a share of the others). */
-export function fileRollup(ranked: readonly { scope: ScopeRecord; score: number }[]): FileRollup[] {
+export function fileRollup(ranked: readonly { scope: Pick<ScopeRecord, 'repoId' | 'path' | 'qualifiedName'>; score: number }[]): FileRollup[] {
   const files = new Map<string, { repoId: string; path: string; scores: number[]; functions: string[] }>();
   for (const { scope, score } of ranked) {
     const key = `${scope.repoId}\u0000${scope.path}`;
@@ -326,4 +354,8 @@ function proseDetail(b: SearchResponse['results'][number]['scoreBreakdown']): st
 
 function round(n: number): number {
   return Math.round(n * 10_000) / 10_000;
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
