@@ -148,6 +148,8 @@ program
   .option('--modes <list>', 'comma-separated search modes', 'semantic,bm25,hybrid,semantic_rerank')
   .option('--k <n>', 'cut-off of nDCG, MRR and Recall', positiveInt, 10)
   .option('--no-expand', "judge graph questions by their hits alone (ignore the lines' expand)")
+  .option('--rerank', "also measure each mode's hits reranked by the server's reranker (system <mode>+rerank; the LLM's figure needs a model key on the server)")
+  .option('--rerank-candidates <n>', 'with --rerank: how many hits the reranker reorders', positiveInt, 30)
   .option('--json', 'print the report (with per-query ranks) as JSON')
   // Loaded on use: the evaluation pulls in the search types, which the other commands do not need.
   .action((o) => run(async () => (await import('./commands/eval.command')).evalCommand(o)));

@@ -100,6 +100,7 @@ export class RerankService {
       deadlineAt: now + options.timeoutMs,
       batchKeys: [],
       owner: request.owner ?? null,
+      ...(request.fileRollup ? { fileRollup: true } : {}),
     };
 
     const prefilled = new Map<number, BatchOutcome>();
@@ -293,6 +294,7 @@ function storedCandidates(candidates: RerankCandidate[]): StoredCandidate[] {
   const normalized = normalizeRetrievalScores(candidates.map((c) => c.retrievalScore));
   return candidates.map((c, i) => ({
     id: c.id,
+    ...(c.repoId !== undefined ? { repoId: c.repoId } : {}),
     name: c.name,
     qualifiedName: c.qualifiedName,
     kind: c.kind,

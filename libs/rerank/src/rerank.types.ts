@@ -1,3 +1,4 @@
+import type { FileRollup } from '@scopegraph/search';
 /**
  * Types of an LLM rerank (batching, parallelism, prompt, query feedback, score merging, strategies,
  * fallbacks, skip rules, cache). Field names are those of the GraphQL API.
@@ -7,6 +8,8 @@
 export interface RerankCandidate {
   /** The scope id (`<repo>:<path>#<qualifiedName>|<kind>`). */
   id: string;
+  /** Its repository (read from the graph; a file roll-up groups by repository and path). */
+  repoId?: string;
   name: string;
   qualifiedName: string;
   kind: string;
@@ -243,6 +246,11 @@ export interface RerankResult {
   createdAt: number;
   completedAt: number | null;
   durationMs: number | null;
+  /**
+   * A LOCALIZE rerank: the files of the reranked functions, best first, derived from the new order as
+   * LOCALIZE derives its own (absent for other reranks).
+   */
+  files?: FileRollup[];
 }
 
 export interface RerankProgressEvent {
@@ -266,6 +274,8 @@ export interface StartRerankRequest {
   options?: RerankOptionsInput;
   /** Who starts it (a key id), so another caller's lookup can be answered like an unknown id. */
   owner?: string | null;
+  /** Also roll the reranked functions up to their files (a LOCALIZE search's rerank). */
+  fileRollup?: boolean;
 }
 
 export interface StartRerankResponse {

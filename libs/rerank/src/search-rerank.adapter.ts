@@ -30,6 +30,8 @@ export class SearchRerankAdapter implements SearchReranker {
       candidates,
       options: { ...(options as RerankOptionsInput), limit: plan.limit },
       owner: request.owner ?? null,
+      // A LOCALIZE search answers with files too: the rerank re-derives them from its own order.
+      fileRollup: plan.mode === 'localize',
     });
     return { jobId: started.jobId, status: started.status, skipped: started.skipped === true, total: started.total, result: started.result };
   }
@@ -37,6 +39,12 @@ export class SearchRerankAdapter implements SearchReranker {
 
 /** The query that produced the candidates: what was searched, how, and under which filters (so the model can suggest a better one). */
 export function describePlan(plan: SearchPlan, response: SearchResponse): string {
+  // An issue can be far longer than a query: the question carries its gist, this says how the candidates were found.
+  if (plan.mode === 'localize') {
+    const lists = response.explain.localize?.lists.filter((l) => l.hits > 0).map((l) => l.name) ?? [];
+    const filters = response.explain.filters.length > 0 ? `; filters: ${response.explain.filters.join(', ')}` : '';
+    return `LOCALIZE over a bug report: the functions and methods its signals point to (${lists.join(', ') || 'none'}), fused by weighted RRF and spread over the call graph${filters}; ${response.results.length} candidates, the likeliest fix first`;
+  }
   const texts = [plan.semantic && `semantic "${plan.semantic.text}"`, plan.bm25 && `full-text "${plan.bm25.text}"`].filter(Boolean).join(' + ');
   const filters = response.explain.filters.length > 0 ? `; filters: ${response.explain.filters.join(', ')}` : '';
   const fusion = plan.mode === 'hybrid' ? ` fused by RRF (k=${plan.fusion.k})` : '';

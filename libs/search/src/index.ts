@@ -19,4 +19,5 @@ export * from './search-reranker';
 export * from './eval';
 export { fieldBoostedQuery, FIELD_BOOSTS, ENGLISH_STOP_WORDS } from './query/lucene';
 export { extractSignals, looksLikeIssue } from './localize/signals';
+export { fileRollup } from './localize/localizer';
 export type { IssueSignals, StackFrame } from './localize/signals';

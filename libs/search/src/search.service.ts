@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, fileRollup, isTestPath, localize, PROSE_HITS, TEST_FILE_FACTOR } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -149,30 +149,35 @@ export class SearchService {
     const started = performance.now();
     const { glob } = validatePlan(plan);
     const timings = emptyTimings();
-    const t0 = performance.now();
-    const { filters } = await this.resolveFilters(plan.filters, glob, null, false);
-    timings.filters += round(performance.now() - t0);
     const t1 = performance.now();
     const signals = extractSignals(plan.semantic!.text);
-    const allFiles = filters.matchesNothing ? [] : await this.files.get(JSON.stringify(filters.cypher.repoIds), () => this.repo.localizeFiles(filters.cypher.repoIds));
+    const signalsMs = performance.now() - t1;
+    // The prose search (hybrid: its own filters, the embedding, two lists, a fetch) is the longest
+    // chain: it starts first, its query embedding at once, and runs while the filters, the files
+    // and the signal lists are read. Its failure is seen where it is awaited (in localize).
+    const proseText = proseQuery(signals, LOCALIZE_PROSE_CHARS);
+    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseText)) : Promise.resolve(null);
+    prose.catch(() => undefined);
+    const t0 = performance.now();
+    // With a named repository its file list is read while the filters are checked (one round trip
+    // fewer); it is used only when the filters resolve to that repository alone.
+    const named = plan.filters.repository !== undefined ? [plan.filters.repository] : null;
+    const filesOf = (repoIds: string[]) => this.files.get(JSON.stringify(repoIds), () => this.repo.localizeFiles(repoIds));
+    const early = named ? filesOf(named) : null;
+    early?.catch(() => undefined);
+    const { filters } = await this.resolveFilters(plan.filters, glob, null, false);
+    timings.filters += round(performance.now() - t0);
+    const repoIds = filters.cypher.repoIds;
+    const allFiles = filters.matchesNothing ? [] : early && JSON.stringify(repoIds) === JSON.stringify(named) ? await early : await filesOf(repoIds);
+    const filesMs = performance.now() - t0;
     const paths = filters.cypher.paths ? new Set(filters.cypher.paths) : null;
     const contains = filters.cypher.pathContains;
     const files = allFiles.filter((f) => (!paths || paths.has(f.path)) && (contains === null || f.path.includes(contains)));
-    let proseResponse: SearchResponse | null = null;
-    const outcome = await localize(this.repo, {
-      signals,
-      filters: filters.cypher,
-      files,
-      limit: plan.limit,
-      prose: async (text) => {
-        if (!text.trim()) return null;
-        proseResponse = await this.retrieve(proseSubPlan(plan, text));
-        return proseResponse;
-      },
-    });
-    const prose = proseResponse as SearchResponse | null;
-    if (prose) for (const [stage, ms] of Object.entries(prose.timings)) if (stage !== 'total') timings[stage as Stage] += ms;
-    timings.localize = round(performance.now() - t1 - (prose?.timings.total ?? 0));
+    const outcome = await localize(this.repo, { signals, filters: filters.cypher, files, limit: plan.limit, prose });
+    const proseResponse = await prose;
+    if (proseResponse) for (const [stage, ms] of Object.entries(proseResponse.timings)) if (stage !== 'total') timings[stage as Stage] += ms;
+    // LOCALIZE's own time: what it took beyond the prose search it waited on.
+    timings.localize = round(Math.max(0, performance.now() - t1 - (proseResponse?.timings.total ?? 0)));
 
     // Results are the functions and methods that pass the caller's filters; the roll-up reads deeper.
     const inFilters = (s: ScopeRecord) => (!paths || paths.has(s.path)) && (contains === null || s.path.includes(contains)) && (!plan.filters.languages?.length || plan.filters.languages.includes(s.language));
@@ -181,11 +186,25 @@ export class SearchService {
     const head = outcome.ranked.slice(0, depth);
     const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
     timings.fetch += round(performance.now() - t2);
-    const kept = head
+    const words = issueWords(plan.semantic!.text, commonPathWords(allFiles));
+    const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
-      // A fix changes the code, not its tests: test scopes count less (explain says by how much).
-      .map((r) => (isTestPath(records.get(r.id)!.path) ? { ...r, score: r.score * TEST_FILE_FACTOR } : r))
+      // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.
+      .map((r) => {
+        const prior = filePrior(records.get(r.id)!.path, words);
+        if (prior.factor === 1) return r;
+        const evidence = [...r.evidence, { signal: 'file-prior', detail: prior.reasons.join('; '), rank: 1, contribution: Math.round(r.score * (prior.factor - 1) * 10_000) / 10_000 }];
+        return { ...r, score: r.score * prior.factor, evidence };
+      })
       .sort((a, b) => b.score - a.score);
+    // The best files' other functions (one more read for them, one for the records of new ones).
+    const t3 = performance.now();
+    const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
+    const sibRows = await this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE);
+    const missing = sibRows.map((r) => r.id).filter((id) => !records.has(id));
+    for (const [id, rec] of await this.repo.scopesById([...new Set(missing)], plan.sourceChars)) records.set(id, rec);
+    const kept = withSiblings(primed, sibFiles, sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path)));
+    timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
       score: Math.round(r.score * 10_000) / 10_000,
@@ -195,17 +214,17 @@ export class SearchService {
     }));
     const files_: FileRollup[] = fileRollup(kept.map((r) => ({ scope: records.get(r.id)!, score: r.score })));
 
-    const base = prose?.explain ?? this.explainOf(plan, filters, { name: 'none', reason: 'no prose to search' }, null, null);
+    const base = proseResponse?.explain ?? this.explainOf(plan, filters, { name: 'none', reason: 'no prose to search' }, null, null);
     const explain: SearchExplain = {
       ...base,
       mode: 'localize',
       limit: plan.limit,
       filters: filters.descriptions,
-      localize: { chosenBy, ...outcome.explain },
+      localize: { chosenBy, ...outcome.explain, stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
-        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score`,
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior)`,
         ...base.notes,
       ],
     };
@@ -216,7 +235,15 @@ export class SearchService {
     return { results, timings, explain, warnings, files: files_ };
   }
 
-  private async retrieve(plan: SearchPlan): Promise<SearchResponse> {
+  /** The query embedding of a text, started now for a search that will want it later (never rejects unobserved). */
+  private prefetchQueryVector(text: string): Promise<number[]> {
+    const vector = this.embedder.embedQuery(semanticQueryText(text));
+    vector.catch(() => undefined);
+    return vector;
+  }
+
+  /** `queryVector`: the embedding of the plan's semantic text, when the caller started it already. */
+  private async retrieve(plan: SearchPlan, queryVector?: Promise<number[]>): Promise<SearchResponse> {
     const started = performance.now();
     const timings = emptyTimings();
     const time = async <T>(stage: Stage, work: () => Promise<T>): Promise<T> => {
@@ -242,7 +269,7 @@ export class SearchService {
     /** The query vector, or null when hybrid goes on without it (the failure is a warning, not hidden). */
     const embed = async (): Promise<number[] | null> => {
       try {
-        return await time('embed', () => this.embedder.embedQuery(semanticQueryText(p.semantic!.text)));
+        return await time('embed', () => queryVector ?? this.embedder.embedQuery(semanticQueryText(p.semantic!.text)));
       } catch (error) {
         // Hybrid can still answer from the keyword list; say so rather than fail or hide it.
         if (p.mode !== 'hybrid') throw error;
@@ -786,6 +813,15 @@ export class SearchService {
       notes,
     };
   }
+}
+
+/** The prose search's text limit (a query's). */
+const LOCALIZE_PROSE_CHARS = 1_000;
+
+/** The prose search's own stages, as LOCALIZE's explain shows them (prose.embed, ...). */
+function proseStages(prose: SearchResponse | null): Record<string, number> {
+  if (!prose) return {};
+  return Object.fromEntries(Object.entries(prose.timings).filter(([stage, ms]) => stage !== 'total' && ms > 0).map(([stage, ms]) => [`prose.${stage}`, ms]));
 }
 
 /** Ranked functions read for the file roll-up (beyond the page). */

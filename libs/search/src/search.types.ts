@@ -235,7 +235,7 @@ export interface ScoreBreakdown {
 
 /** LOCALIZE: one piece of evidence that brought a hit, and the edge it travelled when it was spread over the graph. */
 export interface LocalizeEvidence {
-  /** frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose */
+  /** frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose | file-prior | file-sibling */
   signal: string;
   /** What the signal was: the frame (`sessions.py:456 in request`), the name, the quoted message... */
   detail: string;
@@ -376,6 +376,11 @@ export interface LocalizeExplain {
   truncated: string[];
   /** The hybrid search run over the prose (its own explain is summarised here). */
   prose: { text: string; luceneQuery?: string };
+  /**
+   * Milliseconds: each list's query (the lists of a phase run at once), and the phases that add up
+   * (prepare: signals to queries; lists; spread: the graph; fuse; then the service's fetch).
+   */
+  stages: Record<string, number>;
 }
 
 export interface StructuralExplain {

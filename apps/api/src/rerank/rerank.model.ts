@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { RERANK_LIMITS } from '@scopegraph/rerank';
+import { FileRollup } from '../search/file-rollup.model';
 
 // Enum values are the library's strings, so results pass through unchanged.
 export enum RerankStrategyGql {
@@ -194,6 +195,7 @@ export class RerankResult {
   @Field(() => Float) createdAt: number;
   @Field(() => Float, { nullable: true }) completedAt: number | null;
   @Field(() => Int, { nullable: true }) durationMs: number | null;
+  @Field(() => [FileRollup], { nullable: true, description: 'A LOCALIZE search\'s rerank: the files of the reranked functions, best first, from the new order' }) files?: FileRollup[];
 }
 
 @ObjectType()

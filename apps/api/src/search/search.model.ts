@@ -22,6 +22,9 @@ import {
 import { compileGlob, EDGE_TYPES, type GraphEdgeType, LANGUAGES, SCOPE_KINDS, SEARCH_LIMITS } from '@scopegraph/search';
 import { JSONScalar } from '../graphql/json.scalar';
 import { RerankJob, RerankOptionsInput } from '../rerank/rerank.model';
+import { FileRollup } from './file-rollup.model';
+
+export { FileRollup };
 
 // ---- Enums --------------------------------------------------------------------------------------
 
@@ -310,14 +313,6 @@ export class SearchHit {
   @Field(() => [LocalizeEvidence], { nullable: true, description: 'LOCALIZE: why this hit, one entry per signal that brought it' }) evidence?: LocalizeEvidence[];
 }
 
-@ObjectType({ description: 'LOCALIZE: a file of the ranked functions, scored by them' })
-export class FileRollup {
-  @Field() repoId: string;
-  @Field() path: string;
-  @Field(() => Float) score: number;
-  @Field(() => Int) rank: number;
-  @Field(() => [String], { description: 'Qualified names of its ranked functions, best first' }) functions: string[];
-}
 
 @ObjectType({ description: 'Milliseconds per stage' })
 export class SearchTimings {

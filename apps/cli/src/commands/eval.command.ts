@@ -43,6 +43,41 @@ interface SearchAnswer {
   search: { results: RankedHit[]; files: { path: string }[] | null; timings: { total: number }; warnings: string[] };
 }
 
+const RERANK_RESULT_FIELDS = 'jobId status reranker model reason fallbacks llmCalls notes hits { scopeId scope { id name qualifiedName kind path } scoreBreakdown { llm fallbackReason } } files { path }';
+/** The same search with `rerank`: the LOCALIZE (or other) hits reordered by the configured reranker. */
+export const EVAL_RERANK_SEARCH_QUERY = `query EvalRerank($input: SearchInput!) {
+  search(input: $input) {
+    timings { total }
+    warnings
+    rerank { jobId status skipped result { ${RERANK_RESULT_FIELDS} } }
+  }
+}`;
+const EVAL_RERANK_RESULT_QUERY = `query EvalRerankResult($jobId: ID!) { rerankResult(jobId: $jobId) { ${RERANK_RESULT_FIELDS} } }`;
+
+interface RerankAnswer {
+  jobId: string;
+  status: 'RUNNING' | 'COMPLETED' | string;
+  reranker: string;
+  model: string | null;
+  reason: string | null;
+  fallbacks: number;
+  llmCalls: number;
+  notes: string[];
+  hits: { scopeId: string; scope: { id: string; name: string; qualifiedName: string; kind: string; path: string }; scoreBreakdown: { llm: number | null; fallbackReason: string | null } }[];
+  files: { path: string }[] | null;
+}
+
+/** How the eval asks for a reranked figure. */
+export interface EvalRerankOptions {
+  /** Candidates the reranker reorders (the search retrieves this many; the page is k). */
+  candidates: number;
+  /** Waiting for one rerank to complete, at most. */
+  timeoutMs: number;
+  /** Between two reads of a running rerank's result. */
+  pollMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
 export interface EvalRunOptions {
   modes: SearchMode[];
   /** Cut-off of nDCG, MRR and Recall (Recall is also reported at 50, Precision at 5). */
@@ -51,6 +86,8 @@ export interface EvalRunOptions {
   expand?: boolean;
   /** Called after each query (all modes), for progress display. */
   onProgress?: (done: number, total: number) => void;
+  /** Also measure each mode's hits reranked (system `<mode>+rerank`), with the server's configured reranker. */
+  rerank?: EvalRerankOptions;
 }
 
 export interface EvalOutput extends EvalReport {
@@ -64,7 +101,14 @@ export interface EvalOutput extends EvalReport {
   rateLimit: RateLimitStats;
   /** Issue lines (type `issue`): function/file accuracy per system, overall and per project. */
   localization?: ReturnType<typeof localizationReport>;
+  /** With --rerank: which reranker answered (and how often it fell back to retrieval order). */
+  rerank?: { candidates: number; rerankers: string[]; reranks: number; fallbacks: number; llmCalls: number };
 }
+
+/** --rerank defaults: candidates reordered per search, the wait for one rerank, the poll interval. */
+export const EVAL_RERANK_CANDIDATES = 30;
+const EVAL_RERANK_TIMEOUT_MS = 300_000;
+const EVAL_RERANK_POLL_MS = 250;
 
 /** Results requested per search and neighbors per expansion. */
 export function evalTopK(k: number): number {
@@ -106,8 +150,30 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
     }
   };
 
+  const reranked = async (q: EvalQuery, mode: SearchMode, r: EvalRerankOptions): Promise<{ answer: RerankAnswer; serverMs: number; warnings: string[] }> => {
+    const base = variables(q, mode).input;
+    // The page is k (what the figures read); the reranker reorders `candidates` of them.
+    const input = { ...base, topK: Math.min(k, r.candidates - 1), rerank: { candidateCount: r.candidates } };
+    try {
+      const { search: s } = await client.request<{ search: { timings: { total: number }; warnings: string[]; rerank: { jobId: string; status: string; skipped: boolean; result: RerankAnswer | null } | null } }>(EVAL_RERANK_SEARCH_QUERY, { input });
+      if (!s.rerank) throw new Error('the server ran no rerank');
+      let answer = s.rerank.result;
+      const deadline = performance.now() + r.timeoutMs;
+      const sleep = r.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)));
+      while (!answer || answer.status !== 'COMPLETED') {
+        if (performance.now() > deadline) throw new Error(`rerank ${s.rerank.jobId} did not complete within ${r.timeoutMs} ms`);
+        await sleep(r.pollMs);
+        answer = (await client.request<{ rerankResult: RerankAnswer }>(EVAL_RERANK_RESULT_QUERY, { jobId: s.rerank.jobId })).rerankResult;
+      }
+      return { answer, serverMs: s.timings.total, warnings: s.warnings };
+    } catch (error) {
+      throw new CliError(`query ${JSON.stringify(q.id)} (line ${q.line}, mode ${mode} with rerank): ${(error as Error).message}`);
+    }
+  };
+
   // One unmeasured search per mode first: the server loads its embedding model on first use.
   for (const mode of modes) await search(queries[0], mode);
+  const rerankSeen = { rerankers: new Set<string>(), reranks: 0, fallbacks: 0, llmCalls: 0 };
 
   const runs: EvalRun[] = [];
   const issueRuns: LocalizationRun[] = [];
@@ -125,6 +191,22 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
       runs.push({ system: mode, query: q, judgement, returned: ranked.length, latencyMs, serverMs: answer.timings.total });
       if (q.type === 'issue') issueRuns.push({ system: mode, query: q, judgement, files: answer.files ? answer.files.map((f) => f.path) : filesInOrder(ranked.map((r) => r.path)) });
       for (const w of answer.warnings) warnings.push(`${q.id} (${mode}): ${w}`);
+      if (options.rerank) {
+        const t0 = performance.now();
+        const waited = client.rate.stats.waitedMs;
+        const rr = await reranked(q, mode, options.rerank);
+        const system = `${mode}+rerank`;
+        // Every hit is in the query's repository: the search was restricted to it.
+        const rankedRr = rr.answer.hits.map((h) => ({ ...h.scope, id: h.scopeId, repoId: q.repo }));
+        const judgementRr = judge(rankedRr, q.repo, q.relevant);
+        runs.push({ system, query: q, judgement: judgementRr, returned: rankedRr.length, latencyMs: performance.now() - t0 - (client.rate.stats.waitedMs - waited), serverMs: rr.serverMs });
+        if (q.type === 'issue') issueRuns.push({ system, query: q, judgement: judgementRr, files: rr.answer.files ? rr.answer.files.map((f) => f.path) : filesInOrder(rankedRr.map((r) => r.path)) });
+        for (const w of rr.warnings) warnings.push(`${q.id} (${system}): ${w}`);
+        rerankSeen.rerankers.add(rr.answer.model ? `${rr.answer.reranker} (${rr.answer.model})` : rr.answer.reranker);
+        rerankSeen.reranks++;
+        rerankSeen.fallbacks += rr.answer.fallbacks;
+        rerankSeen.llmCalls += rr.answer.llmCalls;
+      }
     }
     options.onProgress?.(i + 1, queries.length);
   }
@@ -133,7 +215,16 @@ export async function runEval(queries: readonly EvalQuery[], options: EvalRunOpt
     paced: client.rate.stats.paced - waitedAtStart.paced,
     waitedMs: client.rate.stats.waitedMs - waitedAtStart.waitedMs,
   };
-  return { ...buildReport(runs, k), modes, topK, expand, warnings, rateLimit, ...(issueRuns.length > 0 ? { localization: localizationReport(issueRuns) } : {}) };
+  return {
+    ...buildReport(runs, k),
+    modes,
+    topK,
+    expand,
+    warnings,
+    rateLimit,
+    ...(issueRuns.length > 0 ? { localization: localizationReport(issueRuns) } : {}),
+    ...(options.rerank ? { rerank: { candidates: options.rerank.candidates, rerankers: [...rerankSeen.rerankers], reranks: rerankSeen.reranks, fallbacks: rerankSeen.fallbacks, llmCalls: rerankSeen.llmCalls } } : {}),
+  };
 }
 
 async function checkRepositories(queries: readonly EvalQuery[], client: ApiClient): Promise<void> {
@@ -192,6 +283,10 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
   if (out.localization) {
     lines.push('', 'issue localization (fn Acc@k: every function the fix changed in the top k; file Acc@k: every file in the top k files; any@10: one of them in the top 10):', formatTable(localizationRows(out.localization)));
   }
+  if (out.rerank) {
+    const r = out.rerank;
+    lines.push('', `+rerank: the top ${r.candidates} of each search reordered by ${r.rerankers.join(', ') || 'no reranker'}; ${r.reranks} reranks, ${r.llmCalls} model calls, ${r.fallbacks} batches fell back to retrieval order (a rerank's figures equal its mode's when every batch fell back or no model reranker is configured)`);
+  }
   if (out.warnings.length > 0) lines.push('', `${out.warnings.length} server warnings, e.g. ${out.warnings[0]}`);
   const { limited, paced, waitedMs } = out.rateLimit;
   if (limited || paced) lines.push('', `waited ${(waitedMs / 1000).toFixed(1)} s at the API's rate limit (${limited} times rate limited, ${paced} paced); latencies exclude the waiting`);
@@ -199,7 +294,10 @@ export function formatEval(out: EvalOutput, datasetName: string): string {
 }
 
 /** `scopegraph eval --dataset FILE.jsonl [--modes ...] [--k 10] [--json] [--no-expand]` */
-export async function evalCommand(opts: { dataset: string; modes: string; k: number; json?: boolean; expand?: boolean }, client = new ApiClient()): Promise<number> {
+export async function evalCommand(
+  opts: { dataset: string; modes: string; k: number; json?: boolean; expand?: boolean; rerank?: boolean; rerankCandidates?: number; rerankTimeoutMs?: number },
+  client = new ApiClient(),
+): Promise<number> {
   const queries = readDataset(opts.dataset);
   const modes = parseModes(opts.modes);
   const interactive = !opts.json && process.stderr.isTTY;
@@ -207,6 +305,7 @@ export async function evalCommand(opts: { dataset: string; modes: string; k: num
     modes,
     k: opts.k,
     expand: opts.expand !== false,
+    ...(opts.rerank ? { rerank: { candidates: opts.rerankCandidates ?? EVAL_RERANK_CANDIDATES, timeoutMs: opts.rerankTimeoutMs ?? EVAL_RERANK_TIMEOUT_MS, pollMs: EVAL_RERANK_POLL_MS } } : {}),
     onProgress: (done, total) => {
       if (interactive) process.stderr.write(`\r evaluating ${done}/${total} queries x ${modes.length} modes`);
     },

@@ -1,3 +1,4 @@
+import { fileRollup } from '@scopegraph/search';
 import {
   BatchOutcome,
   QueryFeedback,
@@ -13,6 +14,7 @@ import { mergeScores } from './merge';
 
 /** What the ranking needs to know about a candidate (no source: that stays with the batch input). */
 export interface StoredCandidate extends RerankScopeSummary {
+  repoId?: string;
   retrievalScore: number;
   retrievalNormalized: number;
   retrievalRank: number;
@@ -41,6 +43,8 @@ export interface RerankMeta {
   batchKeys: string[];
   /** Who started it (a key id; null: a caller without one). Absent in reranks started before owners were kept. */
   owner?: string | null;
+  /** Roll the hits up to their files (a LOCALIZE search's rerank). */
+  fileRollup?: boolean;
 }
 
 export interface StateView {
@@ -111,6 +115,9 @@ export function assembleResult(meta: RerankMeta, candidates: StoredCandidate[], 
   });
   rows.sort((a, b) => b.score - a.score || a.scoreBreakdown.retrievalRank - b.scoreBreakdown.retrievalRank);
   const hits = (options.limit === null ? rows : rows.slice(0, options.limit)).map((h, i) => ({ ...h, rank: i + 1 }));
+  // The roll-up reads every reranked candidate (as LOCALIZE's reads deeper than its page), in the new order.
+  const repoOf = new Map(candidates.map((c) => [c.id, c.repoId ?? '']));
+  const files = meta.fileRollup ? fileRollup(rows.map((h) => ({ scope: { repoId: repoOf.get(h.scopeId) ?? '', path: h.scope.path, qualifiedName: h.scope.qualifiedName }, score: h.score }))) : undefined;
   const all = [...outcomes.values()];
   return {
     jobId: meta.id,
@@ -138,6 +145,7 @@ export function assembleResult(meta: RerankMeta, candidates: StoredCandidate[], 
     createdAt: meta.createdAt,
     completedAt: state.completedAt,
     durationMs: state.completedAt === null ? null : state.completedAt - meta.createdAt,
+    ...(files ? { files } : {}),
   };
 }
 

@@ -32,16 +32,7 @@ export const LOCALIZE_WEIGHTS = {
 } as const;
 /** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
 const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
-/**
- * A fix changes the code, not its tests (SWE-bench's gold patches hold no test file): a test scope's
- * score is multiplied by this.
- */
-export const TEST_FILE_FACTOR = 0.5;
-const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec|specs|testing)\/|(?:^|\/)test_[^/]*\.py$|_test\.(?:py|go)$|\.(?:test|spec)\.[jt]sx?$|(?:^|\/)conftest\.py$/;
-
-export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
-}
+export { commonPathWords, filePrior, isTestPath, issueWords, TEST_FILE_FACTOR } from './priors';
 export type LocalizeListName = keyof typeof LOCALIZE_WEIGHTS;
 
 /** RRF constant of the fusion (as hybrid's: the first ranks of a list count clearly more). */
@@ -50,7 +41,7 @@ const RRF_K = 10;
 const PER_NAME = 15;
 const PER_CLASS = 25;
 const PER_SEED = 8;
-const PER_FILE = 40;
+export const PER_FILE = 40;
 const SEEDS = 10;
 /** Named functions whose callees and callers get evidence, and how common a name may be to count. */
 const NAME_SEEDS = 5;
@@ -83,8 +74,11 @@ export interface LocalizeInput {
   signals: IssueSignals;
   filters: CypherFilters;
   files: { repoId: string; path: string }[];
-  /** The hybrid search over the prose (title, description, names): scope ids best first. */
-  prose: (text: string) => Promise<SearchResponse | null>;
+  /**
+   * The hybrid search over the prose (proseQuery: title, description, names), already started by the
+   * caller so that it overlaps the filters and the signal lists; null when there is no prose.
+   */
+  prose: Promise<SearchResponse | null>;
   limit: number;
 }
 
@@ -119,6 +113,13 @@ export function proseQuery(signals: IssueSignals, maxChars: number): string {
  */
 export async function localize(repo: SearchRepository, input: LocalizeInput): Promise<LocalizeOutcome> {
   const { signals, filters } = input;
+  // Wall time of each list's query and of each phase (lists overlap: the phases are what add up).
+  const stages: Record<string, number> = {};
+  const timed = <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    return work().finally(() => (stages[stage] = round1(performance.now() - t0)));
+  };
+  let t0 = performance.now();
   const pathIndex = new RepoPathIndex(input.files);
 
   // Frames -> repository files (a frame in a library or the standard library matches none).
@@ -151,28 +152,44 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);
   const codePhrases = signals.codeLines.map((l) => codeWords(l)).filter((w) => w.length >= 2).slice(0, 8);
 
-  const [frameHits, nameHits, phraseHits, codeHits, pathHits, prose] = await Promise.all([
-    repo.localizeFrameScopes(frameRows, CALLABLE_KINDS),
-    repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME),
-    phrases.length > 0 ? repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
-    codePhrases.length > 0 ? repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS) : Promise.resolve([]),
-    repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE),
-    input.prose(proseQuery(signals, 1_000)),
-  ]);
-
-  // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
-  const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
-  // The functions the issue names spread too, more weakly: the bug is often in what they call.
-  const nameSeeds = [...new Set(nameHits.filter((h) => CALLABLE_KINDS.includes(h.kind) && h.total <= NAME_SEED_MAX_MATCHES && !frameSeeds.includes(h.id)).map((h) => h.id))].slice(0, NAME_SEEDS);
-  const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
-  // A class the prose search found lends its members a little evidence too (in the same round trip).
+  stages.prepare = round1(performance.now() - t0);
+  t0 = performance.now();
+  // Two chains at once, each as short as its dependencies allow: the signal lists and the graph
+  // spreading they seed (three round trips after the filters), and the prose search (already
+  // running: its own filters, the embedding, its lists and fetch); only the members of the classes
+  // the prose search found wait for both.
+  const signalChain = async () => {
+    const [frameHits, nameHits, phraseHits, codeHits, pathHits] = await Promise.all([
+      timed('frame', () => repo.localizeFrameScopes(frameRows, CALLABLE_KINDS)),
+      timed('name', () => repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME)),
+      phrases.length > 0 ? timed('phrase', () => repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
+      codePhrases.length > 0 ? timed('code', () => repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
+      timed('path', () => repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE)),
+    ]);
+    stages.lists = round1(performance.now() - t0);
+    const t1 = performance.now();
+    // Spreading: the frames' callees and callers, a named class's members, a named method's overriders.
+    const frameSeeds = [...new Set(frameHits.map((h) => h.id))].slice(0, SEEDS);
+    // The functions the issue names spread too, more weakly: the bug is often in what they call.
+    const nameSeeds = [...new Set(nameHits.filter((h) => CALLABLE_KINDS.includes(h.kind) && h.total <= NAME_SEED_MAX_MATCHES && !frameSeeds.includes(h.id)).map((h) => h.id))].slice(0, NAME_SEEDS);
+    const namedClasses = [...new Set(nameHits.filter((h) => h.kind === 'class' || h.kind === 'interface').map((h) => h.id))].slice(0, SEEDS);
+    const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
+    const [neighborHits, namedMemberHits, overriderHits] = await Promise.all([
+      timed('neighbors', () => repo.localizeNeighbors([...frameSeeds, ...nameSeeds], CALLABLE_KINDS, PER_SEED)),
+      timed('members', () => repo.localizeMembers(namedClasses, CALLABLE_KINDS, PER_CLASS)),
+      timed('overriders', () => repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED)),
+    ]);
+    stages.spread = round1(performance.now() - t1);
+    return { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits };
+  };
+  const [chain, prose] = await Promise.all([signalChain(), timed('prose', () => input.prose)]);
+  const { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits } = chain;
+  // A class the prose search found lends its members a little evidence too (numbered after the named classes).
   const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
-  const namedMethods = [...new Set(nameHits.filter((h) => h.kind === 'method').map((h) => h.id))].slice(0, SEEDS);
-  const [neighborHits, memberHits, overriderHits] = await Promise.all([
-    repo.localizeNeighbors([...frameSeeds, ...nameSeeds], CALLABLE_KINDS, PER_SEED),
-    repo.localizeMembers([...namedClasses, ...proseClasses], CALLABLE_KINDS, PER_CLASS),
-    repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED),
-  ]);
+  const proseMemberHits = proseClasses.length > 0 ? await timed('proseMembers', () => repo.localizeMembers(proseClasses, CALLABLE_KINDS, PER_CLASS)) : [];
+  const memberHits = [...namedMemberHits, ...proseMemberHits.map((h) => ({ ...h, classIndex: h.classIndex + namedClasses.length }))];
+  stages.signalsAndProse = round1(performance.now() - t0);
+  t0 = performance.now();
 
   const lists: Record<LocalizeListName, ListItem[]> = {
     frame: frameHits.map((h) => ({ id: h.id, evidence: { signal: 'frame', detail: frameLabel.get(h.frame) ?? `frame ${h.frame}` } })),
@@ -223,6 +240,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   }
   const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   for (const r of ranked) r.evidence.sort((a, b) => b.contribution - a.contribution);
+  stages.fuse = round1(performance.now() - t0);
 
   return {
     ranked,
@@ -240,6 +258,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       lists: (Object.keys(lists) as LocalizeListName[]).map((name) => ({ name, weight: LOCALIZE_WEIGHTS[name], hits: new Set(lists[name].map((i) => i.id)).size, cypher: LIST_CYPHER[name] })),
       truncated: signals.truncated,
       prose: { text: proseQuery(signals, 1_000), luceneQuery: prose?.explain.lists.find((l) => l.list === 'bm25')?.luceneQuery },
+      stages,
     },
   };
 }
@@ -257,8 +276,53 @@ const LIST_CYPHER: Record<LocalizeListName, string> = {
   path: SEARCH_CYPHER.localizeFileScopes,
 };
 
+/**
+ * File siblings: a fix is usually in the files the evidence points to, and it often changes a function
+ * of such a file that no signal named (the constructor that must validate, the helper the renderer
+ * calls). Every function of the SIBLING_FILES best files gains SIBLING_SHARE of its file's best score,
+ * and those no list found join the ranking with that share alone. Measured on the whole dev set
+ * (bench/localize/README.md): 3 files / 0.5 beat 1, 2, 4 or 5 files and shares 0.2-1.0.
+ */
+export const SIBLING_FILES = 3;
+export const SIBLING_SHARE = 0.5;
+
+export interface Ranked {
+  id: string;
+  score: number;
+  evidence: LocalizeEvidence[];
+}
+
+/** The SIBLING_FILES best files of a ranking (best first) with their best score. */
+export function siblingFiles(ranked: readonly Ranked[], fileOf: (id: string) => { repoId: string; path: string }): { repoId: string; path: string; best: number }[] {
+  const out: { repoId: string; path: string; best: number }[] = [];
+  for (const r of ranked) {
+    const f = fileOf(r.id);
+    if (out.some((o) => o.repoId === f.repoId && o.path === f.path)) continue;
+    out.push({ ...f, best: r.score });
+    if (out.length === SIBLING_FILES) break;
+  }
+  return out;
+}
+
+/** The ranking with the siblings' share added (new scopes appended), best first. */
+export function withSiblings(ranked: readonly Ranked[], files: readonly { path: string; best: number }[], siblings: readonly { pathIndex: number; id: string }[]): Ranked[] {
+  const byId = new Map(ranked.map((r) => [r.id, { ...r, evidence: [...r.evidence] }]));
+  const seen = new Set<string>();
+  for (const s of siblings) {
+    if (seen.has(s.id)) continue;
+    seen.add(s.id);
+    const file = files[s.pathIndex];
+    const contribution = SIBLING_SHARE * file.best;
+    const entry = byId.get(s.id) ?? { id: s.id, score: 0, evidence: [] };
+    entry.score += contribution;
+    entry.evidence.push({ signal: 'file-sibling', detail: `declared in ${file.path}, one of the ${SIBLING_FILES} files the evidence points to most`, rank: s.pathIndex + 1, contribution: round(contribution) });
+    byId.set(s.id, entry);
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
 /** Files of the ranked scopes, scored by their functions (the best, plus a share of the others). */
-export function fileRollup(ranked: readonly { scope: ScopeRecord; score: number }[]): FileRollup[] {
+export function fileRollup(ranked: readonly { scope: Pick<ScopeRecord, 'repoId' | 'path' | 'qualifiedName'>; score: number }[]): FileRollup[] {
   const files = new Map<string, { repoId: string; path: string; scores: number[]; functions: string[] }>();
   for (const { scope, score } of ranked) {
     const key = `${scope.repoId}\u0000${scope.path}`;
@@ -290,4 +354,8 @@ function proseDetail(b: SearchResponse['results'][number]['scoreBreakdown']): st
 
 function round(n: number): number {
   return Math.round(n * 10_000) / 10_000;
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
