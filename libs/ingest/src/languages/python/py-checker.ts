@@ -82,6 +82,8 @@ interface Session {
   fresh: boolean;
   /** Set when the process was stopped because it did not answer in time. */
   timedOut?: string;
+  /** When the server last answered anything (ms since the epoch). */
+  lastAnswer: number;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -244,13 +246,19 @@ export class PyChecker {
   }
 
   /**
-   * One request, bounded in time: a server that does not answer within the limit is stopped (a hung
-   * pyright must not hang an index run), which fails its other pending requests at once.
+   * One request, bounded in time: a server that answers nothing for the limit while this request is
+   * pending is stopped (a hung pyright must not hang an index run), which fails its other pending
+   * requests at once. Answers to other requests count: with many requests in flight, the server
+   * answering them one after another is busy, not hung, however long the queue (a loaded machine).
    */
   private async ask(s: Session, method: string, params: unknown, ms = this.requestMs): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
+    const sent = Date.now();
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      const arm = (delay: number) => (timer = setTimeout(check, delay));
+      const check = () => {
+        const left = Math.max(sent, s.lastAnswer) + ms - Date.now();
+        if (left > 0) return void arm(left);
         const why = `pyright did not answer ${method} within ${ms} ms`;
         s.timedOut ??= why;
         if (this.sessions.get(s.key) === s) this.sessions.delete(s.key);
@@ -259,10 +267,12 @@ export class PyChecker {
         reject(new Error(why));
         // A server that stopped answering may not heed a polite signal either.
         stop(s, 'SIGKILL');
-      }, ms);
+      };
+      arm(ms);
     });
+    const answered = s.conn.sendRequest<unknown>(method, params).finally(() => (s.lastAnswer = Date.now()));
     try {
-      return await Promise.race([s.conn.sendRequest<unknown>(method, params), late]);
+      return await Promise.race([answered, late]);
     } finally {
       clearTimeout(timer);
     }
@@ -302,7 +312,7 @@ export class PyChecker {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false };
+    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0 };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
     const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
