@@ -10,7 +10,10 @@
  *    full indexes (Neo4j writes, no embeddings) fast vs precise, alternated.
  *
  *   npm run build && node dist/bench/graph/graph-bench.js [--repos name=dir,...] [--runs 3]
- *     [--sample 60 --sample-out /tmp/sample.tsv] [--misses-out /tmp/misses.tsv] [--index] [--scip]
+ *     [--sample 60 --sample-out /tmp/sample.tsv] [--misses-out /tmp/misses.tsv] [--index] [--index-only] [--scip]
+ *
+ * --index-only: only the full-index timing (fast vs precise alternated, medians, peak memory of the
+ * pyright process and of this process, the worker), of every repository given instead of the first.
  *
  * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
  * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
@@ -180,7 +183,9 @@ async function main(): Promise<void> {
   const agree: Record<string, ReturnType<typeof agreement>> = {};
   const timing: Record<string, { parseMs: number; fastMs: number; preciseMs: number; ratio: number; pyMs?: number; pyRatio?: number; pyPeakMb?: number }> = {};
   const samples: string[] = [];
-  for (const { name, root } of repos()) {
+  // --index-only: just the full-index timing, of every repository given.
+  const indexOnly = process.argv.includes('--index-only');
+  for (const { name, root } of indexOnly ? [] : repos()) {
     // Resolution quality (one run each).
     const files = await parseRepo(parser, root);
     // go.mod, composer.json...: what the language plugins' module systems read (as an index run does)
@@ -268,7 +273,17 @@ async function main(): Promise<void> {
   if (sampleOut) fs.writeFileSync(sampleOut, ['repo\tsite\tcallee\ttargets\tline', ...samples].join('\n') + '\n');
 
   let index: Record<string, unknown> | undefined;
-  if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, runs);
+  if (indexOnly) {
+    index = {};
+    for (const { name, root } of repos()) index[name] = await indexTiming(root, runs);
+    printTable([
+      ['repo', 'fast ms (median)', 'precise ms (median)', 'precise / fast', 'pyright peak MB', 'worker peak MB'],
+      ...Object.entries(index).map(([repo, o]) => {
+        const t = o as { fastMs: number; preciseMs: number; ratio: number; py: { peakMb?: number }[]; workerPeakMb: number };
+        return [repo, Math.round(t.fastMs), Math.round(t.preciseMs), t.ratio.toFixed(2), Math.max(0, ...t.py.map((p) => p.peakMb ?? 0)), t.workerPeakMb];
+      }),
+    ]);
+  } else if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, runs);
   process.stdout.write(`${JSON.stringify({ rows, agreement: agree, timing, index, load: fs.readFileSync('/proc/loadavg', 'utf8').trim() })}\n`);
 }
 
@@ -335,7 +350,9 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
   } finally {
     await h.dispose(Object.values(names));
   }
-  const out = { fastMs: median(ms.fast), preciseMs: median(ms.precise), ratio: median(ms.precise) / median(ms.fast), runs: ms, rechecked, py, reindex };
+  // The bench's own process is the worker here (walk, parse, resolve, writes): its peak over all runs so far.
+  const workerPeakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const out = { fastMs: median(ms.fast), preciseMs: median(ms.precise), ratio: median(ms.precise) / median(ms.fast), runs: ms, rechecked, py, reindex, workerPeakMb };
   printTable([[`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (no embeddings)`, 'fast ms', 'precise ms', 'precise / fast'], ['median', out.fastMs, out.preciseMs, out.ratio.toFixed(2)]]);
   return out;
 }

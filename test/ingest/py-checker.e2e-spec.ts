@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { IngestService, PyChecker } from '@scopegraph/ingest';
 import { IngestHarness } from '../support/ingest-harness';
@@ -85,5 +86,77 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
     expect(run.resolver.py).toBe('fast');
     expect(run.resolver.pyPrecise?.skipped).toMatch(/pyright is not installed/);
     expect((await calls(repos.missing)).map((e) => e.replace(/ [\w/]*$/, ''))).toEqual((await calls(repos.fast)).map((e) => e.replace(/ [\w/]*$/, '')));
+  });
+});
+
+describe('a hung pyright cannot hang an index run (a fake language server that stops answering)', () => {
+  const h = new IngestHarness();
+  const repos = { fast: runId('py-hung-fast'), start: runId('py-hung-start'), mid: runId('py-hung-mid') };
+  const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
+  let dir: string;
+
+  const names = async (repo: string) =>
+    (await h.neo4j.runStatement<{ edge: string }>(
+      `MATCH (a:Scope {repoId: $repo})-[:CALLS]->(b:Scope {repoId: $repo}) RETURN a.qualifiedName + ' -> ' + b.qualifiedName AS edge ORDER BY edge`,
+      { repo },
+    )).map((r) => r.edge);
+
+  /** An index run whose pyright is the fake under `as` (its behaviour), with short limits. */
+  const indexWith = async (as: string, repo: string, startTimeoutMs: number) => {
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-pyright-')), as);
+    fs.writeFileSync(script, `require(${JSON.stringify(FAKE)});\n`);
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' });
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs: 400, startTimeoutMs }));
+    const t = Date.now();
+    const run = await ingest.index({ path: dir, name: repo, embed: false });
+    const ms = Date.now() - t;
+    await resolver.onModuleDestroy();
+    return { run, ms, pid: Number(fs.readFileSync(`${script}.pid`, 'utf8')) };
+  };
+
+  /** Whether a process runs (a stopped child is reaped by Node shortly after it is killed). */
+  const alive = async (pid: number) => {
+    for (let i = 0; i < 50; i++) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
+  };
+
+  beforeAll(async () => {
+    await h.init();
+    dir = h.copyOf(FIXTURE);
+    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
+    await ingest.index({ path: dir, name: repos.fast, embed: false });
+  });
+
+  afterAll(async () => {
+    await h.dispose(Object.values(repos));
+  });
+
+  it('a server that never answers initialize: the run is resolved fast, says why, and the process is stopped', async () => {
+    // Long enough for the fake's own start on a loaded machine (it writes its pid first).
+    const { run, ms, pid } = await indexWith('hang-at-start.js', repos.start, 4000);
+    expect(run.resolver.py).toBe('fast');
+    expect(run.resolver.pyPrecise?.skipped).toMatch(/did not answer initialize within 4000 ms/);
+    // Bounded by the start-up limit, not by the server: the whole run well under the test's timeout.
+    expect(ms).toBeLessThan(20_000);
+    expect(await names(repos.start)).toEqual(await names(repos.fast));
+    expect(await alive(pid)).toBe(false);
+  });
+
+  it('a server that stops answering part-way: the fast resolver answers the rest, the summary says so', async () => {
+    // Answers the warm-up question asked while files are parsed, then nothing.
+    const { run, ms, pid } = await indexWith('hang-after-1.js', repos.mid, 30_000);
+    expect(run.resolver.pyPrecise?.skipped).toBeUndefined();
+    expect(run.resolver.pyPrecise?.failed).toMatch(/did not answer textDocument\/definition within 400 ms after 0 answers/);
+    expect(run.resolver.pyPrecise?.asked).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(15_000);
+    expect(await names(repos.mid)).toEqual(await names(repos.fast));
+    expect(await alive(pid)).toBe(false);
   });
 });

@@ -92,6 +92,10 @@ export const envSchema = z.object({
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
   // Heap limit (MB) of each pyright process (one per repository, at most two kept).
   INGEST_PY_PRECISE_MAX_HEAP_MB: positiveInt.min(256).default(2048),
+  // Longest wait (ms) for one pyright answer, and for its start-up: past it the process is stopped and
+  // the fast resolver answers the rest of the run (said in the index result's resolver.pyPrecise).
+  INGEST_PY_PRECISE_TIMEOUT_MS: positiveInt.min(100).default(30_000),
+  INGEST_PY_PRECISE_START_TIMEOUT_MS: positiveInt.min(100).default(60_000),
   // Threads that read and parse files beside the main thread (0: in-process). Default: one per core
   // beyond the main thread's, at least 1, at most 4 (on 2 shared cores one thread indexed a 53k-scope
   // repository at 1,056 scopes/s median against 919 in-process: docs/ingest-scale.md).
@@ -265,6 +269,8 @@ export interface AppConfig {
     pyResolver: 'precise' | 'fast';
     pyPreciseMaxFiles: number;
     pyPreciseMaxHeapMb: number;
+    pyPreciseTimeoutMs: number;
+    pyPreciseStartTimeoutMs: number;
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
@@ -357,6 +363,8 @@ export function toAppConfig(env: Env): AppConfig {
       pyResolver: env.INGEST_PY_RESOLVER,
       pyPreciseMaxFiles: env.INGEST_PY_PRECISE_MAX_FILES,
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
+      pyPreciseTimeoutMs: env.INGEST_PY_PRECISE_TIMEOUT_MS,
+      pyPreciseStartTimeoutMs: env.INGEST_PY_PRECISE_START_TIMEOUT_MS,
       parseThreads: env.INGEST_PARSE_THREADS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,

@@ -53,7 +53,12 @@ export class ReferenceResolver implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.checker = this.own = new TsChecker(config.ingest.tsPreciseMaxFiles, config.ingest.parseThreads > 0);
-    this.py = this.ownPy = new PyChecker({ maxFiles: config.ingest.pyPreciseMaxFiles, maxHeapMb: config.ingest.pyPreciseMaxHeapMb });
+    this.py = this.ownPy = new PyChecker({
+      maxFiles: config.ingest.pyPreciseMaxFiles,
+      maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
+      requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,
+      startTimeoutMs: config.ingest.pyPreciseStartTimeoutMs,
+    });
   }
 
   /** Uses another checker (shared by several resolvers; a test's compiled thread entry). */
@@ -177,6 +182,11 @@ export class ReferenceResolver implements OnModuleDestroy {
           return [];
         }
         const out = await this.py.answer(repoId, pyAsked.map(([, q]) => q));
+        const failed = this.py.failure(repoId);
+        if (failed) {
+          pyStats.failed = failed;
+          this.logger.warn(`${repoId}: pyright given up (${failed}); the fast resolver answers the rest of this run`);
+        }
         pyStats.asked += out.length;
         pyStats.answered += out.filter((o) => o !== undefined).length;
         pyStats.ms += Math.round(performance.now() - t);

@@ -24,6 +24,11 @@ export interface PyRunStats {
   skipped?: string;
   /** Peak resident memory of the checker process so far, in MB (Linux). */
   peakMb?: number;
+  /**
+   * Why the checker was given up during the run (it did not answer in time, or its process died):
+   * the answers it gave before stand, the fast resolver's answers stand for the rest.
+   */
+  failed?: string;
 }
 
 export interface PyCheckerOptions {
@@ -33,16 +38,23 @@ export interface PyCheckerOptions {
   maxHeapMb: number;
   /** The language server's entry (default: the installed `pyright` package's). */
   serverScript?: string;
+  /** Longest wait for one answer; past it the process is stopped and the run goes on without it. */
+  requestTimeoutMs?: number;
+  /** Longest wait for the server to start (its `initialize` answer). */
+  startTimeoutMs?: number;
 }
+
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 /** How many repositories keep a checker process (least recently used ones are stopped). */
 const MAX_SESSIONS = 2;
 /** A checker process idle this long is stopped (its memory freed; the next run starts it again). */
 const IDLE_MS = 10 * 60_000;
-/** Waiting for the server to list the workspace's files; past this, questions are asked anyway. */
-const READY_MS = 60_000;
 /** Answers pending at once: the server answers one at a time, pipelining only saves round trips. */
 const IN_FLIGHT = 64;
+/** An interpreter path that never exists (see start). */
+const NO_PYTHON = path.join(path.sep, 'nonexistent', 'scopegraph-no-python', 'python');
 
 /** The pyright language server's entry script, or undefined when the package is not installed. */
 export function pyrightServerScript(): string | undefined {
@@ -68,6 +80,10 @@ interface Session {
   waiting: number;
   /** Started by `prepare` from the files on disk: the first `open` takes its files' hashes as read. */
   fresh: boolean;
+  /** Set when the process was stopped because it did not answer in time. */
+  timedOut?: string;
+  /** When the server last answered anything (ms since the epoch). */
+  lastAnswer: number;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -98,10 +114,18 @@ function setRef(s: Session, on: boolean): void {
  */
 export class PyChecker {
   private readonly sessions = new Map<string, Session>();
+  /** A checker that hung while `prepare` warmed it up: this run's `open` does not start another. */
+  private readonly startFailures = new Map<string, string>();
+  /** Why a repository's checker was given up during `answer`, until `failure` reads it. */
+  private readonly runFailures = new Map<string, string>();
   readonly script: string | undefined;
+  private readonly requestMs: number;
+  private readonly startMs: number;
 
   constructor(private readonly opts: PyCheckerOptions) {
     this.script = opts.serverScript ?? pyrightServerScript();
+    this.requestMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.startMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   }
 
   get available(): boolean {
@@ -114,6 +138,12 @@ export class PyChecker {
     if (files.length > this.opts.maxFiles) {
       this.forget(key);
       return { files: files.length, rechecked: 0, skipped: `${files.length} Python files > INGEST_PY_PRECISE_MAX_FILES (${this.opts.maxFiles})` };
+    }
+    const hung = this.startFailures.get(key);
+    if (hung) {
+      this.startFailures.delete(key);
+      this.forget(key);
+      return { files: files.length, rechecked: 0, skipped: hung };
     }
     let s = this.sessions.get(key);
     if (s && (s.dead || s.root !== root)) {
@@ -157,13 +187,16 @@ export class PyChecker {
     const s0 = this.sessions.get(key);
     if (s0 && !s0.dead && s0.root === root) return;
     if (s0) this.forget(key);
+    this.startFailures.delete(key);
     const s = this.start(key, root, paths);
     s.fresh = true;
     const warm = async () => {
       await s.ready;
-      await s.conn.sendRequest('textDocument/definition', { textDocument: { uri: uriOf(root, paths[0]) }, position: { line: 0, character: 0 } });
+      await this.ask(s, 'textDocument/definition', { textDocument: { uri: uriOf(root, paths[0]) }, position: { line: 0, character: 0 } });
     };
-    held(s, warm).catch(() => undefined);
+    held(s, warm).catch(() => {
+      if (s.timedOut) this.startFailures.set(key, s.timedOut);
+    });
   }
 
   /** The checker's answers, in order; undefined where it has none (or the process failed). */
@@ -171,6 +204,7 @@ export class PyChecker {
     const s = this.sessions.get(key);
     const out: (PreciseOutcome | undefined)[] = new Array(queries.length).fill(undefined);
     if (!s || s.dead) return out;
+    this.runFailures.delete(key);
     this.touch(s);
     const lines = new Map<string, SourceLines | undefined>();
     const linesOf = (rel: string) => {
@@ -192,7 +226,7 @@ export class PyChecker {
         const pos = src && sitePosition(src, q.ref);
         if (!pos) continue;
         try {
-          const defs = await s.conn.sendRequest<unknown>('textDocument/definition', { textDocument: { uri: uriOf(s.root, q.path) }, position: pos });
+          const defs = await this.ask(s, 'textDocument/definition', { textDocument: { uri: uriOf(s.root, q.path) }, position: pos });
           out[i] = outcomeOfDefinitions(q.ref.kind, sitesOf(defs), s.root, scopesOf, linesOf);
         } catch {
           // the process died or refused this one: no answer
@@ -200,7 +234,48 @@ export class PyChecker {
       }
     };
     await held(s, () => Promise.all(Array.from({ length: Math.min(IN_FLIGHT, queries.length) }, worker)));
+    if (s.dead && s.dead !== 'stopped') this.runFailures.set(key, `${s.timedOut ?? s.dead} after ${out.filter((o) => o !== undefined).length} answers`);
     return out;
+  }
+
+  /** Why the last `answer` for a repository gave the checker up part-way, once (then forgotten). */
+  failure(key: string): string | undefined {
+    const why = this.runFailures.get(key);
+    this.runFailures.delete(key);
+    return why;
+  }
+
+  /**
+   * One request, bounded in time: a server that answers nothing for the limit while this request is
+   * pending is stopped (a hung pyright must not hang an index run), which fails its other pending
+   * requests at once. Answers to other requests count: with many requests in flight, the server
+   * answering them one after another is busy, not hung, however long the queue (a loaded machine).
+   */
+  private async ask(s: Session, method: string, params: unknown, ms = this.requestMs): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    const sent = Date.now();
+    const late = new Promise<never>((_, reject) => {
+      const arm = (delay: number) => (timer = setTimeout(check, delay));
+      const check = () => {
+        const left = Math.max(sent, s.lastAnswer) + ms - Date.now();
+        if (left > 0) return void arm(left);
+        const why = `pyright did not answer ${method} within ${ms} ms`;
+        s.timedOut ??= why;
+        if (this.sessions.get(s.key) === s) this.sessions.delete(s.key);
+        s.dead ??= why;
+        // First: stopping fails the pending requests, and this one must fail with why.
+        reject(new Error(why));
+        // A server that stopped answering may not heed a polite signal either.
+        stop(s, 'SIGKILL');
+      };
+      arm(ms);
+    });
+    const answered = s.conn.sendRequest<unknown>(method, params).finally(() => (s.lastAnswer = Date.now()));
+    try {
+      return await Promise.race([answered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Peak memory of a repository's checker process, MB (Linux), if it runs. */
@@ -237,7 +312,7 @@ export class PyChecker {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false };
+    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0 };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
     const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
@@ -253,8 +328,12 @@ export class PyChecker {
       // "Found N source files" (an info message) says the workspace's files are known.
       logLevel: 'Information',
     };
+    // No interpreter: pyright would run the host's python for its search paths (a process start) and
+    // map every standard-library stub it answers with to the interpreter's .py sources (parsing them):
+    // the repository and the bundled stubs are what the answers need.
+    const python = { pythonPath: NO_PYTHON, analysis: settings };
     conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? { analysis: settings } : {})),
+      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? python : {})),
     );
     conn.onRequest(() => null);
     let listed!: () => void;
@@ -276,16 +355,19 @@ export class PyChecker {
     conn.listen();
     const uri = pathToFileURL(root).href;
     s.ready = (async () => {
-      await conn.sendRequest('initialize', {
+      const started = Date.now();
+      await this.ask(s, 'initialize', {
         processId: process.pid,
         rootUri: uri,
         workspaceFolders: [{ uri, name: path.basename(root) || 'root' }],
         capabilities: { workspace: { configuration: true, workspaceFolders: true } },
         initializationOptions: {},
-      });
+      }, this.startMs);
       await conn.sendNotification('initialized', {});
+      // Waiting for the server to list the workspace's files; past the start-up limit, questions are asked anyway.
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([filesListed, new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_MS)))]);
+      const left = Math.max(0, this.startMs - (Date.now() - started));
+      await Promise.race([filesListed, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
       clearTimeout(timer);
       if (s.dead) throw new Error(s.dead);
     })();
@@ -310,7 +392,7 @@ export function pythonSourceRoots(paths: string[]): string[] {
   return [...roots].sort();
 }
 
-function stop(s: Session): void {
+function stop(s: Session, signal: NodeJS.Signals = 'SIGTERM'): void {
   if (s.idle) clearTimeout(s.idle);
   s.dead ??= 'stopped';
   try {
@@ -318,7 +400,7 @@ function stop(s: Session): void {
   } catch {
     // already closed
   }
-  s.child.kill();
+  s.child.kill(signal);
 }
 
 function uriOf(root: string, rel: string): string {
