@@ -12,13 +12,15 @@ function family(path: string): Family {
   return 'other';
 }
 
-export function codeOnly(path: string, text: string): string {
+/** `keepStrings`: blank comments only (code held in strings, eval'd command strings, stays readable). */
+export function codeOnly(path: string, text: string, keepStrings = false): string {
   const fam = family(path);
   if (fam === 'other') return text;
   const out = text.split('');
   const blank = (from: number, to: number) => {
     for (let k = from; k < to && k < out.length; k++) if (out[k] !== '\n') out[k] = ' ';
   };
+  const blankString = keepStrings ? () => undefined : blank;
   const n = text.length;
   let i = 0;
   // Template/f-string nesting: each entry is the brace depth at which the substitution closes.
@@ -30,7 +32,7 @@ export function codeOnly(path: string, text: string): string {
     if (top && c === '}' && depth === top.depth) {
       // End of a substitution: back inside the template string.
       templates.pop();
-      i = skipString(text, i + 1, top.quote, top.triple, true, out, blank, templates, depth);
+      i = skipString(text, i + 1, top.quote, top.triple, true, out, blankString, templates, depth);
       continue;
     }
     if (c === '{') depth++;
@@ -67,7 +69,7 @@ export function codeOnly(path: string, text: string): string {
       const prefix = fam === 'python' ? /[fF][rRbB]?$|[rRbB][fF]$/.test(text.slice(Math.max(0, i - 2), i)) : false;
       const interpolating = c === '`' || prefix;
       const start = i + (triple ? 3 : 1);
-      i = skipString(text, start, c, triple, interpolating, out, blank, templates, depth);
+      i = skipString(text, start, c, triple, interpolating, out, blankString, templates, depth);
       continue;
     }
     i++;

@@ -36,6 +36,8 @@ interface CandidateRow extends ScopeRef {
   parentExported: boolean;
   externalBase: boolean;
   repoBase: boolean;
+  /** The scope itself extends or implements something (in the repository or outside). */
+  extends: boolean;
 }
 
 /** A package's API entry files when no manifest says: what outside code imports (programs' entry files export nothing). */
@@ -50,7 +52,7 @@ const CALLED_BY_NAME = new Set([
   // Flask class-based views, logging/argparse/socketserver/ast/cmd/threading hooks.
   'setup_module', 'teardown_module', 'setup_function', 'teardown_function', 'setup_method', 'teardown_method', 'setup_class', 'teardown_class',
   'pytest_configure', 'pytest_addoption', 'get_queryset', 'get_context_data', 'dispatch_request', 'get_object', 'form_valid', 'emit', 'format',
-  'handle_error', 'default', 'emptyline', 'precmd', 'postcmd', 'preloop', 'postloop', 'generic_visit', 'load_tests', 'setup', 'teardown',
+  'handle_error', 'default', 'emptyline', 'load_ipython_extension', 'unload_ipython_extension', 'precmd', 'postcmd', 'preloop', 'postloop', 'generic_visit', 'load_tests', 'setup', 'teardown',
 ]);
 /** Name prefixes that frameworks dispatch on (cmd's do_/help_/complete_, visitors, Django's clean_<field>, test_). */
 const DISPATCH_PREFIX = /^(do|help|complete|visit|depart|clean|test|pytest)_[A-Za-z0-9]/;
@@ -105,6 +107,8 @@ export class DeadCodeService {
     const moduleValues = new Set<string>();
     const importedFiles = new Set(files.filter((f) => f.importedBy.length > 0).map((f) => f.path));
     const uses = new Map<string, NameUse[]>();
+    // Occurrences with strings kept, minus those in code: the name written inside string literals.
+    const stringMentions = new Map<string, number>();
     const quoted = new Map<string, number>();
     const heads = new Set<string>();
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
@@ -116,9 +120,15 @@ export class DeadCodeService {
         if (head.length >= MIN_PREFIX) heads.add(head);
       }
       nameUses(f.path, codeOnly(f.path, text), names, uses);
+      const inStrings = new Map<string, NameUse[]>();
+      nameUses(f.path, codeOnly(f.path, text, true), names, inStrings);
+      for (const [name, list] of inStrings) stringMentions.set(name, (stringMentions.get(name) ?? 0) + list.length);
       if (candidatePaths.has(f.path)) for (const m of text.matchAll(MODULE_VALUE)) moduleValues.add(`${f.path}#${m[1]}`);
     });
+    const definitionCount = new Map<string, number>();
+    for (const [name, list] of uses) definitionCount.set(name, list.length);
     dropDeclarations(uses, definitions);
+    for (const [name, n] of definitionCount) definitionCount.set(name, n - (uses.get(name)?.length ?? 0));
     // Config, templates, rc files and docs name commands, handlers and keybindings the graph never sees.
     const elsewhere = await namesOutsideCode(repo.rootPath, new Set(files.map((f) => f.path)), names);
     const unresolvedByName = new Map<string, number>();
@@ -139,6 +149,7 @@ export class DeadCodeService {
         prefix: namePrefix(r.name, heads),
         unresolved: unresolvedByName.get(r.name) ?? 0,
         outsideCode: elsewhere.get(r.name) ?? null,
+        inStrings: Math.max(0, (stringMentions.get(r.name) ?? 0) - (uses.get(r.name)?.length ?? 0) - (definitionCount.get(r.name) ?? 0) - (quoted.get(r.name) ?? 0)),
         uses: (uses.get(r.name) ?? []).filter((u) => !(u.path === r.path && r.startLine !== null && r.endLine !== null && u.line >= r.startLine && u.line <= r.endLine)),
         manifests,
       });
@@ -159,6 +170,8 @@ interface Evidence {
   /** A file that is not code (config, template, rc file, docs) naming it, with how many such mentions. */
   outsideCode?: { path: string; count: number } | null;
   quoted: number;
+  /** Times the name is written inside longer string literals (command strings run by eval, templates, SQL). */
+  inStrings?: number;
   prefix: string | null;
   unresolved: number;
   uses: NameUse[];
@@ -166,13 +179,17 @@ interface Evidence {
 }
 
 /** The confidence that an unreferenced, non-entry declaration is dead, and every reason it could be live. */
-export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported' | 'parentKind' | 'parentExported' | 'repoBase' | 'externalBase' | 'language'>, e: Evidence): { confidence: number; reasons: string[] } {
+export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported' | 'parentKind' | 'parentExported' | 'repoBase' | 'extends' | 'language'>, e: Evidence): { confidence: number; reasons: string[] } {
   let confidence = 0.95;
   const reasons: string[] = [];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (e.quoted > 0) {
     confidence -= 0.5;
     reasons.push(`its name is written as a string ${plural(e.quoted, 'time')} (lookup by name, reflection, a registry)`);
+  }
+  if (e.inStrings) {
+    confidence -= 0.4;
+    reasons.push(`written ${plural(e.inStrings, 'time')} inside string literals: a command string run by eval, a template or a lookup may call it`);
   }
   if (e.prefix) {
     confidence -= 0.5;
@@ -232,7 +249,7 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
     confidence -= 0.1;
     reasons.push('its class extends another: a base could call it by name');
   }
-  if (r.kind === 'class' && (r.repoBase || r.externalBase)) {
+  if (r.kind === 'class' && r.extends) {
     confidence -= 0.3;
     reasons.push('a subclass: plugin registries find subclasses without naming them (__subclasses__, module scans)');
   }

@@ -33,6 +33,14 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       d = path.posix.dirname(d);
     }
   }
+  // An unpacked wheel keeps its entry points in *.dist-info/entry_points.txt beside the packages.
+  for (const d of [...dirs]) {
+    try {
+      for (const e of await fs.readdir(path.join(root, d), { withFileTypes: true })) if (e.isDirectory() && e.name.endsWith('.dist-info')) dirs.add(path.posix.join(d, e.name));
+    } catch {
+      // A folder that cannot be listed holds no manifest we can read.
+    }
+  }
   const byStem = new Map<string, string[]>();
   for (const f of files) {
     const stem = f.replace(/\.[^./]+$/, '');
@@ -65,7 +73,7 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       if (!pkg.private && !targets.length && !bins.length) targets.push('index.js');
       for (const t of [...targets, ...bins]) for (const f of resolveJs(dir, t)) result.entryFiles.add(f);
     }
-    for (const name of ['pyproject.toml', 'setup.cfg', 'setup.py']) {
+    for (const name of ['pyproject.toml', 'setup.cfg', 'setup.py', 'entry_points.txt']) {
       const text = await readText(path.join(abs, name));
       if (text === null) continue;
       result.read.push(path.posix.join(dir, name));
@@ -73,8 +81,9 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       for (const m of text.matchAll(/[\w.-]+\s*=\s*["']?([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)/g)) {
         const modulePath = m[1].replace(/\./g, '/');
         const fn = m[2].split('.')[0];
+        const base = dir.endsWith('.dist-info') ? path.posix.dirname(dir) : dir;
         for (const cand of [`${modulePath}.py`, `${modulePath}/__init__.py`, `src/${modulePath}.py`, `src/${modulePath}/__init__.py`]) {
-          const rel = path.posix.join(dir, cand);
+          const rel = path.posix.join(base === '.' ? '' : base, cand);
           if (!fileSet.has(rel)) continue;
           result.entryFunctions.set(rel, new Set([...(result.entryFunctions.get(rel) ?? []), fn]));
           result.entryFiles.add(rel);
