@@ -225,11 +225,17 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   const isPrivate = r.name.startsWith('_') || /(^|\/)_[^/_]/.test(r.path);
   // A Python library's public method is reachable from any instance users hold, wherever its class lives.
   const pyPublicMethod = r.language === 'python' && r.kind === 'method' && !r.name.startsWith('_') && e.manifests.library;
+  // The same holds for a JavaScript/TypeScript package with a library entry (main/exports): an instance
+  // handed out (a SourceCode, a TokenStore) is called by code outside, wherever its class is declared.
+  const jsLibraryMethod = r.language !== 'python' && r.kind === 'method' && /^[A-Za-z$]/.test(r.name) && e.manifests.library;
   const exported = r.exported || (r.kind === 'method' && r.parentExported && !r.name.startsWith('_'));
   if (pyPublicMethod) {
     const cost = e.manifests.application ? 0.15 : 0.3;
     confidence -= cost;
     reasons.push(`public method of a class in a Python ${e.manifests.application ? 'package that is also a program' : 'library'}: code outside the repository could call it`);
+  } else if (jsLibraryMethod) {
+    confidence -= 0.3;
+    reasons.push('public method of a class in a package with a library entry: code outside the repository could call it');
   } else if (exported && !isPrivate) {
     if (e.manifests.library && !e.manifests.application && r.language === 'python') {
       confidence -= 0.3;
