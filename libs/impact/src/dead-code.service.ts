@@ -227,7 +227,7 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   const pyPublicMethod = r.language === 'python' && r.kind === 'method' && !r.name.startsWith('_') && e.manifests.library;
   // The same holds for a JavaScript/TypeScript package with a library entry (main/exports): an instance
   // handed out (a SourceCode, a TokenStore) is called by code outside, wherever its class is declared.
-  const jsLibraryMethod = r.language !== 'python' && r.kind === 'method' && /^[A-Za-z$]/.test(r.name) && e.manifests.library;
+  const jsLibraryMethod = r.language !== 'python' && r.kind === 'method' && /^[A-Za-z$]/.test(r.name) && !!e.manifests.jsLibrary;
   const exported = r.exported || (r.kind === 'method' && r.parentExported && !r.name.startsWith('_'));
   if (pyPublicMethod) {
     const cost = e.manifests.application ? 0.15 : 0.3;
@@ -243,7 +243,7 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
     } else if (e.manifests.library && r.language === 'python') {
       confidence -= 0.15;
       reasons.push('public name of a Python package that is also a program: code outside the repository could use it');
-    } else if (e.manifests.library) {
+    } else if (e.manifests.jsLibrary && r.language !== 'python') {
       confidence -= 0.1;
       reasons.push('exported by a package with a library entry: a deep import from outside could use it');
     } else {

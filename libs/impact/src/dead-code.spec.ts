@@ -56,7 +56,7 @@ describe('dead-code confidence', () => {
   });
 
   it('keeps a library\'s public methods and subclasses under the default, an application\'s exports above it', () => {
-    const lib = { ...manifests, library: true, application: false };
+    const lib = { ...manifests, library: true, jsLibrary: true, application: false };
     expect(judge({ ...row, kind: 'method', name: 'render2', parentKind: 'class' }, { ...none, manifests: lib }).confidence).toBeLessThan(0.7);
     expect(judge({ ...row, kind: 'method', name: 'get_view', parentKind: 'class', language: 'python', path: 'p/a.py' }, { ...none, manifests: lib }).confidence).toBeLessThan(0.7);
     expect(judge({ ...row, kind: 'class', name: 'Plugin', extends: true }, none).confidence).toBeLessThan(0.7);
@@ -74,7 +74,7 @@ describe('package manifests', () => {
     const m = await readManifests(root, ['src/index.ts', 'src/other.ts', 'bin/t.js', 'tool/cli.py', 'tool/__init__.py']);
     expect([...m.entryFiles].sort()).toEqual(['bin/t.js', 'src/index.ts', 'tool/cli.py']);
     expect(m.entryFunctions.get('tool/cli.py')).toEqual(new Set(['main_entry']));
-    expect({ library: m.library, application: m.application }).toEqual({ library: true, application: true });
+    expect({ library: m.library, jsLibrary: m.jsLibrary, application: m.application }).toEqual({ library: true, jsLibrary: true, application: true });
     fs.rmSync(root, { recursive: true, force: true });
   });
 });

@@ -14,6 +14,8 @@ export interface Manifests {
   entryFunctions: Map<string, Set<string>>;
   /** Some manifest declares a library surface (package.json main/exports, or a Python package without scripts). */
   library: boolean;
+  /** A package.json that is not private names a library entry (main/module/types/exports). */
+  jsLibrary?: boolean;
   /** Some manifest declares a program (bin, scripts, console_scripts, `__main__.py`). */
   application: boolean;
   /** Manifests read, relative to the root (for the answer's reasons). */
@@ -69,7 +71,7 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       if (typeof pkg.bin === 'string') bins.push(pkg.bin);
       else collectStrings(pkg.bin, bins);
       if (bins.length) result.application = true;
-      if (!pkg.private && (targets.length || pkg.exports)) result.library = true;
+      if (!pkg.private && (targets.length || pkg.exports)) result.library = result.jsLibrary = true;
       if (!pkg.private && !targets.length && !bins.length) targets.push('index.js');
       for (const t of [...targets, ...bins]) for (const f of resolveJs(dir, t)) result.entryFiles.add(f);
     }
