@@ -6,11 +6,13 @@ WHERE s.kind IN $kinds AND ($language IS NULL OR s.language = $language)
   AND ($pathPrefix IS NULL OR s.path STARTS WITH $pathPrefix)
   AND NOT EXISTS { (s)<-[:CALLS|REFERENCES|EXTENDS|IMPLEMENTS|OVERRIDES]-(:Scope) }
   AND NOT EXISTS { (s)-[:OVERRIDES]->() }
+// repoBase/externalBase: what the parent class extends (for methods); extends: the scope's own bases.
 OPTIONAL MATCH (p:Scope {id: s.parentId})
 RETURN s.id AS id, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS kind, s.language AS language,
        s.path AS path, s.startLine AS startLine, s.endLine AS endLine, coalesce(s.exported, false) AS exported,
        left(s.source, 400) AS head, p.kind AS parentKind,
        coalesce(p.exported, false) AS parentExported,
        EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:Unresolved) } OR EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:ExternalModule) } AS externalBase,
-       EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:Scope) } AS repoBase
+       EXISTS { (p)-[:EXTENDS|IMPLEMENTS]->(:Scope) } AS repoBase,
+       EXISTS { (s)-[:EXTENDS|IMPLEMENTS]->() } AS extends
 ORDER BY s.path, s.startLine

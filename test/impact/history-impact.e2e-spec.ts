@@ -4,7 +4,7 @@ import { DomainError } from '@scopegraph/errors';
 import { HistoryRepository, HistoryService } from '@scopegraph/history';
 import { DeadCodeService, ImpactService, ReviewService } from '@scopegraph/impact';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
-import { runId } from '../support/processes';
+import { ROOT, runId } from '../support/processes';
 import { GitRepo } from './git-repo';
 
 const MONEY_V1 = `export function round(x: number): number {
@@ -37,6 +37,7 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
   const repoId = runId('hist');
   const plainId = runId('histnone');
   const fixtureId = runId('histfix');
+  const realId = runId('histreal');
   let git: GitRepo;
   let history: HistoryService;
   let impact: ImpactService;
@@ -64,7 +65,7 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
     );
   });
 
-  afterAll(() => h.dispose([repoId, plainId, fixtureId]));
+  afterAll(() => h.dispose([repoId, plainId, fixtureId, realId]));
 
   it('reads commits, per-scope changes and co-change rules, then only new commits', async () => {
     const first = await index(repoId, git.dir);
@@ -128,25 +129,69 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
     await expect(impact.impact({ repository: 'no-such-repo-here', scopeIds: ['a'] })).rejects.toMatchObject({ field: 'repository' });
   });
 
+  /**
+   * Ground truth by Cypher for every scope with dependents: depth 1 holds exactly the scopes with an
+   * edge into it (inclusion for a class, which stands for its members), and the coverage's counts
+   * (edges, name-only edges, unresolved references of the same name, unresolved references out of
+   * the reached code) equal the same counts taken by Cypher.
+   */
+  const checkGroundTruth = async (repo: string): Promise<number> => {
+    const targets = await h.neo4j.runStatement<{ id: string; callers: string[]; edges: number; fast: number }>(
+      `MATCH (t:Scope {repoId: $repo})<-[e:CALLS|REFERENCES|OVERRIDES|EXTENDS|IMPLEMENTS]-(s:Scope)
+       WHERE NOT EXISTS { (t)-[:OVERRIDES]->() }
+       RETURN t.id AS id, collect(DISTINCT s.id) AS callers, count(e) AS edges, count(CASE WHEN e.resolver = 'fast' THEN 1 END) AS fast`,
+      { repo },
+    );
+    let exact = 0;
+    for (const t of targets) {
+      const r = await impact.impact({ repository: repo, scopeIds: [t.id], depth: 1, coChanged: 0 });
+      const depth1 = r.levels[0]?.scopes.map((s) => s.scope.id) ?? [];
+      expect(r.coverage.truncated).toBe(false);
+      expect(depth1).toEqual(expect.arrayContaining(t.callers.filter((c) => !r.targets.some((x) => x.id === c))));
+      if (r.targets.length !== 1) continue;
+      exact++;
+      // A recursive scope is its own caller: the answer does not repeat the target.
+      expect({ id: t.id, depth1: [...depth1].sort() }).toEqual({ id: t.id, depth1: t.callers.filter((c) => c !== t.id).sort() });
+      const [counted] = await h.neo4j.runStatement<{ sameName: number; inReached: number }>(
+        `CALL {
+           MATCH (u:Unresolved {repoId: $repo})
+           WHERE u.name IN $names OR any(n IN $names WHERE u.name ENDS WITH '.' + n)
+           MATCH (:Scope)-[e:CALLS|REFERENCES]->(u) WHERE e.reason <> 'external'
+           RETURN count(e) AS sameName
+         }
+         CALL {
+           UNWIND $reached AS rid
+           MATCH (:Scope {id: rid})-[e:CALLS|REFERENCES]->(:Unresolved) WHERE e.reason <> 'external'
+           RETURN count(e) AS inReached
+         }
+         RETURN sameName, inReached`,
+        { repo, names: [...new Set([r.targets[0].name, ...r.levels.flatMap((l) => l.scopes.map((s) => s.scope.name))])].filter(Boolean), reached: depth1 },
+      );
+      expect({ id: t.id, edges: r.coverage.edges, fast: r.coverage.nameOnlyEdges, sameName: r.coverage.unresolvedSameName, inReached: r.coverage.unresolvedInReached }).toEqual({
+        id: t.id,
+        edges: Number(t.edges),
+        fast: Number(t.fast),
+        sameName: Number(counted.sameName),
+        inReached: Number(counted.inReached),
+      });
+    }
+    return exact;
+  };
+
   it('finds every direct caller at depth 1 and states coverage that a Cypher count confirms (polyglot fixture)', async () => {
     // Its TypeScript and Python parts (calls, overrides, dispatch through interfaces), without git.
     const dir = h.emptyDir();
     for (const part of ['ts', 'py']) fs.cpSync(path.join(FIXTURE, part), path.join(dir, part), { recursive: true });
     await h.ingest.index({ path: dir, name: fixtureId, embed: false });
-    const targets = await h.neo4j.runStatement<{ id: string; callers: string[]; edges: number; fast: number }>(
-      `MATCH (t:Scope {repoId: $repo})<-[e:CALLS|REFERENCES|OVERRIDES|EXTENDS|IMPLEMENTS]-(s:Scope)
-       WHERE NOT EXISTS { (t)-[:OVERRIDES]->() }
-       RETURN t.id AS id, collect(DISTINCT s.id) AS callers, count(e) AS edges, count(CASE WHEN e.resolver = 'fast' THEN 1 END) AS fast`,
-      { repo: fixtureId },
-    );
-    expect(targets.length).toBeGreaterThan(10);
-    for (const t of targets) {
-      const r = await impact.impact({ repository: fixtureId, scopeIds: [t.id], depth: 1, coChanged: 0 });
-      const depth1 = r.levels[0]?.scopes.map((s) => s.scope.id) ?? [];
-      // A class stands for its members: their callers come too, so the check is inclusion.
-      expect(depth1).toEqual(expect.arrayContaining(t.callers.filter((c) => !r.targets.some((x) => x.id === c))));
-      if (r.targets.length === 1) expect({ id: t.id, edges: r.coverage.edges, fast: r.coverage.nameOnlyEdges }).toEqual({ id: t.id, edges: t.edges, fast: t.fast });
-    }
+    expect(await checkGroundTruth(fixtureId)).toBeGreaterThan(10);
+  });
+
+  it('holds the same ground truth on real code: scopegraph\'s own impact and history libraries', async () => {
+    const dir = h.emptyDir();
+    for (const lib of ['impact', 'history']) fs.cpSync(path.join(ROOT, 'libs', lib, 'src'), path.join(dir, lib), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'py-checker'), path.join(dir, 'py'), { recursive: true });
+    await h.ingest.index({ path: dir, name: realId, embed: false });
+    expect(await checkGroundTruth(realId)).toBeGreaterThan(40);
   });
 
   it('reviews a change between two refs: changed scopes by line ranges, impact, co-change partners left alone, tests', async () => {

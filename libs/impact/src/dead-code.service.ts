@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
+import { codeOnly, NameUse, nameUses } from './code-text';
+import { Manifests, readManifests } from './manifests';
 import { isTestPath } from './test-paths';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
@@ -34,27 +36,41 @@ interface CandidateRow extends ScopeRef {
   parentExported: boolean;
   externalBase: boolean;
   repoBase: boolean;
+  /** The scope itself extends or implements something (in the repository or outside). */
+  extends: boolean;
 }
 
-/** A package's API entry files: what outside code imports (programs' entry files export nothing). */
+/** A package's API entry files when no manifest says: what outside code imports (programs' entry files export nothing). */
 const ENTRY_FILE = /(^|\/)(index|mod|lib|__init__)\.[a-z]+$/;
 /** Methods a runtime or framework calls by name (protocols, lifecycles, test fixtures). */
 const CALLED_BY_NAME = new Set([
-  'toString', 'toJSON', 'valueOf', 'then', 'constructor', 'render', 'setUp', 'tearDown', 'setUpClass', 'tearDownClass',
+  'toString', 'toJSON', 'valueOf', 'then', 'constructor', 'render', 'setUp', 'tearDown', 'setUpClass', 'tearDownClass', 'setUpModule', 'tearDownModule',
   'onModuleInit', 'onModuleDestroy', 'onApplicationBootstrap', 'beforeApplicationShutdown', 'onApplicationShutdown',
   'ngOnInit', 'ngOnDestroy', 'ngOnChanges', 'componentDidMount', 'componentWillUnmount', 'componentDidUpdate', 'shouldComponentUpdate',
   'getDerivedStateFromProps', 'connectedCallback', 'disconnectedCallback', 'attributeChangedCallback', 'main', 'run', 'handle', 'execute',
+  // Python protocols and framework hooks called by name: pytest/nose/unittest module hooks, Django and
+  // Flask class-based views, logging/argparse/socketserver/ast/cmd/threading hooks.
+  'setup_module', 'teardown_module', 'setup_function', 'teardown_function', 'setup_method', 'teardown_method', 'setup_class', 'teardown_class',
+  'pytest_configure', 'pytest_addoption', 'get_queryset', 'get_context_data', 'dispatch_request', 'get_object', 'form_valid', 'emit', 'format',
+  'handle_error', 'default', 'emptyline', 'load_ipython_extension', 'unload_ipython_extension', 'precmd', 'postcmd', 'preloop', 'postloop', 'generic_visit', 'load_tests', 'setup', 'teardown',
 ]);
-const IDENT = /[A-Za-z_$][\w$]*/g;
+/** Name prefixes that frameworks dispatch on (cmd's do_/help_/complete_, visitors, Django's clean_<field>, test_). */
+const DISPATCH_PREFIX = /^(do|help|complete|visit|depart|clean|test|pytest)_[A-Za-z0-9]/;
 const QUOTED = /['"`]([A-Za-z_$][\w$]*)['"`]/g;
-/** The identifier a string starts with: `"visit_" + name`, f"parse_{kind}", `on${event}`. */
-const STRING_HEAD = /['"`]([A-Za-z_$][\w$]*)/g;
-const MIN_PREFIX = 3;
+/**
+ * The identifier a string starts with where the rest of the name is built at run time:
+ * `"visit_" + name`, f"parse_{kind}", "get_%s" % x, `on${event}`, name.startswith("do_").
+ */
+const STRING_HEAD = /['"`]([A-Za-z_$][\w$]*)(?:['"`]\s*[+%]|\$\{|\{|%)|start[sS]_?[wW]ith\(\s*['"`]([A-Za-z_$][\w$]*)['"`]/g;
+const MIN_PREFIX = 2;
+const MODULE_VALUE = /(?:module\.exports\s*=|export\s+default)\s*(?:async\s+)?(?:class|function\*?)\s+([A-Za-z_$][\w$]*)/g;
 
 /**
  * Dead-code candidates: unreferenced declarations minus entry points, each with a confidence lowered
- * by every reason it could still be live. Conservative by design: a name that occurs anywhere else,
- * even in a comment, costs confidence (false "dead" verdicts are what users of such tools distrust).
+ * by every reason it could still be live. The words counted are code only (comments and prose in
+ * strings are not uses), outside the declaration itself (recursion is no use) and outside the
+ * declarations of same-named scopes; a name that is still used somewhere no edge was pinned costs
+ * most of the confidence, because false "dead" verdicts are what users of such tools distrust.
  */
 @Injectable()
 export class DeadCodeService {
@@ -73,72 +89,70 @@ export class DeadCodeService {
       this.neo4j.read<{ path: string; source: string | null; importedBy: string[] }>('impact/dead-context', { repoId: req.repository }),
       this.neo4j.read<{ name: string; uses: number }>('impact/unresolved-names', { repoId: req.repository }),
     ]);
-    const words = new Map<string, number>();
+    const manifests = await readManifests(repo.rootPath, files.map((f) => f.path));
+    const publicFiles = publicApiFiles(files, manifests);
+
+    const excluded: Record<string, number> = {};
+    const exclude = (why: string) => (excluded[why] = (excluded[why] ?? 0) + 1);
+    const open: CandidateRow[] = [];
+    for (const r of rows) {
+      const why = entryPoint(r, publicFiles, manifests);
+      if (why) exclude(why);
+      else open.push(r);
+    }
+    const names = new Set(open.map((r) => r.name));
+    const definitions = names.size ? await this.neo4j.read<{ name: string; path: string; startLine: number | null }>('impact/name-definitions', { repoId: req.repository, names: [...names] }) : [];
+
+    const candidatePaths = new Set(open.map((r) => r.path));
+    const moduleValues = new Set<string>();
+    const importedFiles = new Set(files.filter((f) => f.importedBy.length > 0).map((f) => f.path));
+    const uses = new Map<string, NameUse[]>();
+    // Occurrences with strings kept, minus those in code: the name written inside string literals.
+    const stringMentions = new Map<string, number>();
     const quoted = new Map<string, number>();
     const heads = new Set<string>();
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
-    const texts = await mapLimit(files, FILE_READS, async (f) => (await readText(repo.rootPath, f.path)) ?? f.source ?? '');
-    for (const text of texts) {
-      for (const m of text.matchAll(IDENT)) words.set(m[0], (words.get(m[0]) ?? 0) + 1);
-      for (const m of text.matchAll(QUOTED)) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
-      for (const m of text.matchAll(STRING_HEAD)) if (m[1].length >= MIN_PREFIX) heads.add(m[1]);
-    }
+    await mapLimit(files, FILE_READS, async (f) => {
+      const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
+      for (const m of text.matchAll(QUOTED)) if (names.has(m[1])) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
+      for (const m of text.matchAll(STRING_HEAD)) {
+        const head = m[1] ?? m[2];
+        if (head.length >= MIN_PREFIX) heads.add(head);
+      }
+      nameUses(f.path, codeOnly(f.path, text), names, uses);
+      const inStrings = new Map<string, NameUse[]>();
+      nameUses(f.path, codeOnly(f.path, text, true), names, inStrings);
+      for (const [name, list] of inStrings) stringMentions.set(name, (stringMentions.get(name) ?? 0) + list.length);
+      if (candidatePaths.has(f.path)) for (const m of text.matchAll(MODULE_VALUE)) moduleValues.add(`${f.path}#${m[1]}`);
+    });
+    const definitionCount = new Map<string, number>();
+    for (const [name, list] of uses) definitionCount.set(name, list.length);
+    dropDeclarations(uses, definitions);
+    for (const [name, n] of definitionCount) definitionCount.set(name, n - (uses.get(name)?.length ?? 0));
+    // Config, templates, rc files and docs name commands, handlers and keybindings the graph never sees.
+    const elsewhere = await namesOutsideCode(repo.rootPath, new Set(files.map((f) => f.path)), names);
     const unresolvedByName = new Map<string, number>();
     for (const u of unresolved) {
       const last = u.name.slice(u.name.lastIndexOf('.') + 1);
       unresolvedByName.set(last, (unresolvedByName.get(last) ?? 0) + u.uses);
     }
-    // Public API: entry files, and files an entry file imports (re-exports, `from .x import y` in __init__).
-    const publicFiles = new Set<string>();
-    for (const f of files) {
-      if (ENTRY_FILE.test(f.path)) publicFiles.add(f.path);
-      else if (f.importedBy.some((g) => ENTRY_FILE.test(g))) publicFiles.add(f.path);
-    }
-    const definitions = new Map<string, number>();
-    for (const r of rows) definitions.set(r.name, (definitions.get(r.name) ?? 0) + 1);
 
-    const excluded: Record<string, number> = {};
-    const exclude = (why: string) => (excluded[why] = (excluded[why] ?? 0) + 1);
     const candidates: DeadCodeCandidate[] = [];
-    for (const r of rows) {
-      const why = entryPoint(r, publicFiles);
-      if (why) {
-        exclude(why);
+    for (const r of open) {
+      // `module.exports = class X`, `export default function X`: whoever imports the file holds X.
+      if (moduleValues.has(`${r.path}#${r.name}`) && (importedFiles.has(r.path) || publicFiles.has(r.path))) {
+        exclude('the value of a module that is imported');
         continue;
       }
-      let confidence = 0.95;
-      const reasons: string[] = [];
-      const q = quoted.get(r.name) ?? 0;
-      if (q > 0) {
-        confidence -= 0.5;
-        reasons.push(`its name is written as a string ${q} time${q === 1 ? '' : 's'} (lookup by name, reflection, a registry)`);
-      }
-      const prefix = namePrefix(r.name, heads);
-      if (prefix) {
-        confidence -= 0.5;
-        reasons.push(`a string starts with "${prefix}": the name may be built at run time (getattr(self, "${prefix}" + ...), dispatch tables)`);
-      }
-      const u = unresolvedByName.get(r.name) ?? 0;
-      if (u > 0) {
-        confidence -= 0.4;
-        reasons.push(`${u} unresolved reference${u === 1 ? '' : 's'} named ${r.name} could be calls to it`);
-      }
-      // Every declaration's own name is one occurrence; more are uses no resolver pinned (or mentions).
-      const extra = (words.get(r.name) ?? 0) - (definitions.get(r.name) ?? 1);
-      if (extra > 0) {
-        confidence -= extra > 3 ? 0.4 : 0.3;
-        reasons.push(`the name ${r.name} occurs ${extra} more time${extra === 1 ? '' : 's'} in the code (an unpinned use, or a mention)`);
-      }
-      if (r.exported || (r.kind === 'method' && r.parentExported)) {
-        // Below the default threshold on its own: unused public code is reported only when asked for.
-        confidence -= 0.3;
-        reasons.push('exported: code outside the repository could use it');
-      }
-      if (r.kind === 'method' && r.repoBase) {
-        confidence -= 0.1;
-        reasons.push('its class extends another: a base could call it by name');
-      }
-      confidence = Math.max(0, Math.round(confidence * 100) / 100);
+      const { confidence, reasons } = judge(r, {
+        quoted: quoted.get(r.name) ?? 0,
+        prefix: namePrefix(r.name, heads),
+        unresolved: unresolvedByName.get(r.name) ?? 0,
+        outsideCode: elsewhere.get(r.name) ?? null,
+        inStrings: Math.max(0, (stringMentions.get(r.name) ?? 0) - (uses.get(r.name)?.length ?? 0) - (definitionCount.get(r.name) ?? 0) - (quoted.get(r.name) ?? 0)),
+        uses: (uses.get(r.name) ?? []).filter((u) => !(u.path === r.path && r.startLine !== null && r.endLine !== null && u.line >= r.startLine && u.line <= r.endLine)),
+        manifests,
+      });
       if (confidence >= minConfidence) {
         candidates.push({
           scope: { id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, path: r.path, startLine: r.startLine, endLine: r.endLine, language: r.language },
@@ -152,21 +166,192 @@ export class DeadCodeService {
   }
 }
 
+interface Evidence {
+  /** A file that is not code (config, template, rc file, docs) naming it, with how many such mentions. */
+  outsideCode?: { path: string; count: number } | null;
+  quoted: number;
+  /** Times the name is written inside longer string literals (command strings run by eval, templates, SQL). */
+  inStrings?: number;
+  prefix: string | null;
+  unresolved: number;
+  uses: NameUse[];
+  manifests: Manifests;
+}
+
+/** The confidence that an unreferenced, non-entry declaration is dead, and every reason it could be live. */
+export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported' | 'parentKind' | 'parentExported' | 'repoBase' | 'extends' | 'language'>, e: Evidence): { confidence: number; reasons: string[] } {
+  let confidence = 0.95;
+  const reasons: string[] = [];
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (e.quoted > 0) {
+    confidence -= 0.5;
+    reasons.push(`its name is written as a string ${plural(e.quoted, 'time')} (lookup by name, reflection, a registry)`);
+  }
+  if (e.inStrings) {
+    confidence -= 0.4;
+    reasons.push(`written ${plural(e.inStrings, 'time')} inside string literals: a command string run by eval, a template or a lookup may call it`);
+  }
+  if (e.prefix) {
+    confidence -= 0.5;
+    reasons.push(`a name is built from "${e.prefix}" at run time (getattr(self, "${e.prefix}" + ...), dispatch tables)`);
+  }
+  if (e.unresolved > 0) {
+    confidence -= 0.4;
+    reasons.push(`${plural(e.unresolved, 'unresolved reference')} named ${r.name} could be calls to it`);
+  }
+  if (e.outsideCode) {
+    confidence -= 0.5;
+    reasons.push(`named ${plural(e.outsideCode.count, 'time')} in files that are not code (first ${e.outsideCode.path}): configuration, templates or key bindings may call it`);
+  }
+  const bare = e.uses.filter((u) => !u.member);
+  const member = e.uses.filter((u) => u.member);
+  if (bare.length) {
+    confidence -= 0.5;
+    reasons.push(`the name ${r.name} is used ${plural(bare.length, 'time')} in code (first ${bare[0].path}:${bare[0].line}) where no edge was pinned`);
+  }
+  if (member.length) {
+    // `x.name`: a call on a receiver the resolver could not type, or `module.name` in Python.
+    confidence -= 0.4;
+    reasons.push(`.${r.name} is read as an attribute ${plural(member.length, 'time')} (first ${member[0].path}:${member[0].line}): a receiver the resolver could not type may be this`);
+  }
+  if (r.kind === 'method' && r.parentKind && !['class', 'struct', 'interface', 'trait', 'enum', 'record'].includes(r.parentKind)) {
+    confidence -= 0.5;
+    reasons.push(`a property of a ${r.parentKind} (an object literal): read by key, which no edge records`);
+  }
+  if (DISPATCH_PREFIX.test(r.name)) {
+    confidence -= 0.5;
+    reasons.push(`its name follows a convention frameworks dispatch on (${r.name.split('_')[0]}_...)`);
+  }
+  const isPrivate = r.name.startsWith('_') || /(^|\/)_[^/_]/.test(r.path);
+  // A Python library's public method is reachable from any instance users hold, wherever its class lives.
+  const pyPublicMethod = r.language === 'python' && r.kind === 'method' && !r.name.startsWith('_') && e.manifests.library;
+  // The same holds for a JavaScript/TypeScript package with a library entry (main/exports): an instance
+  // handed out (a SourceCode, a TokenStore) is called by code outside, wherever its class is declared.
+  const jsLibraryMethod = r.language !== 'python' && r.kind === 'method' && /^[A-Za-z$]/.test(r.name) && !!e.manifests.jsLibrary;
+  const exported = r.exported || (r.kind === 'method' && r.parentExported && !r.name.startsWith('_'));
+  if (pyPublicMethod) {
+    const cost = e.manifests.application ? 0.15 : 0.3;
+    confidence -= cost;
+    reasons.push(`public method of a class in a Python ${e.manifests.application ? 'package that is also a program' : 'library'}: code outside the repository could call it`);
+  } else if (jsLibraryMethod) {
+    confidence -= 0.3;
+    reasons.push('public method of a class in a package with a library entry: code outside the repository could call it');
+  } else if (exported && !isPrivate) {
+    if (e.manifests.library && !e.manifests.application && r.language === 'python') {
+      confidence -= 0.3;
+      reasons.push('public name of a Python library: code outside the repository could use it');
+    } else if (e.manifests.library && r.language === 'python') {
+      confidence -= 0.15;
+      reasons.push('public name of a Python package that is also a program: code outside the repository could use it');
+    } else if (e.manifests.jsLibrary && r.language !== 'python') {
+      confidence -= 0.1;
+      reasons.push('exported by a package with a library entry: a deep import from outside could use it');
+    } else {
+      confidence -= 0.05;
+      reasons.push('exported, though nothing in this application imports it');
+    }
+  }
+  if (r.kind === 'method' && r.repoBase) {
+    confidence -= 0.1;
+    reasons.push('its class extends another: a base could call it by name');
+  }
+  if (r.kind === 'class' && r.extends) {
+    confidence -= 0.3;
+    reasons.push('a subclass: plugin registries find subclasses without naming them (__subclasses__, module scans)');
+  }
+  return { confidence: Math.max(0, Math.round(confidence * 100) / 100), reasons };
+}
+
+/** Public API: manifest entry files, and files they import (re-exports, `from .x import y` in __init__). */
+function publicApiFiles(files: { path: string; importedBy: string[] }[], manifests: Manifests): Set<string> {
+  const out = new Set<string>();
+  // A package without a manifest that says: its index/__init__ files are what outside code imports.
+  const entry = (p: string) => manifests.entryFiles.has(p) || (!manifests.read.some((m) => m.endsWith('package.json')) && ENTRY_FILE.test(p)) || (manifests.library && /(^|\/)__init__\.py$/.test(p));
+  for (const f of files) {
+    if (entry(f.path)) out.add(f.path);
+    else if (f.importedBy.some(entry)) out.add(f.path);
+  }
+  return out;
+}
+
+/** Removes, per declaration of each name, the first occurrence on or just after its first line. */
+function dropDeclarations(uses: Map<string, NameUse[]>, definitions: { name: string; path: string; startLine: number | null }[]): void {
+  for (const d of definitions) {
+    const list = uses.get(d.name);
+    if (!list || d.startLine === null) continue;
+    const start = Number(d.startLine);
+    // Decorators and multi-line signatures put the name a few lines below the scope's first line.
+    const i = list.findIndex((u) => u.path === d.path && u.line >= start && u.line <= start + 6);
+    if (i >= 0) list.splice(i, 1);
+  }
+}
+
 /** Why an unreferenced declaration is an entry point (so not a candidate), or null. */
-export function entryPoint(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported' | 'head' | 'parentKind' | 'parentExported' | 'externalBase' | 'language'>, publicFiles: Set<string>): string | null {
+export function entryPoint(
+  r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported' | 'head' | 'parentKind' | 'parentExported' | 'externalBase' | 'language'>,
+  publicFiles: Set<string>,
+  manifests?: Pick<Manifests, 'entryFunctions' | 'library'>,
+): string | null {
   if (isTestPath(r.path) || /^test/i.test(r.name)) return 'test';
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
+  if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';
+  // `[Symbol.iterator]()`, `[Symbol.asyncIterator]()`: protocols the runtime calls.
+  if (r.name.startsWith('[')) return 'called by name by a runtime or framework';
+  if (manifests?.entryFunctions.get(r.path)?.has(r.name)) return 'named as an entry point by the package manifest';
   if (CALLED_BY_NAME.has(r.name)) return 'called by name by a runtime or framework';
   if (r.head && /^\s*(export\s+)?(default\s+)?(abstract\s+)?@[\w.]+/m.test(firstLines(r.head))) return 'registered by a decorator';
   if (r.kind === 'method' && r.externalBase) return 'overrides a method of an outside class';
   if (r.parentKind === 'interface') return 'interface member';
-  const exported = r.exported || (r.kind === 'method' && r.parentExported);
-  if (exported && publicFiles.has(r.path)) return 'public API of the package';
+  const exported = r.exported || (r.kind === 'method' && r.parentExported && !r.name.startsWith('_'));
+  if (exported && publicFiles.has(r.path) && !r.name.startsWith('_')) return 'public API of the package';
   return null;
 }
 
 const FILE_READS = 16;
+/** Bounds of the walk over files that are not code: enough for configs and docs, not a whole vendored tree. */
+const OTHER_FILES = { max: 4_000, maxBytes: 512 * 1024 };
+const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.cache', '.venv', 'venv', '.tox', 'dist', 'build', 'coverage']);
+const BINARY = /\.(png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|eot|zip|gz|tgz|bz2|xz|tar|jar|pyc|so|dylib|dll|exe|pdf|mp[34]|wav|ogg|wasm|onnx|bin|lock|map|min\.js)$/i;
+
+/** Names of the candidates as written in the repository's files that are not code, first file and count. */
+async function namesOutsideCode(root: string, code: Set<string>, names: Set<string>): Promise<Map<string, { path: string; count: number }>> {
+  const found = new Map<string, { path: string; count: number }>();
+  if (!names.size) return found;
+  const files: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    if (files.length >= OTHER_FILES.max) return;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p);
+      else if (e.isFile() && !code.has(p) && !BINARY.test(e.name) && !/\.(py|pyi|[cm]?[jt]sx?|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp)$/.test(e.name) && files.length < OTHER_FILES.max) files.push(p);
+    }
+  };
+  await walk('');
+  await mapLimit(files, FILE_READS, async (p) => {
+    const full = path.join(root, p);
+    try {
+      if ((await fs.stat(full)).size > OTHER_FILES.maxBytes) return;
+      const text = await fs.readFile(full, 'utf8');
+      if (text.slice(0, 4096).includes('\u0000')) return;
+      for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+        if (!names.has(m[0])) continue;
+        const f = found.get(m[0]);
+        if (f) f.count++;
+        else found.set(m[0], { path: p, count: 1 });
+      }
+    } catch {
+      // Unreadable files name nothing.
+    }
+  });
+  return found;
+}
 
 async function readText(root: string, rel: string): Promise<string | null> {
   const full = path.resolve(root, rel);

@@ -95,11 +95,23 @@ export interface ImpactRequest {
 
 interface InboundRow extends ScopeRef {
   target: string;
+  /** Unpinned, non-external references out of the dependent (dynamic calls, unknown receivers). */
+  unresolvedOut: number | null;
   edge: string;
   line: number | null;
   resolver: string | null;
   via: string | null;
 }
+
+interface RepositoryRow {
+  history: string | null;
+  indexedAt: string | null;
+  edges: number | null;
+}
+
+const ROWS_PER_NODE = 8;
+const ROW_SLACK = 500;
+const UNRESOLVED_CACHE_REPOS = 16;
 
 const RELATION: Record<string, ImpactRelation> = { CALLS: 'caller', REFERENCES: 'referrer', OVERRIDES: 'overrider', EXTENDS: 'subclass', IMPLEMENTS: 'implementer' };
 
@@ -109,7 +121,33 @@ const RELATION: Record<string, ImpactRelation> = { CALLS: 'caller', REFERENCES: 
  */
 @Injectable()
 export class ImpactService {
+  /** Per repository: unpinned-reference counts by last name segment, valid for one index run. */
+  private readonly unresolvedCache = new Map<string, { key: string; byName: Promise<Map<string, number>> }>();
+
   constructor(private readonly neo4j: Neo4jService) {}
+
+  /**
+   * The repository's unpinned references counted by the last segment of their name, read once per
+   * index run: matching each answer's names against every Unresolved node with ENDS WITH took
+   * seconds on a 50k-scope repository, and one map look-up per name takes nothing.
+   */
+  private unresolvedNames(repoId: string, repo: RepositoryRow): Promise<Map<string, number>> {
+    const key = `${repo.indexedAt ?? ''}|${repo.edges ?? ''}`;
+    const cached = this.unresolvedCache.get(repoId);
+    if (cached && cached.key === key) return cached.byName;
+    const byName = this.neo4j.read<{ name: string; uses: number }>('impact/unresolved-names', { repoId }).then((rows) => {
+      const map = new Map<string, number>();
+      for (const r of rows) {
+        const last = r.name.slice(r.name.lastIndexOf('.') + 1);
+        map.set(last, (map.get(last) ?? 0) + Number(r.uses));
+      }
+      return map;
+    });
+    byName.catch(() => this.unresolvedCache.delete(repoId));
+    if (this.unresolvedCache.size >= UNRESOLVED_CACHE_REPOS) this.unresolvedCache.delete(this.unresolvedCache.keys().next().value!);
+    this.unresolvedCache.set(repoId, { key, byName });
+    return byName;
+  }
 
   async impact(req: ImpactRequest): Promise<ImpactResult> {
     const started = performance.now();
@@ -120,10 +158,12 @@ export class ImpactService {
     const names = req.qualifiedNames ?? [];
     if (ids.length + names.length === 0) throw new DomainError(DomainErrorCode.InvalidInput, 'give at least one scope id or qualified name', 'scopeIds');
     if (ids.length + names.length > IMPACT_LIMITS.maxTargets) throw new DomainError(DomainErrorCode.InvalidInput, `at most ${IMPACT_LIMITS.maxTargets} scopes`, 'scopeIds');
-    const [repo] = await this.neo4j.read<{ history: string | null }>('impact/repository', { repoId: req.repository });
+    // Both reads at once: a round trip is tens of milliseconds on a loaded server.
+    const [[repo], targetRows] = await Promise.all([
+      this.neo4j.read<RepositoryRow>('impact/repository', { repoId: req.repository }),
+      this.neo4j.read<ScopeRef & { asked: boolean }>('impact/targets', { repoId: req.repository, ids, names }),
+    ]);
     if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
-
-    const targetRows = await this.neo4j.read<ScopeRef & { asked: boolean }>('impact/targets', { repoId: req.repository, ids, names });
     if (!targetRows.some((t) => t.asked)) throw new DomainError(DomainErrorCode.InvalidInput, `no scope of "${req.repository}" has the given ids or qualified names`, ids.length ? 'scopeIds' : 'qualifiedNames');
     const targets = targetRows.map(({ asked: _a, ...t }) => t);
     const seen = new Map<string, ImpactedScope | null>(targets.map((t) => [t.id, null]));
@@ -131,8 +171,19 @@ export class ImpactService {
     const levels: ImpactResult['levels'] = [];
     let frontier = targets.map((t) => t.id);
     let truncated = false;
+    // Unresolved names (read once per index run of the repository) and importers, beside the walk.
+    const unresolvedNames = this.unresolvedNames(req.repository, repo);
+    unresolvedNames.catch(() => undefined);
+    const targetPaths = [...new Set(targets.map((t) => t.path))];
+    const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
+    const importerRows = this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { fileIds });
+    importerRows.catch(() => undefined);
+    const unresolvedOut = new Map<string, number>();
     for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
-      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier });
+      // Rows beyond a few per node the cap still allows would be dropped anyway: the step stops there.
+      const rowLimit = (maxNodes - (seen.size - targets.length)) * ROWS_PER_NODE + ROW_SLACK;
+      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier, limit: cypherInt(rowLimit) });
+      if (rows.length >= rowLimit) truncated = true;
       rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.target < b.target ? -1 : 1));
       const level: ImpactedScope[] = [];
       for (const r of rows) {
@@ -152,6 +203,7 @@ export class ImpactService {
           path: [edge, ...(parent ? parent.path : [])],
         };
         seen.set(r.id, hit);
+        unresolvedOut.set(r.id, Number(r.unresolvedOut ?? 0));
         level.push(hit);
       }
       if (level.length) levels.push({ depth: d, scopes: level });
@@ -159,22 +211,24 @@ export class ImpactService {
     }
     const reached = [...seen.values()].filter((h): h is ImpactedScope => h !== null);
 
-    const targetPaths = [...new Set(targets.map((t) => t.path))];
     const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
-    const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
-    // Independent reads: importers, what the answer may miss, and history's partners, at once.
-    const [importerRows, [unresolved], coRows] = await Promise.all([
-      this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { repoId: req.repository, paths: targetPaths }),
-      this.neo4j.read<{ sameName: number; inReached: number }>('impact/unresolved-coverage', { repoId: req.repository, names: answerNames, reached: reached.map((h) => h.scope.id) }),
-      coLimit > 0
+    // Independent reads: importers, history's partners and the unresolved names, at once.
+    const [importers0, coRows, byName] = await Promise.all([
+      importerRows,
+      // Without history there are no CO_CHANGED edges to read: one round trip fewer.
+      coLimit > 0 && repo.history === 'git'
         ? this.neo4j.read<ScopeRef & { confidence: number; support: number; with: string[]; level: string }>('impact/co-changed', {
             ids: [...targets.map((t) => t.id), ...fileIds],
             exclude: [...seen.keys(), ...fileIds, ...reached.map((h) => `${req.repository}:${h.scope.path}#${h.scope.path}|file`)],
             limit: cypherInt(coLimit),
           })
         : Promise.resolve([]),
+      unresolvedNames,
     ]);
-    const importers = importerRows
+    // An unpinned reference `x.y.name` or `name` could be a use of any scope named `name`.
+    const sameName = answerNames.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
+    const inReached = reached.reduce((n, h) => n + (unresolvedOut.get(h.scope.id) ?? 0), 0);
+    const importers = importers0
       .filter((r) => !targetPaths.includes(r.path))
       .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -189,8 +243,8 @@ export class ImpactService {
       edges: followed.length,
       nameOnlyEdges: nameOnly,
       preciseEdges: precise,
-      unresolvedSameName: unresolved?.sameName ?? 0,
-      unresolvedInReached: unresolved?.inReached ?? 0,
+      unresolvedSameName: sameName,
+      unresolvedInReached: inReached,
       testsFound,
       truncated,
       summary: '',

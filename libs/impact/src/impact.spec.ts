@@ -30,9 +30,10 @@ describe('dead-code entry points', () => {
     expect(entryPoint({ ...base, name: 'f', path: 'tests/test_a.py' }, new Set())).toBe('test');
     expect(entryPoint({ ...base, name: '__repr__', kind: 'method' }, new Set())).toBe('dunder method');
     expect(entryPoint({ ...base, name: 'index', head: '@app.route("/")\ndef index():' }, new Set())).toBe('registered by a decorator');
-    expect(entryPoint({ ...base, name: 'emit', kind: 'method', externalBase: true }, new Set())).toBe('overrides a method of an outside class');
+    expect(entryPoint({ ...base, name: 'flush_buffer', kind: 'method', externalBase: true }, new Set())).toBe('overrides a method of an outside class');
     expect(entryPoint({ ...base, name: 'api', exported: true }, new Set(['src/a.py']))).toBe('public API of the package');
     expect(entryPoint({ ...base, name: 'helper' }, new Set())).toBeNull();
+    expect(entryPoint({ ...base, name: 'cli', path: 'pkg/cli.py' }, new Set(), { entryFunctions: new Map([['pkg/cli.py', new Set(['cli'])]]), library: false })).toBe('named as an entry point by the package manifest');
   });
 
   it('knows test paths of several languages', () => {

@@ -1,0 +1,130 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+
+/**
+ * What a repository's package manifests say is reached from outside: the files a package exposes
+ * (package.json `main`/`module`/`types`/`exports`/`bin`) and the functions its entry points name
+ * (console_scripts and other entry_points in pyproject.toml, setup.cfg, setup.py). A package that
+ * declares it is an application (package.json `private`, or no library entry) exposes no API.
+ */
+export interface Manifests {
+  /** Indexed files a manifest names as a package entry (its public API, or a program's start). */
+  entryFiles: Set<string>;
+  /** `module:function` targets of Python entry points, as `path/of/module.py` → names. */
+  entryFunctions: Map<string, Set<string>>;
+  /** Some manifest declares a library surface (package.json main/exports, or a Python package without scripts). */
+  library: boolean;
+  /** A package.json that is not private names a library entry (main/module/types/exports). */
+  jsLibrary?: boolean;
+  /** Some manifest declares a program (bin, scripts, console_scripts, `__main__.py`). */
+  application: boolean;
+  /** Manifests read, relative to the root (for the answer's reasons). */
+  read: string[];
+}
+
+const JS_FIELDS = ['main', 'module', 'types', 'typings', 'browser'];
+
+export async function readManifests(root: string, files: string[]): Promise<Manifests> {
+  const result: Manifests = { entryFiles: new Set(), entryFunctions: new Map(), library: false, application: false, read: [] };
+  const dirs = new Set<string>(['']);
+  for (const f of files) {
+    // Every folder up from each file: a manifest may sit at any level (workspaces, src layouts).
+    let d = path.posix.dirname(f);
+    while (d !== '.' && d !== '' && !dirs.has(d)) {
+      dirs.add(d);
+      d = path.posix.dirname(d);
+    }
+  }
+  // An unpacked wheel keeps its entry points in *.dist-info/entry_points.txt beside the packages.
+  for (const d of [...dirs]) {
+    try {
+      for (const e of await fs.readdir(path.join(root, d), { withFileTypes: true })) if (e.isDirectory() && e.name.endsWith('.dist-info')) dirs.add(path.posix.join(d, e.name));
+    } catch {
+      // A folder that cannot be listed holds no manifest we can read.
+    }
+  }
+  const byStem = new Map<string, string[]>();
+  for (const f of files) {
+    const stem = f.replace(/\.[^./]+$/, '');
+    byStem.set(stem, [...(byStem.get(stem) ?? []), f]);
+  }
+  const fileSet = new Set(files);
+  const resolveJs = (dir: string, target: string) => {
+    const rel = path.posix.normalize(path.posix.join(dir, target.replace(/^\.\//, '')));
+    const found = new Set<string>();
+    if (fileSet.has(rel)) found.add(rel);
+    const stem = rel.replace(/\.(d\.ts|[cm]?[jt]sx?)$/, '');
+    // Built output names its source: dist/x.js, lib/x.d.ts and build/x.js come from src/x.ts.
+    const stems = [stem, stem.replace(/(^|\/)(dist|lib|build|out|esm|cjs)\//, '$1src/'), stem.replace(/(^|\/)(dist|lib|build|out|esm|cjs)\//, '$1')];
+    for (const s of stems) for (const cand of [s, `${s}/index`]) for (const f of byStem.get(cand) ?? []) found.add(f);
+    return found;
+  };
+  for (const dir of dirs) {
+    const abs = path.join(root, dir);
+    const pkg = await readJson(path.join(abs, 'package.json'));
+    if (pkg) {
+      result.read.push(path.posix.join(dir, 'package.json'));
+      const targets: string[] = [];
+      for (const k of JS_FIELDS) if (typeof pkg[k] === 'string') targets.push(pkg[k] as string);
+      collectStrings(pkg.exports, targets);
+      const bins: string[] = [];
+      if (typeof pkg.bin === 'string') bins.push(pkg.bin);
+      else collectStrings(pkg.bin, bins);
+      if (bins.length) result.application = true;
+      if (!pkg.private && (targets.length || pkg.exports)) result.library = result.jsLibrary = true;
+      if (!pkg.private && !targets.length && !bins.length) targets.push('index.js');
+      for (const t of [...targets, ...bins]) for (const f of resolveJs(dir, t)) result.entryFiles.add(f);
+    }
+    for (const name of ['pyproject.toml', 'setup.cfg', 'setup.py', 'entry_points.txt']) {
+      const text = await readText(path.join(abs, name));
+      if (text === null) continue;
+      result.read.push(path.posix.join(dir, name));
+      // `name = package.module:function` (console_scripts, gui_scripts, plugin entry points, [project.scripts]).
+      for (const m of text.matchAll(/[\w.-]+\s*=\s*["']?([A-Za-z_][\w.]*):([A-Za-z_][\w.]*)/g)) {
+        const modulePath = m[1].replace(/\./g, '/');
+        const fn = m[2].split('.')[0];
+        const base = dir.endsWith('.dist-info') ? path.posix.dirname(dir) : dir;
+        for (const cand of [`${modulePath}.py`, `${modulePath}/__init__.py`, `src/${modulePath}.py`, `src/${modulePath}/__init__.py`]) {
+          const rel = path.posix.join(base === '.' ? '' : base, cand);
+          if (!fileSet.has(rel)) continue;
+          result.entryFunctions.set(rel, new Set([...(result.entryFunctions.get(rel) ?? []), fn]));
+          result.entryFiles.add(rel);
+        }
+      }
+      // A program's commands (plugin entry points alone make a library with hooks, not a program).
+      if (/console_scripts|gui_scripts|\[project\.(scripts|gui-scripts)\]|\[tool\.poetry\.scripts\]|\bscripts\s*=/.test(text)) result.application = true;
+    }
+  }
+  for (const f of files) if (/(^|\/)__main__\.py$/.test(f)) {
+    result.application = true;
+    result.entryFiles.add(f);
+  }
+  // Python modules are importable whatever else the package is: a program's too.
+  if (files.some((f) => f.endsWith('.py'))) result.library = true;
+  return result;
+}
+
+function collectStrings(v: unknown, into: string[]): void {
+  if (typeof v === 'string') into.push(v);
+  else if (Array.isArray(v)) for (const x of v) collectStrings(x, into);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) collectStrings(x, into);
+}
+
+async function readJson(p: string): Promise<Record<string, unknown> | null> {
+  const text = await readText(p);
+  if (text === null) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readText(p: string): Promise<string | null> {
+  try {
+    return await fs.readFile(p, 'utf8');
+  } catch {
+    return null;
+  }
+}
