@@ -1,0 +1,148 @@
+import { ParserService } from '../../parse/parser.service';
+import { resolveRepository } from '../../resolve/resolver';
+import type { ResolveResult } from '../../resolve/types';
+
+const parser = new ParserService({ languages: ['csharp'] });
+beforeAll(() => parser.init());
+
+const parse = (entries: Record<string, string>) => Object.entries(entries).map(([p, src]) => parser.parseFile(p, src));
+const calls = (r: ResolveResult) =>
+  r.edges.filter((e) => e.type === 'CALLS').map((e) => `${e.fromId.split('#')[1].split('|')[0]} -> ${e.toId.split('#')[1].split('|')[0]}`).sort();
+const misses = (r: ResolveResult) => r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}${u.origin ? `(${u.origin})` : ''}`).sort();
+
+const MODEL = [
+  'namespace Shop.Model {',
+  '  public class Line { public void Touch() {} }',
+  '  public class Order {',
+  '    public List<Line> Lines { get; }',
+  '    public Line First() { return null; }',
+  '    public Task<Line> LastAsync() { return null; }',
+  '    public Line[] All() { return null; }',
+  '    public void Save() {}',
+  '  }',
+  '  public class Repo { public Order Find(int id) { return null; } public static Repo Open() { return null; } }',
+  '}',
+].join('\n');
+
+describe('CSharpResolver: receivers typed through declarations', () => {
+  it('types `var` locals from calls, properties, casts, awaits, foreach elements and patterns', () => {
+    const r = resolveRepository(parse({
+      'Model.cs': MODEL,
+      'Service.cs': [
+        'using System.Collections.Generic;',
+        'using Shop.Model;',
+        'namespace Shop.App {',
+        '  public class Service {',
+        '    private readonly Repo _repo = Repo.Open();',
+        '    public async void Run(object o) {',
+        '      var order = _repo.Find(1);', // var from a method's declared result
+        '      order.Save();',
+        '      var first = order.First();',
+        '      first.Touch();',
+        '      foreach (var line in order.Lines) line.Touch();', // element of List<Line>
+        '      foreach (var l2 in order.All()) l2.Touch();', // element of Line[]
+        '      var last = await order.LastAsync();', // Task<Line> awaited
+        '      last.Touch();',
+        '      var cast = (Order)o;',
+        '      cast.Save();',
+        '      if (o is Line pat) pat.Touch();',
+        '      var repo = Repo.Open();',
+        '      repo.Find(2).Save();',
+        '    }',
+        '  }',
+        '}',
+      ].join('\n'),
+    }));
+    expect(calls(r)).toEqual([
+      'Shop.App.Service -> Shop.Model.Repo.Open', // the field's initializer
+      'Shop.App.Service.Run -> Shop.Model.Line.Touch',
+      'Shop.App.Service.Run -> Shop.Model.Order.All',
+      'Shop.App.Service.Run -> Shop.Model.Order.First',
+      'Shop.App.Service.Run -> Shop.Model.Order.LastAsync',
+      'Shop.App.Service.Run -> Shop.Model.Order.Save',
+      'Shop.App.Service.Run -> Shop.Model.Repo.Find',
+      'Shop.App.Service.Run -> Shop.Model.Repo.Open',
+    ]);
+    // every Touch/Save site above resolved: nothing left unknown
+    expect(misses(r).filter((m) => m.includes('unknown-receiver') || m.includes('not-found'))).toEqual([]);
+  });
+
+  it('finds in-repo extension methods on in-repo and outside receivers, and not on unrelated ones', () => {
+    const r = resolveRepository(parse({
+      'Model.cs': MODEL,
+      'Ext.cs': [
+        'using System;',
+        'namespace Shop.Util {',
+        '  public static class OrderExtensions {',
+        '    public static void Archive(this Order o) {}',
+        '    public static bool IsGenericish(this Type t) { return false; }',
+        '  }',
+        '}',
+      ].join('\n'),
+      'Use.cs': [
+        'using System;',
+        'using Shop.Model;',
+        'using Shop.Util;',
+        'namespace Shop.App {',
+        '  class Use {',
+        '    void Go(Order order, Type type, Line line) {',
+        '      order.Archive();',
+        '      type.IsGenericish();',
+        '      line.Archive();', // Archive extends Order, not Line
+        '    }',
+        '  }',
+        '}',
+      ].join('\n'),
+    }));
+    expect(calls(r)).toEqual(['Shop.App.Use.Go -> Shop.Util.OrderExtensions.Archive', 'Shop.App.Use.Go -> Shop.Util.OrderExtensions.IsGenericish']);
+    expect(misses(r)).toContain('line.Archive:not-found');
+  });
+
+  it('does not take a constructor for the class in `Assert.That` inside class Assert', () => {
+    const r = resolveRepository(parse({
+      'Assert.cs': 'namespace T { public class Assert { protected Assert() {} public static void That(bool b) {} public static void True(bool b) { Assert.That(b); } } }',
+    }));
+    expect(calls(r)).toEqual(['T.Assert.True -> T.Assert.That']);
+  });
+});
+
+describe('CSharpResolver: why a call stays unresolved', () => {
+  it('delegates are dynamic, types from usings external (named), members of outside bases external, the rest misses', () => {
+    const r = resolveRepository(parse({
+      'Model.cs': MODEL,
+      'Svc.cs': [
+        'using System;',
+        'using System.Collections.Concurrent;',
+        'using System.Runtime.InteropServices;',
+        'using Shop.Model;',
+        'namespace Shop.App {',
+        '  class Failure : ApplicationException { public Failure(string m) : base(m) {} void F() { GetBaseException(); } }',
+        '  class Svc {',
+        '    private readonly Func<int, int> _map;',
+        '    private readonly ConcurrentDictionary<string, Order> _cache = new ConcurrentDictionary<string, Order>();',
+        '    public Action OnDone { get; set; }',
+        '    void Go(Func<int> make, Order order, dynamicThing x) {',
+        '      make();', // a parameter of function type
+        '      _map(1);', // a field
+        '      Marshal.Copy(null, 0, IntPtr.Zero, 0);', // a static class from a using
+        '      _cache.GetOrAdd("a", null);', // a field of an outside type
+        '      order.Missing();', // a typed receiver lacking the member: a real miss
+        '      Nowhere();', // nothing declares it
+        '    }',
+        '  }',
+        '}',
+      ].join('\n'),
+    }));
+    expect(misses(r)).toEqual([
+      'ConcurrentDictionary:external(ConcurrentDictionary)', // `new` of a type from a using
+      'GetBaseException:external',
+      'Marshal.Copy:external(Marshal)',
+      'Nowhere:not-found',
+      '_cache.GetOrAdd:external(ConcurrentDictionary)',
+      '_map:dynamic',
+      'base:external',
+      'make:dynamic',
+      'order.Missing:not-found',
+    ]);
+  });
+});
