@@ -34,6 +34,8 @@ const STRING_NODES = new Set([
 export const CS_RESULT = '()';
 /** Binding name, on an extension method's scope, of the type its `this` parameter extends. */
 export const CS_EXTENDS = 'this';
+/** Binding name, on a static method's scope, marking it static. */
+export const CS_STATIC = 'static';
 /** Prefix of a local binding that marks `new T()` in a scope. */
 export const CS_NEW = 'new ';
 
@@ -387,6 +389,7 @@ class CsWalker {
       const ret = unwrapTask(returns);
       this.bindTyped(s, CS_RESULT, ret, true);
     }
+    if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static')) this.b.binding(s, CS_STATIC, 'static', true);
     // an extension method: the type its `this` parameter extends
     const first = (fieldChild(node, this.f.parameters) ?? node.namedChildren.find((c) => c.type === 'parameter_list'))?.namedChildren.find((c) => c.type === 'parameter');
     if (first && /^this\s/.test(first.text.replace(/^\[[^\]]*\]\s*/, ''))) {

@@ -98,6 +98,23 @@ describe('CSharpResolver: receivers typed through declarations', () => {
     expect(misses(r)).toContain('line.Archive:not-found');
   });
 
+  it('calls an extension method, not a same-named static one, through an instance', () => {
+    const r = resolveRepository(parse({
+      'Ref.cs': [
+        'namespace P {',
+        '  struct Ref {',
+        '    internal static bool IsNull(in Ref r) { return true; }',
+        '    void Check() { if (this.IsNull()) {} if (IsNull(this)) {} }',
+        '  }',
+        '  static class RefExtensions { public static bool IsNull(this in Ref r) { return Ref.IsNull(r); } }',
+        '}',
+      ].join('\n'),
+    }));
+    expect(calls(r)).toEqual(['P.Ref.Check -> P.Ref.IsNull', 'P.Ref.Check -> P.RefExtensions.IsNull', 'P.RefExtensions.IsNull -> P.Ref.IsNull']);
+    const check = r.edges.filter((e) => e.type === 'CALLS' && e.fromId.includes('Check')).map((e) => `${e.line} ${e.toId.split('#')[1].split('|')[0]}`).sort();
+    expect(check).toEqual(['4 P.Ref.IsNull', '4 P.RefExtensions.IsNull']);
+  });
+
   it('does not take a constructor for the class in `Assert.That` inside class Assert', () => {
     const r = resolveRepository(parse({
       'Assert.cs': 'namespace T { public class Assert { protected Assert() {} public static void That(bool b) {} public static void True(bool b) { Assert.That(b); } } }',

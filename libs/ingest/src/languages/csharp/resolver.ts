@@ -2,7 +2,7 @@ import type { ParsedScope, RawImport, ScopeKind } from '../../parse/types';
 import { FamilyResolver, FileEnv, FUNCTION_LIKE, Outcome, ResolverContext } from '../../resolve/resolver-context';
 import { CLASS_LIKE, SymbolTable, TYPE_LIKE } from '../../resolve/symbol-table';
 import { isCSharpBuiltin } from './builtins';
-import { CS_EXTENDS, CS_NEW, CS_RESULT } from './extractor';
+import { CS_EXTENDS, CS_NEW, CS_RESULT, CS_STATIC } from './extractor';
 
 /** What a receiver expression's type is: in-repo types, a type from outside (named), or unknown. */
 type CsType = { types: ParsedScope[] } | { ext: string } | null;
@@ -97,7 +97,7 @@ export class CSharpResolver implements FamilyResolver {
 
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const out = this.byName(parts, from, env, kinds, wantType);
-    if ('targets' in out) return out;
+    if ('targets' in out) return this.instanceCall(parts, from, env, kinds, out.targets) ?? out;
     if (out.reason !== 'not-found' && out.reason !== 'unknown-receiver') {
       // a receiver of an outside type may still have an in-repo extension method
       if (wantType || parts.length < 2 || (out.reason !== 'builtin' && out.reason !== 'external')) return out;
@@ -108,6 +108,21 @@ export class CSharpResolver implements FamilyResolver {
     }
     if (wantType && parts.length === 1) return this.outside(parts[0], from) ? { reason: 'external', origin: parts[0] } : out;
     return this.byType(parts, from, env, kinds, out);
+  }
+
+  /**
+   * `x.M()` on an instance (`this`, a local, a parameter, a field) never calls a static M: when every
+   * target is static, an applicable extension method is meant (`this.IsNull()` beside a static
+   * `IsNull(in NewReference r)`), or, without one, the call is left to the static targets.
+   */
+  private instanceCall(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, targets: ParsedScope[]): Outcome | null {
+    if (parts.length !== 2 || !targets.every((t) => this.c.t.memberBindings.get(t.id)?.has(CS_STATIC))) return null;
+    const head = parts[0];
+    const instance = head === 'this' || this.c.localBinding(head, from) || this.enclosingClasses(from).some((k) => this.c.memberBinding([k], head));
+    if (!instance) return null;
+    const recv = this.typeOf([head], from, env, 0, false, false);
+    const ext = recv ? this.extensionsFor(parts[1], from, env, 'ext' in recv ? recv.ext : recv.types, false) : [];
+    return ext.length ? this.c.finish(ext, kinds, 'not-found') : null;
   }
 
   /**
