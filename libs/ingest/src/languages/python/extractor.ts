@@ -1,5 +1,5 @@
 import { cleanLineComments, cleanPythonDocstring } from '../../parse/doc-comments';
-import { PY_PARAM } from './py-unresolved';
+import { PY_PARAM, PY_VALUE } from './py-unresolved';
 import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from '../../parse/extractor';
 import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
 import type { Language, RawImport, ScopeKind } from '../../parse/types';
@@ -315,6 +315,8 @@ class PyWalker {
       this.walk(right, s, rightType);
       return true;
     }
+    // A variable of a function or module (not a class attribute): calls through it are dynamic.
+    if (leftType === 'identifier' && right && scope.kind !== 'class') this.b.binding(scope, `${PY_VALUE}${this.text(left)}`, 'value', false);
     // Bindings.
     let typeName = type ? this.typeName(type) : null;
     if (!typeName && right && rightType === 'call') {

@@ -29,11 +29,18 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
         '        json.dumps({})', //                     standard library
         '        requests.get("u")', //                  dependency
         '        nowhere()', //                          nothing declares it
+        '        append = handlers.append',
+        '        append(1)', //                          a local holding a bound method
+        '        made = make_thing()',
+        '        made.run()', //                         a method on a local: its type is knowable, unknown
         '        def inner():',
         '            callback.apply()', //               the enclosing function's parameter
         '',
         'def top(opts):',
         '    opts.on_done()',
+        '    _width()', //                                a module variable holding a function
+        '',
+        '_width = len',
       ].join('\n')),
       parser.parseFile('pkg/model.py', 'class Model:\n    def save(self):\n        pass\n'),
       parser.parseFile('pkg/__init__.py', ''),
@@ -41,10 +48,14 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
     const r = resolveRepository(files);
     const why = r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}${u.origin ? `(${u.origin})` : ''}`).sort();
     expect(why).toEqual([
+      '_width:dynamic',
+      'append:dynamic',
       'callback.apply:dynamic',
       'callback:dynamic',
       'json.dumps:external(json)',
       'kw.get:dynamic',
+      'made.run:unknown-receiver',
+      'make_thing:not-found',
       'nowhere:not-found',
       'opts.on_done:dynamic',
       'requests.get:external(requests)',
