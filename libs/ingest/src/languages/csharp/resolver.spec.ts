@@ -115,6 +115,21 @@ describe('CSharpResolver: receivers typed through declarations', () => {
     expect(check).toEqual(['4 P.Ref.IsNull', '4 P.RefExtensions.IsNull']);
   });
 
+  it('takes `: this(...)` to the constructors, and no extension method for an unknown receiver when a type has the method', () => {
+    const r = resolveRepository(parse({
+      'J.cs': [
+        'namespace J {',
+        '  public class Token { public Token(int a) {} public Token() : this(1) {} public Token[] Children() { return null; } }',
+        '  public static class Extensions { public static Token[] Children(this Token[] source) { return null; } public static void Only(this Token[] s) {} }',
+        '  class Use { void Go(Token[] ts) { Each(ts, t => t.Children()); Each(ts, t => t.Only()); } void Each(Token[] a, object f) {} }',
+        '}',
+      ].join('\n'),
+    }));
+    // both constructors (an overload set, as for base(...)); never the class
+    expect(calls(r)).toEqual(['J.Token.Token -> J.Token.Token', 'J.Token.Token -> J.Token.Token', 'J.Use.Go -> J.Extensions.Only', 'J.Use.Go -> J.Use.Each']);
+    expect(misses(r)).toContain('t.Children:unknown-receiver');
+  });
+
   it('does not take a constructor for the class in `Assert.That` inside class Assert', () => {
     const r = resolveRepository(parse({
       'Assert.cs': 'namespace T { public class Assert { protected Assert() {} public static void That(bool b) {} public static void True(bool b) { Assert.That(b); } } }',

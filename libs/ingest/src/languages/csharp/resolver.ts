@@ -333,7 +333,8 @@ export class CSharpResolver implements FamilyResolver {
       return ns === '' || here === ns || here.startsWith(`${ns}.`) || env.usings.includes(ns);
     });
     if (!visible.length) return [];
-    if (unknown) return new Set(visible.map((m) => m.parentId)).size === 1 ? visible : [];
+    // an unknown receiver may be any in-repo type with an instance method of that name
+    if (unknown) return new Set(visible.map((m) => m.parentId)).size === 1 && !this.instanceMethodNames().has(name) ? visible : [];
     const accepts = new Set(['object', 'Object']);
     if (typeof recv === 'string') accepts.add(recv.slice(recv.lastIndexOf('.') + 1));
     else if (recv) for (const t of this.ancestors(recv)) accepts.add(t.name);
@@ -341,6 +342,19 @@ export class CSharpResolver implements FamilyResolver {
       const tn = this.c.t.memberBindings.get(m.id)!.get(CS_EXTENDS)!;
       return accepts.has(tn.slice(tn.lastIndexOf('.') + 1));
     });
+  }
+
+  private methodNames: Set<string> | null = null;
+  private instanceMethodNames(): Set<string> {
+    if (!this.methodNames) {
+      this.methodNames = new Set();
+      for (const s of this.c.t.scopes.values()) {
+        if (s.language !== 'csharp' || s.kind !== 'method') continue;
+        const b = this.c.t.memberBindings.get(s.id);
+        if (!b?.has(CS_STATIC)) this.methodNames.add(s.name);
+      }
+    }
+    return this.methodNames;
   }
 
   private ancestors(types: ParsedScope[]): ParsedScope[] {
@@ -364,6 +378,11 @@ export class CSharpResolver implements FamilyResolver {
   private byName(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>, wantType: boolean): Outcome {
     const head = parts[0];
     const rest = parts.slice(1);
+    if (head === 'this' && !rest.length && !wantType) {
+      // `: this(...)`: another constructor of the class
+      const cls = this.c.enclosingClass(from);
+      return cls ? this.c.finish(this.c.constructorsOf([cls]), kinds, 'not-found') : { reason: 'not-found' };
+    }
     if (head === 'this') return this.c.thisRef(from, rest, env, kinds);
     if (head === 'base') return this.c.superRef(from, rest, env, kinds);
     if (!wantType || rest.length) {
