@@ -76,6 +76,8 @@ describe('CSharpResolver: receivers typed through declarations', () => {
         '  public static class OrderExtensions {',
         '    public static void Archive(this Order o) {}',
         '    public static bool IsGenericish(this Type t) { return false; }',
+        '    public static bool StartsWith(this string s, char c) { return false; }',
+        '    public static string Shout(this string s) { return s; }',
         '  }',
         '}',
       ].join('\n'),
@@ -89,12 +91,20 @@ describe('CSharpResolver: receivers typed through declarations', () => {
         '      order.Archive();',
         '      type.IsGenericish();',
         '      line.Archive();', // Archive extends Order, not Line
+        '      string name = "a";',
+        '      name.StartsWith("x", StringComparison.Ordinal);', // string's own method wins
+        '      name.Shout();',
         '    }',
         '  }',
         '}',
       ].join('\n'),
     }));
-    expect(calls(r)).toEqual(['Shop.App.Use.Go -> Shop.Util.OrderExtensions.Archive', 'Shop.App.Use.Go -> Shop.Util.OrderExtensions.IsGenericish']);
+    expect(calls(r)).toEqual([
+      'Shop.App.Use.Go -> Shop.Util.OrderExtensions.Archive',
+      'Shop.App.Use.Go -> Shop.Util.OrderExtensions.IsGenericish',
+      'Shop.App.Use.Go -> Shop.Util.OrderExtensions.Shout',
+    ]);
+    expect(misses(r)).toContain('name.StartsWith:builtin(string)');
     expect(misses(r)).toContain('line.Archive:not-found');
   });
 

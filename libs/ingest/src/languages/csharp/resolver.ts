@@ -7,6 +7,17 @@ import { CS_EXTENDS, CS_NEW, CS_RESULT, CS_STATIC } from './extractor';
 /** What a receiver expression's type is: in-repo types, a type from outside (named), or unknown. */
 type CsType = { types: ParsedScope[] } | { ext: string } | null;
 const MAX_TYPE_DEPTH = 8;
+/**
+ * Instance methods of System.String and System.Object: C# takes an instance method over an extension
+ * of the same name, so an in-repo `StartsWith(this string s, char c)` is never what
+ * `name.StartsWith("x", StringComparison.Ordinal)` calls (the call's arguments are not kept to tell).
+ */
+const STRING_OBJECT_METHODS = new Set([
+  'Equals', 'GetHashCode', 'GetType', 'ToString', 'MemberwiseClone', 'CompareTo', 'Contains', 'EndsWith', 'StartsWith',
+  'IndexOf', 'IndexOfAny', 'LastIndexOf', 'LastIndexOfAny', 'Insert', 'Remove', 'Replace', 'Split', 'Substring', 'ToLower',
+  'ToLowerInvariant', 'ToUpper', 'ToUpperInvariant', 'Trim', 'TrimEnd', 'TrimStart', 'PadLeft', 'PadRight', 'Normalize',
+  'ToCharArray', 'CopyTo', 'Clone', 'GetEnumerator', 'IsNormalized', 'GetTypeCode',
+]);
 
 /** What a C# file brings into scope. */
 export interface CsUsings {
@@ -335,8 +346,11 @@ export class CSharpResolver implements FamilyResolver {
     if (!visible.length) return [];
     // an unknown receiver may be any in-repo type with an instance method of that name
     if (unknown) return new Set(visible.map((m) => m.parentId)).size === 1 && !this.instanceMethodNames().has(name) ? visible : [];
-    const accepts = new Set(['object', 'Object']);
-    if (typeof recv === 'string') accepts.add(recv.slice(recv.lastIndexOf('.') + 1));
+    const accepts = new Set(STRING_OBJECT_METHODS.has(name) ? [] : ['object', 'Object']);
+    if (typeof recv === 'string') {
+      const simple = recv.slice(recv.lastIndexOf('.') + 1);
+      if (!STRING_OBJECT_METHODS.has(name) || !/^(?:string|String|object|Object)$/.test(simple)) accepts.add(simple);
+    }
     else if (recv) for (const t of this.ancestors(recv)) accepts.add(t.name);
     return visible.filter((m) => {
       const tn = this.c.t.memberBindings.get(m.id)!.get(CS_EXTENDS)!;
