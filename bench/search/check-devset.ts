@@ -27,7 +27,7 @@ import { projectRoot } from '@scopegraph/config';
 import { DEFAULT_WALK_LIMITS, ParserService, walkRepository } from '@scopegraph/ingest';
 import { type EvalQuery, parseDataset, QUERY_TYPES, scopeMatchesTarget } from '../../libs/search/src/eval';
 import { arg, printTable } from '../support/bench-util';
-import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE } from './devset-corpora';
+import { corpusRoot, DEVSET_CORPORA, DEVSET_FILE, PY_STRUCTURAL_CORPORA, PY_STRUCTURAL_FILE } from './devset-corpora';
 import { LANG_CORPORA, LANG_DEVSET_FILE, langCorpusRoot } from './lang-corpora';
 
 /** A codebase to check against: where it is, what the index leaves out, and how the table names it. */
@@ -41,7 +41,8 @@ interface CheckedCorpus {
 
 function corporaOf(which: string): CheckedCorpus[] {
   if (which === 'lang') return LANG_CORPORA.map((c) => ({ repo: c.repo, root: langCorpusRoot(c), exclude: c.exclude, label: `${c.name}@${c.version}`, languages: c.language }));
-  if (which !== 'devset') throw new Error(`--corpora: devset or lang, not ${which}`);
+  if (which === 'py') return PY_STRUCTURAL_CORPORA.map((c) => ({ repo: c.repo, root: corpusRoot(c), label: `${c.name}@${c.version}`, languages: c.languages }));
+  if (which !== 'devset') throw new Error(`--corpora: devset, lang or py, not ${which}`);
   return DEVSET_CORPORA.map((c) => ({ repo: c.repo, root: corpusRoot(c), label: `${c.name}@${c.version}`, languages: c.languages }));
 }
 
@@ -149,21 +150,24 @@ function checkQuery(q: EvalQuery, scopes: readonly Scope[] | undefined, problems
 async function main(): Promise<void> {
   const which = arg('corpora', 'devset');
   const corpora = corporaOf(which);
-  const file = path.resolve(projectRoot(), arg('dataset', which === 'lang' ? LANG_DEVSET_FILE : DEVSET_FILE));
+  const file = path.resolve(projectRoot(), arg('dataset', which === 'lang' ? LANG_DEVSET_FILE : which === 'py' ? PY_STRUCTURAL_FILE : DEVSET_FILE));
+  // the Python relationship set is structural questions only, over two codebases: no size or mix rule
+  const structuralOnly = which === 'py';
   const queries = parseDataset(fs.readFileSync(file, 'utf8'), path.basename(file));
   const scopes = await loadScopes(corpora);
   const problems: string[] = [];
   for (const q of queries) checkQuery(q, scopes.get(q.repo), problems);
 
   const repos = [...new Set(queries.map((q) => q.repo))];
-  if (queries.length < MIN_QUERIES) problems.push(`${queries.length} queries, at least ${MIN_QUERIES} wanted`);
-  if (repos.length < MIN_CODEBASES) problems.push(`${repos.length} codebases, at least ${MIN_CODEBASES} wanted`);
+  if (!structuralOnly && queries.length < MIN_QUERIES) problems.push(`${queries.length} queries, at least ${MIN_QUERIES} wanted`);
+  if (!structuralOnly && repos.length < MIN_CODEBASES) problems.push(`${repos.length} codebases, at least ${MIN_CODEBASES} wanted`);
+  if (structuralOnly && queries.some((q) => q.type !== 'structural')) problems.push('the Python relationship set holds structural questions only');
   const rows: (string | number)[][] = [['codebase', 'languages', 'scopes', ...QUERY_TYPES, 'total']];
   for (const repo of repos) {
     const mine = queries.filter((q) => q.repo === repo);
     const corpus = corpora.find((c) => c.repo === repo);
     const counts = QUERY_TYPES.map((t) => mine.filter((q) => q.type === t).length);
-    counts.forEach((n, i) => n === 0 && problems.push(`${repo}: no ${QUERY_TYPES[i]} question`));
+    counts.forEach((n, i) => n === 0 && !structuralOnly && problems.push(`${repo}: no ${QUERY_TYPES[i]} question`));
     rows.push([`${repo} (${corpus?.label ?? '?'})`, corpus?.languages ?? '?', scopes.get(repo)?.length ?? 0, ...counts, mine.length]);
   }
   rows.push(['all', '', '', ...QUERY_TYPES.map((t) => queries.filter((q) => q.type === t).length), queries.length]);

@@ -36,6 +36,16 @@ export const DEVSET_CORPORA: readonly Corpus[] = [
   { repo: 'pythonnet', registry: 'pypi', name: 'pythonnet', version: '3.0.5', sha256: '48e43ca463941b3608b32b4e236db92d8d40db4c58a75ace902985f76dac21cf', subdir: '', languages: 'C# + Python' },
 ];
 
+/**
+ * Relationship questions in plain words over more Python packages (datasets/py-structural-dev.jsonl,
+ * structural only: `check-devset.js --corpora py`); marshmallow's are in the second dev set.
+ */
+export const PY_STRUCTURAL_FILE = 'bench/search/datasets/py-structural-dev.jsonl';
+export const PY_STRUCTURAL_CORPORA: readonly Corpus[] = [
+  { repo: 'requests', registry: 'pypi', name: 'requests', version: '2.32.3', sha256: '55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760', subdir: 'src', languages: 'Python' },
+  { repo: 'jinja2', registry: 'pypi', name: 'jinja2', version: '3.1.4', sha256: '4a3aee7acbbe7303aede8e9648d13b8bf88a429282aa6122a993f0ac800cb369', subdir: 'src', languages: 'Python' },
+];
+
 /** The codebase the published-package checks index as published (sources and build output). */
 export function packageCorpus(): Corpus & { buildDir: string } {
   const corpus = DEVSET_CORPORA.find((c) => c.buildDir);
@@ -76,5 +86,6 @@ function download(corpus: Corpus, dir: string): string {
 }
 
 if (require.main === module) {
-  for (const corpus of DEVSET_CORPORA) process.stdout.write(`${corpus.repo}\t${corpusRoot(corpus)}\n`);
+  // --py: the Python relationship questions' codebases instead
+  for (const corpus of process.argv.includes('--py') ? PY_STRUCTURAL_CORPORA : DEVSET_CORPORA) process.stdout.write(`${corpus.repo}\t${corpusRoot(corpus)}\n`);
 }

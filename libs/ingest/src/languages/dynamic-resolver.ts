@@ -1,4 +1,5 @@
 import type { ParsedScope, RawImport, ScopeKind } from '../parse/types';
+import { callsThroughParameter } from './python/py-unresolved';
 import { dirname, joinPath } from '../resolve/module-resolver';
 import { Denotation, FamilyResolver, FileEnv, ImportedName, Outcome, ResolverContext } from '../resolve/resolver-context';
 import { CLASS_LIKE, push, TYPE_LIKE } from '../resolve/symbol-table';
@@ -160,6 +161,14 @@ export class DynamicResolver implements FamilyResolver {
   }
 
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
+    const out = this.resolveName(parts, from, env, kinds);
+    if (env.fam === 'py' && 'reason' in out && (out.reason === 'not-found' || out.reason === 'unknown-receiver') && callsThroughParameter(this.c, parts, from)) {
+      return { reason: 'dynamic' };
+    }
+    return out;
+  }
+
+  private resolveName(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
     const head = parts[0];
     const rest = parts.slice(1);
     const py = env.fam === 'py';

@@ -13,6 +13,11 @@ export interface LanguageExtractor {
   readonly languages: readonly Language[];
   readonly usesTreeSitter: boolean;
   extract(builder: FileBuilder, tree: Tree | null): void;
+  /**
+   * Optional: the text tree-sitter parses instead of the file's, of the same length and line breaks
+   * (positions and the builder's content stay the file's): C# blanks the other branches of `#if`.
+   */
+  parseText?(content: string): string;
 }
 
 /**

@@ -176,7 +176,7 @@ export class ParserService {
     let tree: ReturnType<Parser['parse']> = null;
     try {
       if (parser) {
-        tree = parser.parse(chunked(content));
+        tree = parser.parse(chunked(extractor.parseText ? extractor.parseText(content) : content));
         if (!tree) throw new Error('tree-sitter returned no tree');
         const found = syntaxErrors(tree.rootNode);
         const confirm = found.length ? pluginOf(lang)?.syntaxErrors : undefined;

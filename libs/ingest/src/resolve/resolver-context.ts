@@ -122,7 +122,8 @@ export class ResolveOutput {
   }
 
   miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast', origin?: string): void {
-    if (resolver === 'fast' && this.refineMiss) ({ reason, origin } = this.refineMiss(r, reason));
+    // a family's own origin (a C# type from a using) stands unless the imports name a package
+    if (resolver === 'fast' && this.refineMiss) ({ reason, origin } = { origin, ...this.refineMiss(r, reason) });
     this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver, ...(origin ? { origin } : {}) });
     this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
   }

@@ -230,7 +230,7 @@ describe('resolveRepository over test/fixtures/polyglot-repo', () => {
     expect(un('Decimal')).toEqual(['external', 'external', 'external', 'external', 'external', 'external']);
     expect(un('print')).toEqual(['builtin']);
     expect(un('Console.WriteLine')).toEqual(['builtin']);
-    expect(un('command.ExecuteScalar')).toEqual(['builtin', 'unknown-receiver']); // typed SqlCommand vs untyped var
+    expect(un('command.ExecuteScalar')).toEqual(['builtin', 'builtin']); // typed SqlCommand; a var given connection.CreateCommand() (SqlConnection's)
     expect(un('raw.split')).toEqual(['builtin', 'builtin']); // raw: string
     // nothing that resolved is also reported unresolved
     const resolvedFrom = new Set(result.edges.map((e) => e.fromId));

@@ -1,5 +1,6 @@
 import { ParserService } from '../../parse/parser.service';
 import type { ParsedFile } from '../../parse/types';
+import { evalCondition } from './extractor';
 
 const parser = new ParserService({ languages: ['csharp'] });
 beforeAll(() => parser.init());
@@ -136,5 +137,73 @@ describe('CSharpExtractor', () => {
     expect(g.references.filter((r) => r.targetLanguage === 'sql').map((r) => `${r.targetName}@${r.line}`)).toEqual([
       'dbo.usp_Get@4', 'sales.Invoice@6', 'dbo.Archive@7',
     ]);
+  });
+
+  it('parses the branches active with no symbol defined, so a base list split by directives keeps its type whole', () => {
+    const src = [
+      'namespace N {', //                                   1
+      '  public class C : B, I1', //                        2
+      '#if !(PORTABLE)', //                                 3
+      '    , I2', //                                         4
+      '#elif X', //                                         5
+      '    , I3', //                                         6
+      '#endif', //                                          7
+      '  {', //                                             8
+      '#if NET20', //                                       9
+      '    void Old() {}', //                               10
+      '#else', //                                           11
+      '    void New() {}', //                               12
+      '#endif', //                                          13
+      '    void M() { Old(); }', //                         14
+      '  }', //                                             15
+      '}', //                                               16
+    ].join('\n');
+    const f = parser.parseFile('C.cs', src);
+    expect(f.errors).toEqual([]);
+    expect(f.scopes.map((s) => `${s.qualifiedName}@${s.startLine}-${s.endLine}`)).toEqual(['C.cs@1-16', 'N@1-16', 'N.C@2-15', 'N.C.New@12-12', 'N.C.M@14-14']);
+    expect(f.references.filter((r) => r.kind === 'IMPLEMENTS').map((r) => r.targetName)).toEqual(['I1', 'I2']);
+    // the scope's text is the file's, directives included
+    expect(f.scopes[2].source).toContain('#elif X');
+  });
+
+  it('reads #if conditions with every symbol undefined', () => {
+    expect(evalCondition('NET20')).toBe(false);
+    expect(evalCondition('!(NETFX_CORE || PORTABLE40 || PORTABLE)')).toBe(true);
+    expect(evalCondition('!NET20 && (true || X)')).toBe(true);
+    expect(evalCondition('DEBUG == false')).toBe(true);
+    expect(evalCondition('A ||')).toBeNull();
+    expect(evalCondition('NET_4_5 > 1')).toBeNull();
+  });
+
+  it('records what declarations type: call results, element types, extension targets, `new` marks', () => {
+    const f = parser.parseFile('S.cs', [
+      'namespace N {',
+      '  static class S {',
+      '    static Task<Order> Load(this Repo r) { return null; }',
+      '    static List<Line> Lines;',
+      '    static void Go(Order[] all) {',
+      '      var a = Load(null);',
+      '      var b = all;',
+      '      var c = new Line();',
+      '      foreach (var l in Lines) {}',
+      '      Get(out Order o);',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n'));
+    const b = (f.bindings ?? []).map((x) => `${x.scopeId.split('#')[1].split('|')[0]} ${x.name}: ${x.typeName}`);
+    expect(b).toEqual(expect.arrayContaining([
+      'N.S.Load (): Order', // Task<Order> unwrapped
+      'N.S.Load this: Repo',
+      'N.S Lines: List',
+      'N.S Lines[]: Line',
+      'N.S.Go all[]: Order',
+      'N.S.Go a: =Load()',
+      'N.S.Go b: =all',
+      'N.S.Go c: Line',
+      'N.S.Go new Line: Line',
+      'N.S.Go l: =Lines[]',
+      'N.S.Go o: Order',
+    ]));
   });
 });

@@ -7,7 +7,7 @@ import type { Language, RawImport, ScopeKind } from '../../parse/types';
 /** Every field this walker reads, resolved to ids once per grammar (see `fieldTable`). */
 const FIELDS = fieldTable([
   'accessors', 'arguments', 'body', 'condition', 'expression', 'function', 'left', 'name', 'operator',
-  'returns', 'right', 'type', 'type_parameters',
+  'parameters', 'returns', 'right', 'type', 'type_parameters',
 ] as const);
 const TYPE_DECLS: Record<string, ScopeKind> = {
   class_declaration: 'class',
@@ -29,6 +29,23 @@ const TYPE_FIELD_NODES = new Set([
 const STRING_NODES = new Set([
   'string_literal', 'verbatim_string_literal', 'raw_string_literal', 'interpolated_string_expression',
 ]);
+
+/** Binding name, on a method's scope, of the type it returns. */
+export const CS_RESULT = '()';
+/** Binding name, on an extension method's scope, of the type its `this` parameter extends. */
+export const CS_EXTENDS = 'this';
+/** Binding name, on a static method's scope, marking it static. */
+export const CS_STATIC = 'static';
+/** Prefix of a local binding that marks `new T()` in a scope. */
+export const CS_NEW = 'new ';
+
+/** `Task<T>` / `ValueTask<T>` -> T (calls are mostly awaited); any other type as written. */
+function unwrapTask(t: SyntaxNode): SyntaxNode {
+  const g = t.type === 'qualified_name' ? t.namedChildren.find((c) => c.type === 'generic_name') ?? t : t;
+  if (g.type !== 'generic_name' || !/^(?:Task|ValueTask)$/.test(g.namedChild(0)?.text ?? '')) return t;
+  const args = g.namedChildren.find((c) => c.type === 'type_argument_list')?.namedChildren ?? [];
+  return args.length === 1 ? args[0] : t;
+}
 
 const SQL_CALL = /(?:Query|Execute|Sql|Proc|Command|Scalar|Reader)/;
 const MAX_CHAIN = 6;
@@ -55,6 +72,80 @@ export class CSharpExtractor implements LanguageExtractor {
     if (!tree) return;
     new CsWalker(builder, FIELDS(tree.language)).run(tree.rootNode);
   }
+
+  parseText(content: string): string {
+    return activeBranches(content);
+  }
+}
+
+const DIRECTIVE = /^[ \t]*#[ \t]*(if|elif|else|endif)\b(.*)$/;
+
+/**
+ * The file as compiled with no conditional symbol defined: inactive `#if` branches and the directive
+ * lines blanked, line breaks kept. Tree-sitter parses every branch at once, and branches that each
+ * complete a declaration (`class A : B\n#if X\n, I1\n#else\n, I2\n#endif`) break the whole type's
+ * parse. One configuration for every group keeps the branches consistent with each other (`#if X` and
+ * `#if !X` never both read); a condition it cannot read takes the group's first branch.
+ */
+export function activeBranches(content: string): string {
+  if (!content.includes('#')) return content;
+  const lines = content.split('\n');
+  // per open group: is the current branch read, has a branch been read
+  const stack: { active: boolean; taken: boolean }[] = [];
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const m = DIRECTIVE.exec(lines[i]);
+    if (m) {
+      const cond = () => evalCondition(m[2].replace(/\/\/.*$/, ''));
+      if (m[1] === 'if') {
+        const v = cond() ?? true;
+        stack.push({ active: v, taken: v });
+      } else if (m[1] === 'endif') stack.pop();
+      else if (stack.length) {
+        const g = stack[stack.length - 1];
+        g.active = !g.taken && (m[1] === 'else' || (cond() ?? false));
+        g.taken ||= g.active;
+      }
+    }
+    if (m || stack.some((g) => !g.active)) {
+      lines[i] = lines[i].replace(/[^\r]/g, ' ');
+      changed = true;
+    }
+  }
+  return changed ? lines.join('\n') : content;
+}
+
+/** A `#if` condition with every symbol undefined (`true`/`false` as written); null when unreadable. */
+export function evalCondition(text: string): boolean | null {
+  const tokens = text.match(/\s*(\|\||&&|==|!=|!|\(|\)|[A-Za-z_][A-Za-z0-9_]*)/g);
+  if (!tokens || tokens.join('').replace(/\s+/g, '') !== text.replace(/\s+/g, '')) return null;
+  const t = tokens.map((x) => x.trim());
+  let i = 0;
+  // or := and ('||' and)*; and := eq ('&&' eq)*; eq := unary (('=='|'!=') unary)*; unary := '!' unary | atom
+  const or = (): boolean | null => {
+    let v = and();
+    while (v !== null && t[i] === '||') { i++; const r = and(); v = r === null ? null : v || r; }
+    return v;
+  };
+  const and = (): boolean | null => {
+    let v = eq();
+    while (v !== null && t[i] === '&&') { i++; const r = eq(); v = r === null ? null : v && r; }
+    return v;
+  };
+  const eq = (): boolean | null => {
+    let v = unary();
+    while (v !== null && (t[i] === '==' || t[i] === '!=')) { const op = t[i++]; const r = unary(); v = r === null ? null : op === '==' ? v === r : v !== r; }
+    return v;
+  };
+  const unary = (): boolean | null => {
+    if (t[i] === '!') { i++; const v = unary(); return v === null ? null : !v; }
+    if (t[i] === '(') { i++; const v = or(); if (t[i++] !== ')') return null; return v; }
+    const w = t[i++];
+    if (!w || !/^[A-Za-z_]/.test(w)) return null;
+    return w === 'true';
+  };
+  const v = or();
+  return i === t.length ? v : null;
 }
 
 class CsWalker {
@@ -106,6 +197,7 @@ class CsWalker {
     if (TYPE_FIELD_NODES.has(t)) {
       const type = fieldChild(node, this.f.type);
       if (type) this.typeRefs(type, scope);
+      if (t === 'foreach_statement' || t === 'declaration_pattern' || t === 'declaration_expression') this.bindDeclared(node, type, scope);
       for (const c of node.namedChildren) if (c.id !== type?.id) this.walk(c, scope);
       return;
     }
@@ -168,8 +260,7 @@ class CsWalker {
         const name = fieldChild(node, this.f.name);
         if (type) {
           this.typeRefs(type, scope);
-          const tn = this.typeName(type);
-          if (tn && name) this.b.binding(scope, name.text, tn, false);
+          if (name) this.bindTyped(scope, name.text, type, false);
         }
         for (const c of node.namedChildren) if (c.id !== type?.id && c.id !== name?.id) this.walk(c, scope);
         return;
@@ -187,6 +278,9 @@ class CsWalker {
         const type = fieldChild(node, this.f.type);
         const tn = type ? this.typeName(type) : null;
         if (tn) this.b.ref(scope, 'CALLS', tn, startLine(node));
+        // marks the call as a construction (a name with a space is no identifier): the resolver calls a
+        // `new` of a type nothing declares external, where a call of an undeclared method is a miss
+        if (tn) this.b.binding(scope, `${CS_NEW}${tn}`, tn, false);
         if (type) this.typeArgs(type, scope);
         for (const c of node.namedChildren) if (c.id !== type?.id) this.walk(c, scope);
         return;
@@ -289,7 +383,20 @@ class CsWalker {
     const tps = fieldChild(node, this.f.type_parameters);
     if (tps) for (const p of tps.namedChildren) { const n = fieldChild(p, this.f.name) ?? p.namedChild(0); if (n) (s.typeParams ??= new Set()).add(n.text); }
     const returns = fieldChild(node, this.f.returns) ?? fieldChild(node, this.f.type);
-    if (returns) this.typeRefs(returns, s);
+    if (returns) {
+      this.typeRefs(returns, s);
+      // what a call returns, for `var x = M(); x.N()` (an awaited Task<T> is read as T)
+      const ret = unwrapTask(returns);
+      this.bindTyped(s, CS_RESULT, ret, true);
+    }
+    if (node.namedChildren.some((c) => c.type === 'modifier' && c.text === 'static')) this.b.binding(s, CS_STATIC, 'static', true);
+    // an extension method: the type its `this` parameter extends
+    const first = (fieldChild(node, this.f.parameters) ?? node.namedChildren.find((c) => c.type === 'parameter_list'))?.namedChildren.find((c) => c.type === 'parameter');
+    if (first && /^this\s/.test(first.text.replace(/^\[[^\]]*\]\s*/, ''))) {
+      const pt = fieldChild(first, this.f.type);
+      const ptn = pt ? this.typeName(pt) : null;
+      if (ptn) this.b.binding(s, CS_EXTENDS, this.b.isTypeParam(s, ptn) ? 'object' : ptn, true);
+    }
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.id === returns?.id || c.type === 'type_parameter_list') continue;
       this.walk(c, s);
@@ -316,8 +423,7 @@ class CsWalker {
     });
     if (type) {
       this.typeRefs(type, s);
-      const tn = this.typeName(type);
-      if (tn && nameNode) this.b.binding(parent, nameNode.text, tn, true);
+      if (nameNode) this.bindTyped(parent, nameNode.text, type, true);
     }
     for (const c of node.namedChildren) {
       if (c.id === nameNode?.id || c.id === type?.id || c.type === 'modifier') continue;
@@ -327,22 +433,98 @@ class CsWalker {
 
   private variableDeclaration(decl: SyntaxNode, scope: ScopeDraft, member: boolean): void {
     const type = fieldChild(decl, this.f.type);
-    const explicit = type && type.type !== 'implicit_type' ? this.typeName(type) : null;
-    if (type && type.type !== 'implicit_type') this.typeRefs(type, scope);
+    const explicit = type && type.type !== 'implicit_type' ? type : null;
+    if (explicit) this.typeRefs(explicit, scope);
     for (const d of decl.namedChildren) {
       if (d.type !== 'variable_declarator') continue;
       const nameNode = fieldChild(d, this.f.name) ?? d.namedChild(0);
-      let tn = explicit;
+      let inferred: string | null = null;
       for (const c of d.namedChildren) {
         if (c.id === nameNode?.id) continue;
         const v = c.type === 'equals_value_clause' ? c.namedChild(0) : c;
-        if (!tn && v?.type === 'object_creation_expression') {
-          const vt = fieldChild(v, this.f.type);
-          tn = vt ? this.typeName(vt) : null;
-        }
+        if (!explicit && !inferred && v) inferred = this.exprType(v);
         this.walk(c, scope);
       }
-      if (tn && nameNode) this.b.binding(scope, nameNode.text, tn, member);
+      if (!nameNode) continue;
+      if (explicit) this.bindTyped(scope, nameNode.text, explicit, member);
+      else if (inferred) this.b.binding(scope, nameNode.text, inferred, member);
+    }
+  }
+
+  /** `foreach (T x in e)` / `foreach (var x in e)` (x: e's element), `o is T x`, `out T x`. */
+  private bindDeclared(node: SyntaxNode, type: SyntaxNode | null, scope: ScopeDraft): void {
+    const name = fieldChild(node, node.type === 'foreach_statement' ? this.f.left : this.f.name);
+    if (!type || name?.type !== 'identifier') return;
+    if (type.type !== 'implicit_type') {
+      this.b.binding(scope, name.text, this.typeName(type) ?? '', false);
+      return;
+    }
+    if (node.type !== 'foreach_statement') return;
+    const right = fieldChild(node, this.f.right);
+    const coll = right ? this.exprType(right) : null;
+    if (coll?.startsWith('=')) this.b.binding(scope, name.text, `${coll}[]`, false);
+  }
+
+  /**
+   * Binds `name` to a declared type, and `name[]` to its element type (`List<Foo>`, `Foo[]`,
+   * `IEnumerable<Foo>`: Foo) so `foreach (var x in name)` knows x.
+   */
+  private bindTyped(scope: ScopeDraft, name: string, type: SyntaxNode, member: boolean): void {
+    const tn = this.typeName(type);
+    if (!tn) return;
+    this.b.binding(scope, name, tn, member);
+    const elem = this.elementType(type);
+    if (elem) this.b.binding(scope, `${name}[]`, elem, member);
+  }
+
+  private elementType(type: SyntaxNode): string | null {
+    if (type.type === 'nullable_type') return type.namedChild(0) ? this.elementType(type.namedChild(0)!) : null;
+    if (type.type === 'array_type') {
+      const inner = fieldChild(type, this.f.type) ?? type.namedChild(0);
+      return inner ? this.typeName(inner) : null;
+    }
+    const generic = type.type === 'generic_name' ? type : type.type === 'qualified_name' ? type.namedChildren.find((c) => c.type === 'generic_name') : null;
+    const args = generic?.namedChildren.find((c) => c.type === 'type_argument_list')?.namedChildren ?? [];
+    // the last type argument: a list's item, a dictionary's value
+    return args.length ? this.typeName(args[args.length - 1]) : null;
+  }
+
+  /**
+   * The type of an initializer, as a binding: a type name (`new T()`, `(T)e`, `e as T`) or an
+   * expression the resolver types later (`=a.B()`: what B returns; `=a.b`: b's type).
+   */
+  private exprType(v: SyntaxNode, depth = 0): string | null {
+    if (depth > 4) return null;
+    switch (v.type) {
+      case 'object_creation_expression':
+      case 'cast_expression': {
+        const t = fieldChild(v, this.f.type);
+        return t ? this.typeName(t) : null;
+      }
+      case 'as_expression': {
+        const t = fieldChild(v, this.f.right);
+        return t ? this.typeName(t) : null;
+      }
+      case 'await_expression':
+      case 'parenthesized_expression':
+      case 'checked_expression':
+        return v.namedChild(0) ? this.exprType(v.namedChild(0)!, depth + 1) : null;
+      case 'invocation_expression': {
+        const fn = fieldChild(v, this.f.function);
+        const c = fn ? this.chain(fn) : null;
+        return c ? `=${c}()` : null;
+      }
+      case 'lambda_expression':
+      case 'anonymous_method_expression':
+        return 'Delegate';
+      case 'identifier':
+      case 'member_access_expression':
+      case 'conditional_access_expression': {
+        const c = this.chain(v);
+        return c ? `=${c}` : null;
+      }
+      default:
+        return null;
     }
   }
 

@@ -1,4 +1,5 @@
 import { cleanLineComments, cleanPythonDocstring } from '../../parse/doc-comments';
+import { PY_PARAM, PY_VALUE } from './py-unresolved';
 import { endLine, fieldChild, fieldTable, LanguageExtractor, nodeText, precedingComments, startLine, SyntaxNode, Tree } from '../../parse/extractor';
 import type { FileBuilder, ScopeDraft } from '../../parse/file-builder';
 import type { Language, RawImport, ScopeKind } from '../../parse/types';
@@ -44,6 +45,8 @@ class PyWalker {
   private flatNodes: SyntaxNode[] | null = null;
   /** Typed parameters per function scope, to type `self.x = param`. */
   private readonly paramTypes = new Map<ScopeDraft, Map<string, string>>();
+  /** Every parameter per function scope, to mark `self.x = param` (./py-unresolved.ts). */
+  private readonly paramNames = new Map<ScopeDraft, Set<string>>();
 
   constructor(
     private readonly b: FileBuilder,
@@ -256,6 +259,15 @@ class PyWalker {
   private parameters(params: SyntaxNode, s: ScopeDraft): void {
     for (const p of params.namedChildren) {
       const pt = p.type;
+      // every parameter but the receiver is marked: calls through it are dynamic (./py-unresolved.ts)
+      const pname = pt === 'identifier' ? p : fieldChild(p, this.f.name) ?? p.namedChildren.find((c) => c.type === 'identifier');
+      const pn = pname ? this.text(pname) : '';
+      if (pn && pn !== 'self' && pn !== 'cls') {
+        this.b.binding(s, `${PY_PARAM}${pn}`, 'param', false);
+        let m = this.paramNames.get(s);
+        if (!m) this.paramNames.set(s, (m = new Set()));
+        m.add(pn);
+      }
       if (pt === 'typed_parameter' || pt === 'typed_default_parameter') {
         const nameNode = pt === 'typed_parameter' ? p.namedChildren.find((c) => c.type === 'identifier') : fieldChild(p, this.f.name);
         const type = fieldChild(p, this.f.type);
@@ -303,6 +315,8 @@ class PyWalker {
       this.walk(right, s, rightType);
       return true;
     }
+    // A variable of a function or module (not a class attribute): calls through it are dynamic.
+    if (leftType === 'identifier' && right && scope.kind !== 'class') this.b.binding(scope, `${PY_VALUE}${this.text(left)}`, 'value', false);
     // Bindings.
     let typeName = type ? this.typeName(type) : null;
     if (!typeName && right && rightType === 'call') {
@@ -311,6 +325,13 @@ class PyWalker {
       if (n && /^[A-Z]/.test(n.slice(n.lastIndexOf('.') + 1))) typeName = n;
     }
     if (!typeName && right && rightType === 'identifier') typeName = this.paramTypes.get(scope)?.get(this.text(right)) ?? null;
+    if (!typeName && right && rightType === 'identifier' && leftType === 'attribute' && this.paramNames.get(scope)?.has(this.text(right))) {
+      // `self.on_error = on_error`: the attribute holds whatever the caller passed
+      const obj = fieldChild(left, this.f.object);
+      const attr = fieldChild(left, this.f.attribute);
+      const cls = scope.parent;
+      if (this.textOf(obj) === 'self' && attr && cls?.kind === 'class') this.b.binding(cls, `${PY_PARAM}${this.text(attr)}`, 'param', true);
+    }
     if (typeName) {
       if (leftType === 'identifier') {
         this.b.binding(scope, this.text(left), typeName, scope.kind === 'class');
