@@ -1,7 +1,7 @@
 /**
  * Builds the issue-localization dev set (SWE-bench style) from public instance data:
  *
- *   1. instances: SWE-bench Lite (JSON array: problem_statement, patch, base_commit) and
+ *   1. instances: SWE-bench Lite, test and dev splits (JSON array: problem_statement, patch, base_commit) and
  *      Multi-SWE-bench (JSON Lines: resolved_issues[].title/body, fix_patch, base.sha), read from the
  *      files given; only the instance ids of INSTANCES (held-out projects are refused outright);
  *   2. each instance's repository at its base commit, unpacked from a local git mirror
@@ -26,7 +26,7 @@ import { arg } from '../support/bench-util';
 /** Projects the held-out sets judge: never in the dev set. */
 const HELD_OUT = ['sphinx', 'pytest', 'xarray', 'ajv', 'dayjs', 'immer', 'mobx', 'trpc', 'click', 'cobra', 'gson', 'serde_json', 'zlib', 'rack', 'symfony'];
 
-/** The instances of the dev set: small and medium repositories (cheap to embed), Python and JavaScript. */
+/** The instances of the dev set: small and medium repositories (cheap to embed); Python, JS/TS, Rust, Java, Go. */
 export const INSTANCES: { project: string; mirror: string; ids: string[] }[] = [
   { project: 'requests', mirror: 'psf+requests', ids: ['psf__requests-863', 'psf__requests-1963', 'psf__requests-2148', 'psf__requests-2317', 'psf__requests-2674', 'psf__requests-3362'] },
   { project: 'flask', mirror: 'pallets+flask', ids: ['pallets__flask-4045', 'pallets__flask-4992', 'pallets__flask-5063'] },
@@ -39,6 +39,16 @@ export const INSTANCES: { project: string; mirror: string; ids: string[] }[] = [
     mirror: 'anuraghazra+github-readme-stats',
     ids: [58, 88, 99, 105, 117, 148, 293, 721, 1041, 1314, 1370, 1378, 1608, 2075, 2099, 2228, 2491, 2844, 3442].map((n) => `anuraghazra__github-readme-stats-${n}`),
   },
+  // Widened (issue 26): SWE-bench Lite's dev split, and Multi-SWE-bench's TypeScript, Rust, Java and Go
+  // projects small enough to embed here. Per project every instance of the file, or its newest 10
+  // (5 for grpc-go, the largest), so that no project outweighs the rest.
+  { project: 'pvlib', mirror: 'pvlib+pvlib-python', ids: [1707, 1072, 1606, 1854, 1154].map((n) => `pvlib__pvlib-python-${n}`) },
+  { project: 'pydicom', mirror: 'pydicom+pydicom', ids: [1694, 1413, 901, 1139, 1256].map((n) => `pydicom__pydicom-${n}`) },
+  { project: 'darkreader', mirror: 'darkreader+darkreader', ids: [7241, 6747].map((n) => `darkreader__darkreader-${n}`) },
+  { project: 'fd', mirror: 'sharkdp+fd', ids: [1394, 1162, 1121, 1079, 986, 866, 813, 658, 590, 569].map((n) => `sharkdp__fd-${n}`) },
+  { project: 'bytes', mirror: 'tokio-rs+bytes', ids: [732, 721, 643, 547, 543].map((n) => `tokio-rs__bytes-${n}`) },
+  { project: 'jackson-core', mirror: 'FasterXML+jackson-core', ids: [1309, 1263, 1208, 1204, 1182, 1172, 1142, 1053, 1016, 964].map((n) => `fasterxml__jackson-core-${n}`) },
+  { project: 'grpc-go', mirror: 'grpc+grpc-go', ids: [3476, 3361, 3351, 3258, 3201].map((n) => `grpc__grpc-go-${n}`) },
 ];
 
 interface Instance {
@@ -49,7 +59,7 @@ interface Instance {
 }
 
 const CALLABLE = new Set(['function', 'method', 'constructor']);
-const SOURCE_FILE = /\.(?:py|js|mjs|cjs|jsx|ts|tsx)$/;
+const SOURCE_FILE = /\.(?:py|js|mjs|cjs|jsx|ts|tsx|go|java|rs)$/;
 
 function readInstances(lite: string, msbDir: string): Map<string, Instance> {
   const out = new Map<string, Instance>();
@@ -103,6 +113,29 @@ export function changedBaseLines(patch: string): Map<string, number[]> {
   return out;
 }
 
+/**
+ * `git archive <commit>` into dir. A snapshot mirror lacks its largest blobs (data files of 4 MiB and
+ * more), which would fail the archive: those paths are left out.
+ */
+function unpack(gitDir: string, commit: string, dir: string): void {
+  const git = (args: string[], input?: string): string => execFileSync('git', ['--git-dir', gitDir, ...args], { input, maxBuffer: 1 << 30 }).toString();
+  const entries = git(['ls-tree', '-r', commit])
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => /^\d+ blob ([0-9a-f]+)\t(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null);
+  const status = git(['cat-file', '--batch-check'], entries.map((m) => m[1]).join('\n') + '\n').split('\n');
+  const missing = entries.filter((_, i) => status[i]?.endsWith(' missing')).map((m) => `:(exclude,literal)${m[2]}`);
+  fs.mkdirSync(dir, { recursive: true });
+  try {
+    const tar = execFileSync('git', ['--git-dir', gitDir, 'archive', commit, ...(missing.length ? ['--', '.', ...missing] : [])], { maxBuffer: 1 << 30 });
+    execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
 async function main(): Promise<void> {
   const mirrors = arg('mirrors', '/work/.mirror');
   const corpora = arg('corpora', '/work/corpora/localize');
@@ -123,11 +156,7 @@ async function main(): Promise<void> {
         continue;
       }
       const dir = path.join(corpora, id);
-      if (!fs.existsSync(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
-        const tar = execFileSync('git', ['--git-dir', path.join(mirrors, group.mirror, 'repo'), 'archive', inst.baseCommit], { maxBuffer: 1 << 30 });
-        execFileSync('tar', ['-x', '-C', dir], { input: tar });
-      }
+      if (!fs.existsSync(dir)) unpack(path.join(mirrors, group.mirror, 'repo'), inst.baseCommit, dir);
       const relevant: { path: string; name: string; kind: string }[] = [];
       const files: string[] = [];
       for (const [file, changed] of changedBaseLines(inst.patch)) {

@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, fileRollup, isTestPath, localize, PROSE_HITS, proseQuery, TEST_FILE_FACTOR } from './localize/localizer';
+import { CALLABLE_KINDS, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -186,11 +186,25 @@ export class SearchService {
     const head = outcome.ranked.slice(0, depth);
     const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
     timings.fetch += round(performance.now() - t2);
-    const kept = head
+    const words = issueWords(plan.semantic!.text);
+    const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
-      // A fix changes the code, not its tests: test scopes count less (explain says by how much).
-      .map((r) => (isTestPath(records.get(r.id)!.path) ? { ...r, score: r.score * TEST_FILE_FACTOR } : r))
+      // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.
+      .map((r) => {
+        const prior = filePrior(records.get(r.id)!.path, words);
+        if (prior.factor === 1) return r;
+        const evidence = [...r.evidence, { signal: 'file-prior', detail: prior.reasons.join('; '), rank: 1, contribution: Math.round(r.score * (prior.factor - 1) * 10_000) / 10_000 }];
+        return { ...r, score: r.score * prior.factor, evidence };
+      })
       .sort((a, b) => b.score - a.score);
+    // The best files' other functions (one more read for them, one for the records of new ones).
+    const t3 = performance.now();
+    const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
+    const sibRows = await this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE);
+    const missing = sibRows.map((r) => r.id).filter((id) => !records.has(id));
+    for (const [id, rec] of await this.repo.scopesById([...new Set(missing)], plan.sourceChars)) records.set(id, rec);
+    const kept = withSiblings(primed, sibFiles, sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path)));
+    timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
       score: Math.round(r.score * 10_000) / 10_000,
@@ -210,7 +224,7 @@ export class SearchService {
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
-        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score`,
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior)`,
         ...base.notes,
       ],
     };

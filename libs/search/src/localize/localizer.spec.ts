@@ -1,5 +1,5 @@
 import type { ScopeRecord } from '../search.types';
-import { fileRollup, isTestPath, nameSpellings, proseQuery } from './localizer';
+import { fileRollup, nameSpellings, proseQuery, SIBLING_SHARE, siblingFiles, withSiblings } from './localizer';
 import { extractSignals } from './signals';
 
 const scope = (path: string, qualifiedName: string) => ({ repoId: 'r', path, qualifiedName }) as ScopeRecord;
@@ -20,15 +20,44 @@ describe('LOCALIZE helpers', () => {
     expect(nameSpellings('requests.sessions.Session.request').map((s) => s.name)).toEqual(['requests.sessions.Session.request', 'Session.request', 'request']);
   });
 
-  it('test files are recognised in the usual layouts', () => {
-    for (const p of ['tests/test_api.py', 'src/__tests__/a.ts', 'lib/a.test.js', 'pkg/x_test.go', 'test_requests.py', 'conftest.py']) expect(isTestPath(p)).toBe(true);
-    for (const p of ['src/testing_utils.ts', 'requests/sessions.py', 'lib/contest.js']) expect(isTestPath(p)).toBe(false);
-  });
-
   it('the prose query keeps the title, the prose and the strongest names within the query limit', () => {
     const q = proseQuery(extractSignals(`Session.request drops the timeout\n${'words '.repeat(400)}\nsee \`merge_environment_settings\``), 1_000);
     expect(q.length).toBeLessThanOrEqual(1_000);
     expect(q.startsWith('Session.request drops the timeout')).toBe(true);
     expect(q).toMatch(/merge_environment_settings/);
+  });
+});
+
+describe('LOCALIZE file siblings', () => {
+  const file: Record<string, string> = { a1: 'a.py', a2: 'a.py', b1: 'b.py', c1: 'c.py', d1: 'd.py' };
+  const ranked = [
+    { id: 'a1', score: 1, evidence: [] },
+    { id: 'b1', score: 0.8, evidence: [] },
+    { id: 'a2', score: 0.5, evidence: [] },
+    { id: 'c1', score: 0.4, evidence: [] },
+    { id: 'd1', score: 0.39, evidence: [] },
+  ];
+  it('takes the best files with their best score', () => {
+    expect(siblingFiles(ranked, (id) => ({ repoId: 'r', path: file[id] }))).toEqual([
+      { repoId: 'r', path: 'a.py', best: 1 },
+      { repoId: 'r', path: 'b.py', best: 0.8 },
+      { repoId: 'r', path: 'c.py', best: 0.4 },
+    ]);
+  });
+  it('lends every function of those files a share of the file’s best, and brings in the ones no list found', () => {
+    const files = siblingFiles(ranked, (id) => ({ repoId: 'r', path: file[id] }));
+    const out = withSiblings(ranked, files, [
+      { pathIndex: 0, id: 'a1' },
+      { pathIndex: 0, id: 'a2' },
+      { pathIndex: 0, id: 'a3' },
+      { pathIndex: 2, id: 'c1' },
+    ]);
+    const score = Object.fromEntries(out.map((r) => [r.id, r.score]));
+    expect(score.a2).toBeCloseTo(0.5 + SIBLING_SHARE * 1);
+    expect(score.a3).toBeCloseTo(SIBLING_SHARE * 1);
+    expect(score.d1).toBe(0.39);
+    // a3 (no list found it) now outranks d1, which is in none of the best files.
+    expect(out.findIndex((r) => r.id === 'a3')).toBeLessThan(out.findIndex((r) => r.id === 'd1'));
+    expect(out.find((r) => r.id === 'a3')!.evidence[0]).toMatchObject({ signal: 'file-sibling', rank: 1 });
   });
 });

@@ -159,6 +159,23 @@ describe('identifiers, strings, code and paths', () => {
     expect(s.prose).not.toContain('import requests');
   });
 
+  it('a printed log or error line gives its message (without the prefix); an apostrophe is not a quote', () => {
+    const s = extractSignals(
+      [
+        "fd doesn't work when the cwd is gone, it's 'really odd' here",
+        '```sh',
+        '[fd error]: Could not retrieve current directory (has it been deleted?).',
+        "Error: Cannot find module 'foo/bar' from the loader",
+        '```',
+      ].join('\n'),
+    );
+    expect(s.strings).toContain('Could not retrieve current directory (has it been deleted?).');
+    // The message up to the first printed value is searched too.
+    expect(s.strings).toContain('Cannot find module');
+    expect(s.strings).toContain('really odd');
+    expect(s.strings.some((x) => x.startsWith('t work'))).toBe(false);
+  });
+
   it('a file URL or Windows path reads as a repository-style path', () => {
     expect(cleanPath('file:///app/src/a.ts')).toBe('/app/src/a.ts');
     expect(cleanPath('C:\\src\\A.cs')).toBe('/src/A.cs');

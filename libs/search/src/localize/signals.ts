@@ -182,7 +182,16 @@ const WORD = /\b[A-Za-z_$][\w$]*\b/g;
 /** A line that reads as code: an assignment, a call, a definition, a return. */
 const CODE_LINE = /^(?:(?:def|class|function|const|let|var|return|if|raise|throw)\b.*|[\w.[\]'"]+\s*(?:[-+*/]?=|\+\+|--)\s*\S.*|[\w.$]+\(.*\)[;,]?)$/;
 /** A message written in quotes: at least two words or a word with punctuation. */
-const QUOTED_MESSAGE = /"([^"\n]{6,200})"|'([^'\n]{6,200})'|“([^”\n]{6,200})”/g;
+// A single quote inside a word is an apostrophe (don't, it's), not a quote.
+const QUOTED_MESSAGE = /"([^"\n]{6,200})"|(?<![\p{L}\p{N}])'([^'\n]{6,200})'(?![\p{L}\p{N}])|“([^”\n]{6,200})”/gu;
+/**
+ * A log or error line a program printed (`[fd error]: Could not retrieve ...`, `error: unknown flag`,
+ * `WARN  thing failed: ...`): its message is in the source verbatim, its prefix is not.
+ */
+const LOG_MESSAGE =
+  /^\s*(?:\[[^\]\n]{0,30}\b(?:error|warning|warn|fatal|panic|critical)\b[^\]\n]{0,30}\]\s*:?|(?:\[[^\]\n]{1,40}\]\s*:?\s*)?(?:[\w.-]+\s+)?(?:error|warning|warn|fatal|panic|critical)\b[^:\n]{0,30}:)\s+(.{10,})$/i;
+/** In a message, where the program's own text most likely ends and printed values begin. */
+const MESSAGE_VALUE = /\s*(?::\s|["'`]|\s\/|\d{3,}).*$/;
 const EXCEPTION_LINE = /(?:^|\s)((?:[\w]+\.)*[A-Z]\w*(?:Error|Exception|Warning|Failure|Panic))(?::\s+(.{4,}))?\s*$/;
 
 /** Names too common in code and prose to point anywhere. */
@@ -252,6 +261,14 @@ export function extractSignals(input: string): IssueSignals {
       addId(m[1].split('.').pop()!, 1);
       if (m[2]) addString(m[2].replace(/^['"]|['"]$/g, ''));
     }
+  }
+  for (const line of lines) {
+    const m = LOG_MESSAGE.exec(line);
+    if (!m || EXCEPTION_LINE.test(line.trim())) continue;
+    addString(m[1]);
+    // The message up to the first printed value, when the value would spoil the phrase.
+    const head = m[1].replace(MESSAGE_VALUE, '');
+    if (head !== m[1] && head.split(/\s+/).length >= 3) addString(head);
   }
   for (const m of withoutFences.matchAll(QUOTED_MESSAGE)) {
     const s = m[1] ?? m[2] ?? m[3];

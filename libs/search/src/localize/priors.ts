@@ -1,0 +1,98 @@
+/**
+ * Where a fix lands, before any signal: priors on a candidate's file, applied to LOCALIZE's fused
+ * score. Each was measured on the whole dev set (bench/localize/README.md, "Changes and their
+ * effect"), never on one repository.
+ *
+ * - Tests: a fix changes the code, not its tests (SWE-bench's gold patches hold no test file).
+ * - Vendored copies of other projects (`vendor/`, `third_party/`, Python's `<package>/packages/`):
+ *   an issue is fixed in the project's own code, not in a dependency it carries.
+ * - Path words: an issue names what it is about ("blueprint", "wakatime card", "glob"), and projects
+ *   name their files after the same things; a file whose path shares words with the issue is where
+ *   the engineer looks first.
+ */
+
+/** A test scope's score is multiplied by this. */
+export const TEST_FILE_FACTOR = 0.25;
+/** A vendored scope's score is multiplied by this. */
+export const VENDORED_FACTOR = 0.5;
+/** Per path word the issue shares (at most PATH_WORDS_MAX count), the score grows by this share. */
+export const PATH_WORD_BOOST = 0.4;
+const PATH_WORDS_MAX = 2;
+
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|__tests__|spec|specs|testing|testdata|test-utils)\/|(?:^|\/)test_[^/]*\.py$|_tests?\.(?:py|go|rs)$|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|\/)conftest\.py$|(?:^|\/)src\/test\/|Tests?\.java$/;
+/**
+ * Vendored code. Python projects vendor under `<package>/packages/` (requests) or `_vendor/` (pip),
+ * while JavaScript monorepos keep their own code under a top-level `packages/`: only a `packages/`
+ * below the root of a Python file counts.
+ */
+const VENDORED_PATH = /(?:^|\/)(?:vendor|vendored|_vendor|third_party|thirdparty|node_modules|bower_components)\//;
+const PY_VENDORED_PATH = /^[^/]+\/(?:.+\/)?packages\/.+\.py$/;
+
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+export function isVendoredPath(path: string): boolean {
+  return VENDORED_PATH.test(path) || PY_VENDORED_PATH.test(path);
+}
+
+/** Words too common in issues or paths to point at a file. */
+const STOP_WORDS = new Set(
+  'the and for with this that from when have been into only than then them they what which while would should could there their about after before other some such more most also just like does not are was were will can use used using file files function functions method methods class code error errors issue issues return returns value values type types data test tests make makes new get set src lib main index util utils source core common internal impl base'.split(
+    ' ',
+  ),
+);
+const MIN_WORD = 4;
+
+/**
+ * The words of camelCase, snake_case, kebab-case and dotted tokens, lower-cased, crudely singular;
+ * a camelCase token counts whole too (`WakaTime` is the file `wakatime-card.js`).
+ */
+function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  const push = (word: string) => {
+    const w = singular(word.toLowerCase());
+    if (w.length >= MIN_WORD && !STOP_WORDS.has(w)) out.push(w);
+  };
+  for (const token of text.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
+    const parts = token.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+    for (const part of parts) push(part);
+    if (parts.length > 1) push(token);
+  }
+  return out;
+}
+
+function singular(w: string): string {
+  return w.replace(/(?:ies|es|s)$/, '');
+}
+
+/** The words of an issue that a path may share (computed once per issue). */
+export function issueWords(text: string): Set<string> {
+  return new Set(wordsOf(text));
+}
+
+/** Path words the issue shares: the file's directories and name, split into words. */
+export function sharedPathWords(path: string, words: ReadonlySet<string>): string[] {
+  return [...new Set(wordsOf(path.replace(/\.[^./]+$/, '')))].filter((w) => words.has(w));
+}
+
+/** The factor on a candidate's fused score from its file, and why (for the hit's evidence). */
+export function filePrior(path: string, words: ReadonlySet<string>): { factor: number; reasons: string[] } {
+  let factor = 1;
+  const reasons: string[] = [];
+  if (isTestPath(path)) {
+    factor *= TEST_FILE_FACTOR;
+    reasons.push(`a test file (x${TEST_FILE_FACTOR})`);
+  } else if (isVendoredPath(path)) {
+    factor *= VENDORED_FACTOR;
+    reasons.push(`vendored code (x${VENDORED_FACTOR})`);
+  }
+  const shared = sharedPathWords(path, words);
+  if (shared.length > 0) {
+    const boost = 1 + PATH_WORD_BOOST * Math.min(shared.length, PATH_WORDS_MAX);
+    factor *= boost;
+    reasons.push(`its path shares ${shared.slice(0, 3).join(', ')} with the issue (x${Math.round(boost * 100) / 100})`);
+  }
+  return { factor, reasons };
+}
