@@ -16,7 +16,7 @@ const LIB_DEPENDENCIES = {
   ingest: ['code-model', 'config', 'errors', 'graph', 'llm', 'queue', 'observability'],
   search: ['code-model', 'errors', 'graph', 'llm', 'config', 'observability'],
   rerank: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model', 'observability'],
-  pipeline: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model'],
+  pipeline: ['config', 'errors', 'graph', 'llm', 'queue', 'search', 'code-model', 'impact'],
   mcp: ['search', 'api-client'],
   history: ['code-model', 'config', 'errors', 'graph', 'observability'],
   impact: ['code-model', 'config', 'errors', 'graph', 'history', 'ingest', 'llm'],

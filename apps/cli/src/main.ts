@@ -96,6 +96,7 @@ program
   .option('--base <ref>', 'git ref to compare from')
   .option('--head <ref>', 'git ref to compare to')
   .option('--depth <n>', 'impact depth (default 2)', positiveInt)
+  .option('--written', 'also a short review written by the chat model, citing scopes (needs a configured model)')
   .option('--json', 'print JSON')
   .action((o) => run(() => reviewCommand(o)));
 program

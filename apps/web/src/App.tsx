@@ -8,6 +8,7 @@ import { useQuery } from './lib/use-query';
 import { AskPage } from './pages/AskPage';
 import { LocalizePage } from './pages/LocalizePage';
 import { RepositoriesPage } from './pages/RepositoriesPage';
+import { ReviewPage } from './pages/ReviewPage';
 import { ScopePage } from './pages/ScopePage';
 import { SearchPage } from './pages/SearchPage';
 
@@ -23,6 +24,7 @@ const NAV: Array<[string, string, string]> = [
   ['search', '#/search', 'Search'],
   ['ask', '#/ask', 'Ask'],
   ['localize', '#/localize', 'Localize'],
+  ['review', '#/review', 'Review'],
   ['repositories', '#/repositories', 'Repositories'],
 ];
 
@@ -56,6 +58,7 @@ function Console() {
         {route.page === 'search' && <SearchPage params={route.params} repos={list} vocabulary={vocab} />}
         {route.page === 'ask' && <AskPage params={route.params} repos={list} />}
         {route.page === 'localize' && <LocalizePage repos={list} />}
+        {route.page === 'review' && <ReviewPage params={route.params} repos={list} />}
         {route.page === 'scope' && <ScopePage key={route.id} id={route.id} vocabulary={vocab} />}
         {route.page === 'repositories' && <RepositoriesPage repos={list} error={repos.error} reload={repos.reload} />}
       </main>

@@ -191,6 +191,11 @@ export const envSchema = z.object({
   ASK_DEFAULT_PIPELINE: z.string().min(1).default('base'),
   // An ask no worker has taken after this long is removed and its watchers told so (no worker running).
   ASK_PICKUP_TIMEOUT_MS: positiveInt.max(3_600_000).default(120_000),
+  // The written change review (reviewChange with writtenReview: true) waits on the model inside the
+  // request, so its limit is shorter than ask's; past it the structured review comes back without it.
+  REVIEW_MODEL_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
+  REVIEW_MAX_PROMPT_TOKENS: positiveInt.min(500).max(200_000).default(8_000),
+  REVIEW_MAX_OUTPUT_TOKENS: positiveInt.min(50).max(8_000).default(600),
 });
 
 /** Names that only this machine can reach; binding anywhere else exposes the API to the network. */
@@ -289,6 +294,7 @@ export interface AppConfig {
   };
   chat: { provider: Env['CHAT_PROVIDER']; model?: string; openai: { baseUrl?: string; apiKey?: string } };
   ask: { modelTimeoutMs: number; defaultPipeline: string; pickupTimeoutMs: number };
+  review: { modelTimeoutMs: number; maxPromptTokens: number; maxOutputTokens: number };
 }
 
 /**
@@ -376,5 +382,6 @@ export function toAppConfig(env: Env): AppConfig {
     },
     chat: { provider: env.CHAT_PROVIDER, model: env.CHAT_MODEL, openai: { baseUrl: env.CHAT_OPENAI_BASE_URL, apiKey: env.CHAT_OPENAI_API_KEY } },
     ask: { modelTimeoutMs: env.ASK_MODEL_TIMEOUT_MS, defaultPipeline: env.ASK_DEFAULT_PIPELINE, pickupTimeoutMs: env.ASK_PICKUP_TIMEOUT_MS },
+    review: { modelTimeoutMs: env.REVIEW_MODEL_TIMEOUT_MS, maxPromptTokens: env.REVIEW_MAX_PROMPT_TOKENS, maxOutputTokens: env.REVIEW_MAX_OUTPUT_TOKENS },
   };
 }

@@ -40,6 +40,8 @@ export interface ChangeReview {
   /** Tests reached from the changed code, test files importing it, and tests the change edits. */
   tests: { path: string; qualifiedName: string | null; how: string }[];
   warnings: string[];
+  /** The unified diff reviewed (given, or git's between the refs): what a written review reads. */
+  diff: string;
 }
 
 /**
@@ -80,9 +82,11 @@ export class ReviewService implements OnModuleDestroy {
     let after: (p: string, old: string | null, c: FileChange) => Promise<string | null>;
     let base: string | null = null;
     let head: string | null = null;
+    let diff: string;
     if (req.diff !== undefined) {
       if (req.base || req.head) throw new DomainError(DomainErrorCode.InvalidInput, 'give either a diff or base and head refs, not both', 'diff');
       if (req.diff.length > REVIEW_LIMITS.maxDiffChars) throw new DomainError(DomainErrorCode.InvalidInput, `the diff is longer than ${REVIEW_LIMITS.maxDiffChars} characters`, 'diff');
+      diff = req.diff;
       changes = parseUnifiedDiff(req.diff, true);
       if (changes.length === 0) throw new DomainError(DomainErrorCode.InvalidInput, 'no file changes found: expected a unified diff (diff --git / --- +++ / @@ hunks)', 'diff');
       before = (p) => readInside(root, p);
@@ -100,7 +104,8 @@ export class ReviewService implements OnModuleDestroy {
       if (!base) throw new DomainError(DomainErrorCode.InvalidInput, `base "${req.base}" names no commit of ${req.repository}`, 'base');
       head = await resolveRef(root, req.head);
       if (!head) throw new DomainError(DomainErrorCode.InvalidInput, `head "${req.head}" names no commit of ${req.repository}`, 'head');
-      changes = parseUnifiedDiff(await diffRefs(root, base, head));
+      diff = await diffRefs(root, base, head);
+      changes = parseUnifiedDiff(diff);
       before = (p) => showFile(root, base!, p);
       after = (p, _old, c) => (c.deleted ? Promise.resolve(null) : showFile(root, head!, p));
     }
@@ -144,7 +149,7 @@ export class ReviewService implements OnModuleDestroy {
     for (const t of impact?.tests ?? []) addTest(t.path, t.qualifiedName, 'reaches the changed code');
     for (const i of impact?.importers ?? []) if (i.isTest) addTest(i.path, null, `imports ${i.imports}`);
     if (repo.history !== 'git') warnings.push('no history read for this repository: co-change partners unknown');
-    return { repository: req.repository, base, head, files, changedScopes: changed, impact, coChangeMissing, tests, warnings };
+    return { repository: req.repository, base, head, files, changedScopes: changed, impact, coChangeMissing, tests, warnings, diff };
   }
 }
 

@@ -20,6 +20,7 @@ export const REVIEW = `query McpReview($input: ReviewChangeInput!) {
     impact { ${IMPACT_FIELDS} }
     coChangeMissing { confidence support with scope { ${REF} } }
     tests { path qualifiedName how } warnings
+    writtenReview { status text reason model inventedCitations warnings citations { id qualifiedName path startLine endLine } }
   }
 }`;
 export const HISTORY = `query McpHistory($repository: String!, $path: String, $scopeId: String, $limit: Int) {
@@ -46,7 +47,7 @@ type ImpactData = {
   history: string;
 };
 
-const at = (s: Ref) => `${s.path}${s.startLine ? `:${s.startLine}${s.endLine && s.endLine !== s.startLine ? `-${s.endLine}` : ''}` : ''}`;
+const at = (s: Pick<Ref, 'path' | 'startLine' | 'endLine'>) => `${s.path}${s.startLine ? `:${s.startLine}${s.endLine && s.endLine !== s.startLine ? `-${s.endLine}` : ''}` : ''}`;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 export function formatImpact(r: ImpactData): string {
@@ -107,8 +108,9 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
         base: z.string().min(1).max(200).optional().describe('with head: git refs to compare'),
         head: z.string().min(1).max(200).optional(),
         depth: z.number().int().min(1).max(6).optional(),
+        writtenReview: z.boolean().optional().describe('also a short review written by the chat model, citing scopes (when one is configured)'),
       },
-      handler: async (args: { repository: string; diff?: string; base?: string; head?: string; depth?: number }) => {
+      handler: async (args: { repository: string; diff?: string; base?: string; head?: string; depth?: number; writtenReview?: boolean }) => {
         type Review = {
           files: { path: string; change: string; linesAdded: number; linesDeleted: number; parsed: boolean }[];
           changedScopes: { graphId: string; qualifiedName: string; kind: string; path: string; change: string; startLine: number; endLine: number; inGraph: boolean }[];
@@ -116,6 +118,7 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
           coChangeMissing: { confidence: number; support: number; with: string[]; scope: Ref }[];
           tests: { path: string; qualifiedName: string | null; how: string }[];
           warnings: string[];
+          writtenReview: { status: string; text: string | null; reason: string | null; model: string | null; inventedCitations: string[]; warnings: string[]; citations: Omit<Ref, 'kind'>[] } | null;
         };
         const { reviewChange: r } = await call<{ reviewChange: Review }>(REVIEW, { input: args });
         const out = [`${r.files.length} file(s): ${r.files.map((f) => `${f.path} (${f.change} +${f.linesAdded} -${f.linesDeleted}${f.parsed ? '' : ', not parsed'})`).join(', ')}`, 'changed scopes:'];
@@ -127,6 +130,11 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
         out.push(r.tests.length ? `tests: ${r.tests.map((t) => `${t.qualifiedName ?? t.path} (${t.how})`).join('; ')}` : 'tests: none found');
         if (r.impact) out.push('', formatImpact(r.impact));
         if (r.warnings.length) out.push(`warnings: ${r.warnings.join('; ')}`);
+        const w = r.writtenReview;
+        if (w?.status === 'written') {
+          out.push('', `written review (${w.model}):`, w.text ?? '', ...w.citations.map((c) => `  [cite:${c.id}] ${c.qualifiedName} ${at(c)}`));
+          if (w.warnings.length) out.push(`written review warnings: ${w.warnings.join('; ')}`);
+        } else if (w) out.push('', w.reason ?? 'written review unavailable');
         return out.join('\n');
       },
     },

@@ -4,6 +4,7 @@ import { AskEventsService } from './ask-events.service';
 import { AskService } from './ask.service';
 import { HistoryRepository } from './history/history.repository';
 import { Retriever } from './retrieval/retriever';
+import { WrittenReviewService } from './review/written-review';
 
 /**
  * Answering questions (YAML pipelines, engine, router, history, budgets). Needs ConfigModule,
@@ -12,7 +13,7 @@ import { Retriever } from './retrieval/retriever';
  */
 @Module({
   imports: [SearchModule],
-  providers: [AskService, AskEventsService, HistoryRepository, Retriever],
-  exports: [AskService],
+  providers: [AskService, AskEventsService, HistoryRepository, Retriever, WrittenReviewService],
+  exports: [AskService, WrittenReviewService],
 })
 export class PipelineModule {}

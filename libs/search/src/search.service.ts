@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -186,7 +186,7 @@ export class SearchService {
     const head = outcome.ranked.slice(0, depth);
     const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
     timings.fetch += round(performance.now() - t2);
-    const words = issueWords(plan.semantic!.text);
+    const words = issueWords(plan.semantic!.text, commonPathWords(allFiles));
     const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
       // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.

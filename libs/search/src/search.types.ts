@@ -235,7 +235,7 @@ export interface ScoreBreakdown {
 
 /** LOCALIZE: one piece of evidence that brought a hit, and the edge it travelled when it was spread over the graph. */
 export interface LocalizeEvidence {
-  /** frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose */
+  /** frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose | file-prior | file-sibling */
   signal: string;
   /** What the signal was: the frame (`sessions.py:456 in request`), the name, the quoted message... */
   detail: string;

@@ -97,6 +97,7 @@ export class ReviewChangeInput {
   @Field({ nullable: true, description: 'With head: review what changed between two git refs of the repository' }) base?: string;
   @Field({ nullable: true }) head?: string;
   @Field(() => Int, { nullable: true, description: 'Impact depth, 1-6 (default 2)' }) depth?: number;
+  @Field({ nullable: true, description: 'Also a short written review by the chat model, citing scopes (needs a configured model; waits at most REVIEW_MODEL_TIMEOUT_MS)' }) writtenReview?: boolean;
 }
 
 @ObjectType()
@@ -129,6 +130,32 @@ export class CoveringTest {
   @Field() how: string;
 }
 
+@ObjectType({ description: 'A scope the written review cites' })
+export class ReviewCitation {
+  @Field(() => ID) id: string;
+  @Field() qualifiedName: string;
+  @Field() path: string;
+  @Field(() => Int, { nullable: true }) startLine: number | null;
+  @Field(() => Int, { nullable: true }) endLine: number | null;
+}
+
+@ObjectType({ description: "The chat model's short review of the change, or why there is none" })
+export class WrittenReview {
+  @Field({ description: 'written, or unavailable (reason says why; the rest of the review is unaffected)' }) status: string;
+  @Field(() => String, { nullable: true, description: 'The review; scopes cited as [cite:<scope id>], only ids the model was given' }) text: string | null;
+  @Field(() => String, { nullable: true, description: '"written review unavailable: ..." when status is unavailable' }) reason: string | null;
+  @Field(() => [ReviewCitation]) citations: ReviewCitation[];
+  @Field(() => [String], { description: 'Cited ids the model was not given: removed from the text' }) inventedCitations: string[];
+  @Field(() => String, { nullable: true }) model: string | null;
+  @Field(() => Int, { description: 'Prompt tokens (local o200k count)' }) promptTokens: number;
+  @Field(() => Int) maxPromptTokens: number;
+  @Field(() => Int, { description: 'Facts left out to fit the prompt budget' }) factsOmitted: number;
+  @Field() diffTruncated: boolean;
+  @Field({ description: 'The answer was cut to REVIEW_MAX_OUTPUT_TOKENS' }) outputTruncated: boolean;
+  @Field(() => Int) ms: number;
+  @Field(() => [String]) warnings: string[];
+}
+
 @ObjectType()
 export class ChangeReview {
   @Field() repository: string;
@@ -140,6 +167,7 @@ export class ChangeReview {
   @Field(() => [CoChangedScope], { description: 'Usual partners of the changed scopes that this change leaves alone' }) coChangeMissing: CoChangedScope[];
   @Field(() => [CoveringTest]) tests: CoveringTest[];
   @Field(() => [String]) warnings: string[];
+  @Field(() => WrittenReview, { nullable: true, description: 'Only when the input asks for it (writtenReview: true)' }) writtenReview?: WrittenReview | null;
 }
 
 @ObjectType()

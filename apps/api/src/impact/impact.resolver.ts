@@ -2,6 +2,7 @@ import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { HistoryRepository } from '@scopegraph/history';
 import { DeadCodeService, ImpactService, ReviewService } from '@scopegraph/impact';
+import { WrittenReviewService } from '@scopegraph/pipeline';
 import { ChangeReview, DeadCodeInput, DeadCodeResult, ImpactInput, ImpactResult, RepositoryHistory, ReviewChangeInput } from './impact.model';
 
 const HISTORY_MAX = 200;
@@ -15,6 +16,7 @@ export class ImpactResolver {
     private readonly reviews: ReviewService,
     private readonly deadCodes: DeadCodeService,
     private readonly histories: HistoryRepository,
+    private readonly writer: WrittenReviewService,
   ) {}
 
   @Query(() => ImpactResult, {
@@ -26,8 +28,10 @@ export class ImpactResolver {
   }
 
   @Query(() => ChangeReview, { description: 'A unified diff, or two git refs, mapped onto changed scopes, with their impact, untouched co-change partners and covering tests', complexity: 100 })
-  reviewChange(@Args('input') input: ReviewChangeInput): Promise<ChangeReview> {
-    return this.reviews.review(input);
+  async reviewChange(@Args('input') input: ReviewChangeInput): Promise<ChangeReview> {
+    const { writtenReview, ...request } = input;
+    const review = await this.reviews.review(request);
+    return { ...review, writtenReview: writtenReview ? await this.writer.write(review) : null };
   }
 
   @Query(() => DeadCodeResult, { description: 'Declarations nothing references, entry points excluded, each with a confidence and the reasons it could still be live', complexity: 50 })

@@ -24,7 +24,7 @@ export function impactCommand(scopes: string[], o: { repo: string; depth?: numbe
   return runTool('impact', { repository: o.repo, ...(scopeIds.length ? { scopeIds } : {}), ...(qualifiedNames.length ? { qualifiedNames } : {}), depth: o.depth, maxNodes: o.maxNodes }, o.json, client);
 }
 
-export function reviewCommand(o: { repo: string; diff?: string; base?: string; head?: string; depth?: number; json?: boolean }, client = new ApiClient()): Promise<number> {
+export function reviewCommand(o: { repo: string; diff?: string; base?: string; head?: string; depth?: number; written?: boolean; json?: boolean }, client = new ApiClient()): Promise<number> {
   let diff: string | undefined;
   if (o.diff) {
     try {
@@ -34,7 +34,7 @@ export function reviewCommand(o: { repo: string; diff?: string; base?: string; h
     }
   }
   if (!diff && !(o.base && o.head)) throw new CliError('give --diff <file|-> or both --base and --head');
-  return runTool('review_change', { repository: o.repo, ...(diff ? { diff } : { base: o.base, head: o.head }), depth: o.depth }, o.json, client);
+  return runTool('review_change', { repository: o.repo, ...(diff ? { diff } : { base: o.base, head: o.head }), depth: o.depth, ...(o.written ? { writtenReview: true } : {}) }, o.json, client);
 }
 
 export function historyCommand(o: { repo: string; path?: string; scope?: string; limit?: number; json?: boolean }, client = new ApiClient()): Promise<number> {

@@ -58,6 +58,20 @@ export type FeedbackQuality =
   | 'INSUFFICIENT'
   | 'POOR';
 
+export type ImpactInput = {
+  /** Co-changed scopes at most, 0-50 (default 10) */
+  coChanged?: number | null | undefined;
+  /** 1-6 (default 3) */
+  depth?: number | null | undefined;
+  /** Dependents at most, 1-2000 (default 500) */
+  maxNodes?: number | null | undefined;
+  /** Exact qualified names (Invoice.total) */
+  qualifiedNames?: Array<string> | null | undefined;
+  repository: string;
+  /** Scope ids (at most 200 ids and names together) */
+  scopeIds?: Array<string | number> | null | undefined;
+};
+
 export type IndexRepositoryInput = {
   /** Globs (gitignore syntax) to skip besides the defaults, e.g. "src/legacy/"; kept with the repository */
   exclude?: Array<string> | null | undefined;
@@ -130,6 +144,19 @@ export type RerankWeightsInput = {
   llm?: number | null | undefined;
   /** Weight of the retrieval score (default 0.3), >= 0 */
   vector?: number | null | undefined;
+};
+
+export type ReviewChangeInput = {
+  /** With head: review what changed between two git refs of the repository */
+  base?: string | null | undefined;
+  /** Impact depth, 1-6 (default 2) */
+  depth?: number | null | undefined;
+  /** A unified diff against the indexed tree (git diff, diff -u) */
+  diff?: string | null | undefined;
+  head?: string | null | undefined;
+  repository: string;
+  /** Also a short written review by the chat model, citing scopes (needs a configured model; waits at most REVIEW_MODEL_TIMEOUT_MS) */
+  writtenReview?: boolean | null | undefined;
 };
 
 /** WEIGHTED: (w.vector·retrieval + w.llm·llm)/(w.vector + w.llm); MULTIPLICATIVE: retrieval·llm; LLM_OVERRIDE: llm if > 0.9, else the mean */
@@ -270,6 +297,13 @@ export type ConsoleHealthQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleHealthQuery = { health: { ok: boolean } };
 
+export type ConsoleImpactQueryVariables = Exact<{
+  input: ImpactInput;
+}>;
+
+
+export type ConsoleImpactQuery = { impact: { depth: number, history: string, elapsedMs: number, targets: Array<{ id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }>, levels: Array<{ depth: number, scopes: Array<{ relation: string, isTest: boolean, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }, path: Array<{ from: string, edge: string, to: string, line: number | null, resolver: string | null, via: string | null }> }> }>, importers: Array<{ path: string, imports: string, line: number | null, isTest: boolean }>, tests: Array<{ id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }>, coverage: { edges: number, nameOnlyEdges: number, preciseEdges: number, unresolvedSameName: number, unresolvedInReached: number, testsFound: boolean, truncated: boolean, summary: string }, coChanged: Array<{ confidence: number, support: number, with: Array<string>, level: string, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null } }> } };
+
 export type ConsoleIndexProgressSubscriptionVariables = Exact<{
   jobId: string | number;
 }>;
@@ -325,6 +359,13 @@ export type ConsoleRerankResultQueryVariables = Exact<{
 
 
 export type ConsoleRerankResultQuery = { rerankResult: { status: RerankStatus, done: number, total: number, reranker: string, model: string | null, reason: string | null, llmCalls: number, fallbacks: number, durationMs: number | null, notes: Array<string>, cache: { hits: number, misses: number }, hits: Array<{ scopeId: string, rank: number, score: number, scope: { id: string, name: string, qualifiedName: string, kind: string, path: string }, scoreBreakdown: { retrieval: number, retrievalRank: number, llm: number | null, llmReasoning: string | null, relevant: boolean | null, merged: number, scored: boolean, reranker: string, fallbackReason: string | null, batch: number | null, cached: boolean } }>, feedback: { quality: FeedbackQuality, suggestions: Array<{ type: string, description: string, suggestedQuery: { text: string, mode: string, topK: number | null, filters: { repository: string | null, pathContains: string | null, pathGlob: string | null, languages: Array<string>, kinds: Array<string>, name: string | null } } | null }> } | null } };
+
+export type ConsoleReviewChangeQueryVariables = Exact<{
+  input: ReviewChangeInput;
+}>;
+
+
+export type ConsoleReviewChangeQuery = { reviewChange: { repository: string, base: string | null, head: string | null, warnings: Array<string>, files: Array<{ path: string, change: string, linesAdded: number, linesDeleted: number, parsed: boolean, isTest: boolean }>, changedScopes: Array<{ graphId: string, qualifiedName: string, kind: string, path: string, change: string, startLine: number, endLine: number, inGraph: boolean }>, impact: { depth: number, history: string, elapsedMs: number, targets: Array<{ id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }>, levels: Array<{ depth: number, scopes: Array<{ relation: string, isTest: boolean, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }, path: Array<{ from: string, edge: string, to: string, line: number | null, resolver: string | null, via: string | null }> }> }>, importers: Array<{ path: string, imports: string, line: number | null, isTest: boolean }>, tests: Array<{ id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null }>, coverage: { edges: number, nameOnlyEdges: number, preciseEdges: number, unresolvedSameName: number, unresolvedInReached: number, testsFound: boolean, truncated: boolean, summary: string }, coChanged: Array<{ confidence: number, support: number, with: Array<string>, level: string, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null } }> } | null, coChangeMissing: Array<{ confidence: number, support: number, with: Array<string>, level: string, scope: { id: string, qualifiedName: string, kind: string, path: string, startLine: number | null, endLine: number | null } }>, tests: Array<{ path: string, qualifiedName: string | null, how: string }>, writtenReview: { status: string, text: string | null, reason: string | null, model: string | null, inventedCitations: Array<string>, warnings: Array<string>, outputTruncated: boolean, diffTruncated: boolean, factsOmitted: number, citations: Array<{ id: string, qualifiedName: string, path: string, startLine: number | null, endLine: number | null }> } | null } };
 
 export type ConsoleScopeQueryVariables = Exact<{
   id: string | number;

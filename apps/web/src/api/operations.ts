@@ -109,3 +109,27 @@ export const LOCALIZE = `query ConsoleLocalize($input: SearchInput!) {
     warnings timings { total }
   }
 }`;
+
+const IMPACT_REF = 'id qualifiedName kind path startLine endLine';
+const IMPACT_FIELDS = `targets { ${IMPACT_REF} } depth history elapsedMs
+    levels { depth scopes { relation isTest scope { ${IMPACT_REF} } path { from edge to line resolver via } } }
+    importers { path imports line isTest }
+    tests { ${IMPACT_REF} }
+    coverage { edges nameOnlyEdges preciseEdges unresolvedSameName unresolvedInReached testsFound truncated summary }
+    coChanged { confidence support with level scope { ${IMPACT_REF} } }`;
+
+/** What depends on a scope, by depth, with coverage and co-changed scopes (the scope page's impact view). */
+export const IMPACT = `query ConsoleImpact($input: ImpactInput!) { impact(input: $input) { ${IMPACT_FIELDS} } }`;
+
+/** A pasted diff or two refs reviewed: changed scopes, impact, partners left alone, tests, the written review. */
+export const REVIEW_CHANGE = `query ConsoleReviewChange($input: ReviewChangeInput!) {
+  reviewChange(input: $input) {
+    repository base head warnings
+    files { path change linesAdded linesDeleted parsed isTest }
+    changedScopes { graphId qualifiedName kind path change startLine endLine inGraph }
+    impact { ${IMPACT_FIELDS} }
+    coChangeMissing { confidence support with level scope { ${IMPACT_REF} } }
+    tests { path qualifiedName how }
+    writtenReview { status text reason model inventedCitations warnings outputTruncated diffTruncated factsOmitted citations { id qualifiedName path startLine endLine } }
+  }
+}`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../api/errors';
 import type { GraphPath } from '../api/types';
-import { alignFirstLine, answerPieces, breakdownParts, globList, hopsText, movement, nameFromId, num, pathText, viaText } from './format';
+import { alignFirstLine, answerPieces, breakdownParts, coverageLines, globList, hopsText, impactPathText, movement, nameFromId, num, pathText, viaText } from './format';
 
 describe('score breakdown', () => {
   it('shows every list a hit was found by (rank · score · contribution), then fusion and rescore', () => {
@@ -88,5 +88,26 @@ describe('API errors', () => {
     expect(e.message).toMatch(/refused the subscription socket \(4403 Forbidden\)/);
     expect(ApiError.fromSocket({ code: 1006, reason: '' }).code).toBe('NETWORK');
     expect(ApiError.fromSocket([{ message: 'no rerank job "x"', extensions: { code: 'NOT_FOUND' } }]).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('impact paths and coverage', () => {
+  it('reads a path from the dependent to the changed scope, each edge with how it was made', () => {
+    const path = [
+      { from: 'r:app.py#run_app|function', edge: 'CALLS', to: 'r:util.py#helper|function', resolver: 'fast', via: null },
+      { from: 'r:util.py#helper|function', edge: 'CALLS', to: 'r:base.ts#Base.run|method', resolver: 'precise', via: 'r:impl.ts#Impl.run|method' },
+    ];
+    expect(impactPathText(path)).toBe('run_app -CALLS[name]-> helper -CALLS[compiler]-> Base.run (dynamic dispatch: Base.run overridden by Impl.run)');
+    expect(impactPathText([])).toBe('');
+  });
+
+  it('states coverage plainly', () => {
+    expect(coverageLines({ edges: 3, nameOnlyEdges: 2, preciseEdges: 1, unresolvedSameName: 1, unresolvedInReached: 0, testsFound: false, truncated: true })).toEqual([
+      '2 of 3 edges matched by name only (could point at the wrong target); 1 resolved by a compiler or index.',
+      '1 unresolved reference elsewhere with a matching name could also lead here (not shown).',
+      '0 unresolved or dynamic references in the reached code.',
+      'No tests were found.',
+      'The node cap stopped the walk before the depth did: there is more.',
+    ]);
   });
 });

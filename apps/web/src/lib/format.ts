@@ -173,3 +173,43 @@ export function alignFirstLine(source: string): string {
   const common = Math.min(...indents);
   return common > 0 ? lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length))).join('\n') : lines.join('\n');
 }
+
+/** One edge of an impact path as the API gives it: `from` depends on `to`. */
+export interface ImpactEdge {
+  from: string;
+  edge: string;
+  to: string;
+  resolver: string | null;
+  via: string | null;
+}
+
+/** The impact's resolver names as the provenances relationshipText labels edges with. */
+const RESOLVER_PROVENANCE: Record<string, string> = { precise: 'compiler', scip: 'scip', fast: 'name' };
+
+/**
+ * An impact path (from the dependent to the changed scope) as relationship text:
+ * `run_app -CALLS[name]-> helper`, with a dispatch hop saying through which override it goes.
+ */
+export function impactPathText(path: ImpactEdge[]): string {
+  if (path.length === 0) return '';
+  const text = relationshipText({
+    nodeIds: [path[0].from, ...path.map((e) => e.to)],
+    edgeTypes: path.map((e) => e.edge),
+    directions: path.map(() => 'out'),
+    provenances: path.map((e) => (e.resolver ? (RESOLVER_PROVENANCE[e.resolver] ?? e.resolver) : null)),
+  });
+  const dispatch = path.filter((e) => e.via).map((e) => `${nameFromId(e.to)} overridden by ${nameFromId(e.via!)}`);
+  return dispatch.length ? `${text} (dynamic dispatch: ${dispatch.join(', ')})` : text;
+}
+
+/** What an impact answer rests on, as plain sentences. */
+export function coverageLines(c: { edges: number; nameOnlyEdges: number; preciseEdges: number; unresolvedSameName: number; unresolvedInReached: number; testsFound: boolean; truncated: boolean }): string[] {
+  const s = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+  return [
+    c.edges === 0 ? 'No edge leads here: nothing in the graph depends on it.' : `${c.nameOnlyEdges} of ${s(c.edges, 'edge')} matched by name only (could point at the wrong target); ${c.preciseEdges} resolved by a compiler or index.`,
+    `${s(c.unresolvedSameName, 'unresolved reference')} elsewhere with a matching name could also lead here (not shown).`,
+    `${s(c.unresolvedInReached, 'unresolved or dynamic reference')} in the reached code.`,
+    c.testsFound ? 'Tests were found among the dependents.' : 'No tests were found.',
+    ...(c.truncated ? ['The node cap stopped the walk before the depth did: there is more.'] : []),
+  ];
+}

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'search'; params: URLSearchParams }
   | { page: 'ask'; params: URLSearchParams }
   | { page: 'localize' }
+  | { page: 'review'; params: URLSearchParams }
   | { page: 'scope'; id: string }
   | { page: 'repositories' };
 
@@ -17,6 +18,7 @@ export function parseRoute(hash: string): Route {
   if (scope) return { page: 'scope', id: decodeURIComponent(scope[1]) };
   if (path === '/ask') return { page: 'ask', params };
   if (path === '/localize') return { page: 'localize' };
+  if (path === '/review') return { page: 'review', params };
   if (path === '/repositories') return { page: 'repositories' };
   return { page: 'search', params };
 }

@@ -215,7 +215,7 @@ export function AskPage({ params, repos }: { params: URLSearchParams; repos: Rep
 }
 
 /** The answer with `[cite:id]` markers shown as numbered links to the cited scopes. */
-function AnswerText({ text, citations, streaming = false }: { text: string; citations: AskCitation[]; streaming?: boolean }) {
+export function AnswerText({ text, citations, streaming = false }: { text: string; citations: Pick<AskCitation, 'id' | 'qualifiedName'>[]; streaming?: boolean }) {
   const numbers = new Map(citations.map((c, i) => [c.id, i + 1]));
   const byId = new Map(citations.map((c) => [c.id, c]));
   return (

@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
-import type { ConsoleNeighborhoodQuery, ConsoleScopeQuery, Direction } from '../api/generated';
-import { NEIGHBORHOOD, SCOPE_QUERY } from '../api/operations';
+import type { ConsoleImpactQuery, ConsoleNeighborhoodQuery, ConsoleScopeQuery, Direction } from '../api/generated';
+import { IMPACT, NEIGHBORHOOD, SCOPE_QUERY } from '../api/operations';
 import type { Vocabulary } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
 import { Graph } from '../components/Graph';
+import { ImpactView } from '../components/ImpactView';
 import { SourceView } from '../components/SourceView';
 import { hopsText, scopeLocation } from '../lib/format';
 import { kindColor } from '../lib/kinds';
@@ -24,6 +25,10 @@ export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabula
   const n = hood.data?.neighborhood;
   const open = (target: string) => (location.hash = scopeHref(target));
   const toggleEdge = (t: string) => setEdges((list) => (list.includes(t) ? list.filter((x) => x !== t) : [...list, t]));
+  const [impactDepth, setImpactDepth] = useState(2);
+  const repoId = scope.data?.scope?.repoId ?? '';
+  const impactVars = useMemo(() => ({ input: { repository: repoId, scopeIds: [id], depth: impactDepth } }), [repoId, id, impactDepth]);
+  const impact = useQuery<ConsoleImpactQuery>(IMPACT, impactVars, JSON.stringify(impactVars), !repoId);
   const kinds = useMemo(() => [...new Set(n ? [n.root.kind, ...n.neighbors.map((x) => x.scope.kind)] : [])], [n]);
 
   return (
@@ -73,6 +78,24 @@ export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabula
                   ))}
                 </tbody>
               </table>
+            </section>
+          )}
+          {s && (
+            <section className="panel impact-panel">
+              <div className="graph-head">
+                <h3>Impact: what depends on it</h3>
+                <label>
+                  depth
+                  <select aria-label="impact depth" value={impactDepth} onChange={(e) => setImpactDepth(Number(e.target.value))}>
+                    {[1, 2, 3, 4].map((d) => (
+                      <option key={d}>{d}</option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              <ErrorBox error={impact.error} onRetry={impact.reload} />
+              {impact.loading && !impact.data && <p className="muted">Loading…</p>}
+              {impact.data && <ImpactView impact={impact.data.impact} />}
             </section>
           )}
         </div>

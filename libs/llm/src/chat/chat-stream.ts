@@ -21,6 +21,8 @@ export interface TextChatClient {
   readonly provider: 'gemini' | 'openai';
   readonly model: string;
   streamText(request: TextChatRequest): Promise<TextChatAnswer>;
+  /** The whole answer at once, for callers that show no chunks (a provider may lack it: use streamText). */
+  completeText?(request: TextChatRequest): Promise<TextChatAnswer>;
 }
 
 export interface TextCallResult extends TextChatAnswer {

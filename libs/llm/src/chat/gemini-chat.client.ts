@@ -45,6 +45,7 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
       maxRetries: 0,
     });
     Object.defineProperty(this, 'chat', { enumerable: false });
+    handleStreamAggregate(this.chat);
   }
 
   generateJson(request: JsonChatRequest): Promise<JsonChatAnswer> {
@@ -104,6 +105,30 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
     return { text, usage: inputTokens === undefined && outputTokens === undefined ? undefined : { inputTokens, outputTokens } };
   }
 
+  /**
+   * Plain text in one answer (`:generateContent`). @google/generative-ai leaves a stream's aggregate
+   * promise unhandled when an SSE body does not parse (an unhandledRejection, which ends a Node
+   * process); callers that show no chunks take this path instead.
+   */
+  completeText(request: TextChatRequest): Promise<TextChatAnswer> {
+    return observeModelCall(this.provider, 'chat', () => this.complete(request), (a) => a.usage);
+  }
+
+  private async complete(request: TextChatRequest): Promise<TextChatAnswer> {
+    const messages: [string, string][] = [
+      ['system', request.system],
+      ['human', request.user],
+    ];
+    let out: BaseMessage;
+    try {
+      out = await raceAbort(this.chat.invoke(messages, { signal: request.signal }), request.signal);
+    } catch (error) {
+      throw classify(error, request.signal, this.model);
+    }
+    const usage = (out as { usage_metadata?: { input_tokens?: number; output_tokens?: number } }).usage_metadata;
+    return { text: contentText(out.content), usage: usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : undefined };
+  }
+
   private runnableFor(schema: ZodTypeAny): Structured {
     let runnable = this.structured.get(schema);
     if (!runnable) {
@@ -112,6 +137,23 @@ export class GeminiChatClient implements JsonChatClient, TextChatClient {
     }
     return runnable;
   }
+}
+
+/**
+ * @google/generative-ai's generateContentStream returns `{stream, response}`; LangChain reads only
+ * `stream`. When an SSE body does not parse, `response` rejects too and nobody awaits it: an
+ * unhandledRejection that ends the Node process (the worker, mid-ask). The stream itself still
+ * carries the error to our caller, so the aggregate's rejection is marked handled here.
+ */
+function handleStreamAggregate(chat: ChatGoogleGenerativeAI): void {
+  const model = (chat as unknown as { client?: { generateContentStream?: (...args: unknown[]) => Promise<{ response?: Promise<unknown> }> } }).client;
+  const original = model?.generateContentStream;
+  if (!model || !original) return;
+  model.generateContentStream = async (...args: unknown[]) => {
+    const result = await original.apply(model, args);
+    result.response?.catch(() => undefined);
+    return result;
+  };
 }
 
 function contentText(content: BaseMessage['content']): string {

@@ -32,7 +32,7 @@ export const LOCALIZE_WEIGHTS = {
 } as const;
 /** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
 const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
-export { filePrior, isTestPath, issueWords, TEST_FILE_FACTOR } from './priors';
+export { commonPathWords, filePrior, isTestPath, issueWords, TEST_FILE_FACTOR } from './priors';
 export type LocalizeListName = keyof typeof LOCALIZE_WEIGHTS;
 
 /** RRF constant of the fusion (as hybrid's: the first ranks of a list count clearly more). */

@@ -1,4 +1,4 @@
-import { filePrior, isTestPath, isVendoredPath, issueWords, sharedPathWords, TEST_FILE_FACTOR, VENDORED_FACTOR } from './priors';
+import { commonPathWords, filePrior, isTestPath, isVendoredPath, issueWords, sharedPathWords, TEST_FILE_FACTOR, VENDORED_FACTOR } from './priors';
 
 describe('LOCALIZE file priors', () => {
   it('knows test files of every language the dev set holds', () => {
@@ -28,5 +28,14 @@ describe('LOCALIZE file priors', () => {
     const boosted = filePrior('src/flask/blueprints.py', words);
     expect(boosted.factor).toBeGreaterThan(1);
     expect(boosted.reasons[0]).toContain('blueprint');
+  });
+
+  it('a word in most of the repository’s paths (its package directory) does not count', () => {
+    const files = ['requests/models.py', 'requests/utils.py', 'requests/sessions.py', 'docs/conf.py'].map((path) => ({ path }));
+    const common = commonPathWords(files);
+    expect(common.has('request')).toBe(true);
+    const words = issueWords('Requesting a JSON document with iter_content returns bytes; the session model', common);
+    expect(sharedPathWords('requests/utils.py', words)).toEqual([]);
+    expect(sharedPathWords('requests/sessions.py', words)).toEqual(['session']);
   });
 });

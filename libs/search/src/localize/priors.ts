@@ -67,9 +67,27 @@ function singular(w: string): string {
   return w.replace(/(?:ies|es|s)$/, '');
 }
 
-/** The words of an issue that a path may share (computed once per issue). */
-export function issueWords(text: string): Set<string> {
-  return new Set(wordsOf(text));
+/** A path word in at least this share of a repository's files says nothing about one of them. */
+const COMMON_PATH_SHARE = 0.3;
+const commonWordsMemo = new WeakMap<readonly { path: string }[], Set<string>>();
+
+/**
+ * Path words too common in the repository to point at a file: the package directory every file sits
+ * in (`requests/...`: an issue about "requesting" is not about every file). Memoised per file list.
+ */
+export function commonPathWords(files: readonly { path: string }[]): Set<string> {
+  const memo = commonWordsMemo.get(files);
+  if (memo) return memo;
+  const counts = new Map<string, number>();
+  for (const f of files) for (const w of new Set(wordsOf(f.path.replace(/\.[^./]+$/, '')))) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const common = new Set([...counts].filter(([, n]) => files.length > 0 && n >= COMMON_PATH_SHARE * files.length).map(([w]) => w));
+  commonWordsMemo.set(files, common);
+  return common;
+}
+
+/** The words of an issue that a path may share (computed once per issue), less the repository's common path words. */
+export function issueWords(text: string, common: ReadonlySet<string> = new Set()): Set<string> {
+  return new Set(wordsOf(text).filter((w) => !common.has(w)));
 }
 
 /** Path words the issue shares: the file's directories and name, split into words. */
