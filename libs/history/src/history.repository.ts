@@ -4,6 +4,7 @@ import type { ChangeStats, CoChange, CommitRecord } from './aggregate';
 
 const WRITE_BATCH = 2_000;
 const DELETE_BATCH = 10_000;
+const READ_PAGE = 2_000;
 
 export interface HistoryState {
   head: string | null;
@@ -63,8 +64,13 @@ export class HistoryRepository {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('history/write-commits', { repoId, rows: batch });
   }
 
-  storedCommits(repoId: string): Promise<CommitRecord[]> {
-    return this.neo4j.read<CommitRecord>('history/stored-commits', { repoId });
+  async storedCommits(repoId: string): Promise<CommitRecord[]> {
+    const out: CommitRecord[] = [];
+    for (;;) {
+      const page = await this.neo4j.read<CommitRecord>('history/stored-commits', { repoId, skip: cypherInt(out.length), limit: cypherInt(READ_PAGE) });
+      out.push(...page);
+      if (page.length < READ_PAGE) return out;
+    }
   }
 
   async deleteCommits(repoId: string): Promise<void> {
