@@ -100,6 +100,9 @@ const STRATEGIES = new Map<string, Strategy>();
   S.set('same file, nearest first (no history)', (t) => t.sameFile);
   S.set('static, then same file (no history)', (t) => appendRanked(t.staticList, t.sameFile));
   S.set('rrf static + same file (no history)', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }]));
+  for (const sup of [2, 3]) S.set(`promote co(s>=${sup},c>=0.5), rrf static + same file`, (t) => appendRanked(t.co(sup, 0.5, 'noisyOr'), fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }])));
+  S.set('rrf static + same file + 0.5*co', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.co(2, 0.1, 'noisyOr'), weight: 0.5 }]));
+  S.set('rrf static + same file + 0.5*file-history', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.file, weight: 0.5 }]));
   S.set('rrf static + same file + co', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.co(1, 0, 'noisyOr'), weight: 1 }]));
   S.set('rrf static + same file + co + other-file history', (t) =>
     fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.co(1, 0, 'noisyOr'), weight: 1 }, { ids: t.otherFiles, weight: 1 }]),
