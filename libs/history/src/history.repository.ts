@@ -49,6 +49,9 @@ function chunks<T>(rows: T[], size: number): T[][] {
 /** Every Neo4j read and write of history; each method runs the cypher/history file of its name. */
 @Injectable()
 export class HistoryRepository {
+  /** Commits per read of storedCommits (a property, not a constructor argument: Nest builds this class). */
+  readPage = READ_PAGE;
+
   constructor(private readonly neo4j: Neo4jService) {}
 
   async state(repoId: string): Promise<HistoryState | null> {
@@ -67,9 +70,9 @@ export class HistoryRepository {
   async storedCommits(repoId: string): Promise<CommitRecord[]> {
     const out: CommitRecord[] = [];
     for (;;) {
-      const page = await this.neo4j.read<CommitRecord>('history/stored-commits', { repoId, skip: cypherInt(out.length), limit: cypherInt(READ_PAGE) });
+      const page = await this.neo4j.read<CommitRecord>('history/stored-commits', { repoId, skip: cypherInt(out.length), limit: cypherInt(this.readPage) });
       out.push(...page);
-      if (page.length < READ_PAGE) return out;
+      if (page.length < this.readPage) return out;
     }
   }
 
