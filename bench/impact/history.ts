@@ -1,7 +1,7 @@
 // The cost of reading git history into the graph: a full read, then an incremental one after new
 // commits. node dist/bench/impact/history.js <repo-dir> <name> [newCommits]
 // The repository is indexed first (no embeddings); its working tree gets `newCommits` small commits
-// (git CLI) before the incremental run, which re-indexes and reads history again.
+// (git CLI) before the incremental run, which re-indexes and reads history again; 0 stops after the full read.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     t = performance.now();
     const full = await history.index(name, dir);
     process.stdout.write(`history (full): ${JSON.stringify({ ...full, ms: Math.round(performance.now() - t) })}\n`);
-    const files = execFileSync('git', ['-C', dir, 'ls-files', '*.ts', '*.py']).toString().trim().split('\n').slice(0, 50);
+    if (Number(newArg) === 0) return;
+    const files = execFileSync('git', ['-C', dir, 'ls-files', '*.ts', '*.py', '*.js']).toString().trim().split('\n').slice(0, 50);
     for (let i = 0; i < Number(newArg); i++) {
       const f = path.join(dir, files[i % files.length]);
       fs.appendFileSync(f, `\n// touched ${i}\n`);

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -47,6 +47,29 @@ export interface LogOptions {
 
 const RECORD = '\x1e';
 const FIELD = '\x1f';
+/** A commit's header line as --format writes it; a diff line never starts so (they start with +, -, space, @, diff...). */
+const COMMIT_LINE = /^\x1e[0-9a-f]{40,64}\x1f\d+\x1f/;
+
+/**
+ * Lines split on "\n" only. readline also splits on a lone "\r", which cuts a changed line holding a
+ * carriage return in two: the second half lacks its "+"/"-" and could read as a commit header.
+ */
+export async function* linesOf(stream: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of stream) {
+    rest += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    let nl: number;
+    let from = 0;
+    while ((nl = rest.indexOf('\n', from)) >= 0) {
+      yield rest.slice(from, nl);
+      from = nl + 1;
+    }
+    rest = rest.slice(from);
+  }
+  rest += decoder.end();
+  if (rest) yield rest;
+}
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 /** Output of git can be huge on big histories: it is streamed, never buffered whole. */
 const GIT_ENV = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1' };
@@ -136,8 +159,8 @@ export async function* readGitLog(dir: string, opts: LogOptions): AsyncGenerator
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 0)));
   const parser = new DiffParser();
   let current: GitCommit | null = null;
-  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) {
-    if (line.startsWith(RECORD)) {
+  for await (const line of linesOf(child.stdout)) {
+    if (line.startsWith(RECORD) && COMMIT_LINE.test(line)) {
       if (current) {
         current.files = parser.finish();
         yield current;

@@ -4,6 +4,7 @@ import type { ChangeStats, CoChange, CommitRecord } from './aggregate';
 
 const WRITE_BATCH = 2_000;
 const DELETE_BATCH = 10_000;
+const READ_PAGE = 2_000;
 
 export interface HistoryState {
   head: string | null;
@@ -48,6 +49,9 @@ function chunks<T>(rows: T[], size: number): T[][] {
 /** Every Neo4j read and write of history; each method runs the cypher/history file of its name. */
 @Injectable()
 export class HistoryRepository {
+  /** Commits per read of storedCommits (a property, not a constructor argument: Nest builds this class). */
+  readPage = READ_PAGE;
+
   constructor(private readonly neo4j: Neo4jService) {}
 
   async state(repoId: string): Promise<HistoryState | null> {
@@ -63,8 +67,13 @@ export class HistoryRepository {
     for (const batch of chunks(rows, WRITE_BATCH)) await this.neo4j.write('history/write-commits', { repoId, rows: batch });
   }
 
-  storedCommits(repoId: string): Promise<CommitRecord[]> {
-    return this.neo4j.read<CommitRecord>('history/stored-commits', { repoId });
+  async storedCommits(repoId: string): Promise<CommitRecord[]> {
+    const out: CommitRecord[] = [];
+    for (;;) {
+      const page = await this.neo4j.read<CommitRecord>('history/stored-commits', { repoId, skip: cypherInt(out.length), limit: cypherInt(this.readPage) });
+      out.push(...page);
+      if (page.length < this.readPage) return out;
+    }
   }
 
   async deleteCommits(repoId: string): Promise<void> {

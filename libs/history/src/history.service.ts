@@ -78,7 +78,10 @@ export class HistoryService {
       if (state.head !== head && !(await isAncestor(rootPath, state.head, head))) rewritten = true;
       else after = state.head;
     }
-    if (rewritten || (state?.status === 'git' && !state.head)) await time('deleteCommits', () => this.repo.deleteCommits(repoId));
+    const deleted = rewritten || (state?.status === 'git' && !state.head);
+    if (deleted) await time('deleteCommits', () => this.repo.deleteCommits(repoId));
+    // Nothing was kept before this run: the commits just read are all there is (no read back).
+    const fresh = deleted || !(state && state.commits > 0);
 
     const records: (CommitRecord & { id: string })[] = [];
     if (after !== head) {
@@ -118,7 +121,7 @@ export class HistoryService {
       // Nothing new: the statistics and rules in the graph are those of the same commits.
       return { status: 'git', head, read: 0, kept: state.commits, incremental: true, massCommits: 0, fileCoChanges: 0, scopeCoChanges: 0, unchanged: true, timingsMs: timings };
     }
-    const kept = await time('readCommits', () => this.repo.storedCommits(repoId));
+    const kept = fresh && after === null ? records.slice(0, opts.maxCommits) : await time('readCommits', () => this.repo.storedCommits(repoId));
     const agg = await time('aggregate', async () => aggregate(kept, opts.aggregate));
     const mass = kept.filter((c) => c.mass).length;
     await time('writeAggregates', () =>

@@ -1,6 +1,6 @@
 import { aggregate, CommitRecord, DEFAULT_AGGREGATE } from './aggregate';
 import { mapLineBack, RangeTracker } from './attribution';
-import { parseUnifiedDiff } from './git-log';
+import { linesOf, parseUnifiedDiff } from './git-log';
 
 describe('parseUnifiedDiff', () => {
   it('splits context hunks into the runs that changed, with gap starts normalised', () => {
@@ -81,5 +81,18 @@ describe('aggregate', () => {
     expect(rule('a', 'c')).toBeUndefined(); // support 1 without the mass commit
     const a = agg.files.find((s) => s.key === 'a')!;
     expect(a).toMatchObject({ changeCount: 4, lastChangedAt: 400, lastCommit: 'c4', mainAuthors: ['Ann (3)', 'Bob (1)'] });
+  });
+});
+
+describe('linesOf', () => {
+  it('splits on newlines only, so a carriage return inside a changed line cannot start a fake commit header', async () => {
+    async function* chunks() {
+      yield Buffer.concat([Buffer.from('+a\r\x1eb\x1fc\n '), Buffer.from([0xc3])]);
+      yield Buffer.from([0xa9]);
+      yield Buffer.from('\n\x1etail');
+    }
+    const out: string[] = [];
+    for await (const l of linesOf(chunks())) out.push(l);
+    expect(out).toEqual(['+a\r\x1eb\x1fc', ' é', '\x1etail']);
   });
 });
