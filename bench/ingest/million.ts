@@ -127,21 +127,34 @@ function textVector(text: string): number[] {
 
 // ---- queries ----------------------------------------------------------------------------------------
 
-async function timeQueries(service: SearchService, mode: SearchMode, texts: string[], repoId: string): Promise<{ ms: number[]; empty: number; slowest: string }> {
+interface Timed {
+  ms: number[];
+  empty: number;
+  slowest: string;
+  /** Median ms of each stage SearchService times (where the time goes), and the vector strategy taken. */
+  stages: Record<string, number>;
+  strategy: string;
+}
+
+async function timeQueries(service: SearchService, mode: SearchMode, texts: string[], repoId: string): Promise<Timed> {
   const plan = (t: string) => ({ ...defaultPlan(mode, t), filters: { repository: repoId }, sourceChars: 2000 });
   for (const t of texts.slice(0, WARMUP)) await service.execute(plan(t));
   const ms: number[] = [];
   let empty = 0;
   let slowest = { ms: 0, text: '' };
+  const stages: Record<string, number[]> = {};
+  let strategy = '';
   for (const t of texts) {
     const t0 = performance.now();
     const res = await service.execute(plan(t));
     const took = performance.now() - t0;
     ms.push(took);
+    for (const [stage, v] of Object.entries(res.timings)) if (v > 0) (stages[stage] ??= []).push(v);
+    strategy ||= res.explain.vectorStrategy?.name ?? '';
     if (took > slowest.ms) slowest = { ms: took, text: t };
     if (res.results.length === 0) empty++;
   }
-  return { ms, empty, slowest: slowest.text };
+  return { ms, empty, slowest: slowest.text, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
 }
 
 async function main(): Promise<void> {
@@ -228,8 +241,9 @@ async function main(): Promise<void> {
     const hybrid = await timeQueries(service, 'hybrid', hybridTexts, repoId);
     const graph = await timeQueries(service, 'graph', graphTexts, repoId);
     const bm25 = await timeQueries(service, 'bm25', hybridTexts, repoId);
-    const row = (q: { ms: number[]; empty: number; slowest: string }) => ({
+    const row = (q: Timed) => ({
       queries: q.ms.length, p50: Math.round(percentile(q.ms, 50)), p95: Math.round(percentile(q.ms, 95)), max: Math.round(Math.max(...q.ms)), empty: q.empty, slowest: q.slowest,
+      stagesP50Ms: q.stages, strategy: q.strategy,
     });
     out.queries = { hybrid: row(hybrid), graph: row(graph), bm25: row(bm25), load: [loadQ, load()] };
     console.log(`queries: ${JSON.stringify(out.queries)}`);
