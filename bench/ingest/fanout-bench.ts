@@ -27,10 +27,10 @@ import { EmbedFanOut, EmbeddingCache, IngestRepository } from '@scopegraph/inges
 import { createEmbeddingProvider, EmbeddingProvider, HashEmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
-import { gql } from '../../test/support/graphql-client';
 import { IngestHarness } from '../../test/support/ingest-harness';
-import { API_READY, freePort, runId, WORKER_READY } from '../../test/support/processes';
+import { runId, WORKER_READY } from '../../test/support/processes';
 import { arg, median, printTable, startBuiltApp, stopApp } from '../support/bench-util';
+import { searchableAfter } from './searchable';
 
 const DIMENSIONS = 384;
 const FAKE_MODEL = 'fake-fixed-latency';
@@ -71,34 +71,6 @@ async function fanOutRound(h: IngestHarness, repo: string, workers: number, env:
   }
 }
 
-async function searchableAfter(corpus: string, term: string): Promise<{ searchableAfterMs: number; indexedAfterMs: number | null; scopesAtFirstHit: number }> {
-  const prefix = runId('srch');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/graphql`;
-  const repo = runId('srchrepo');
-  const [api, worker] = await Promise.all([
-    startBuiltApp('api', { QUEUE_PREFIX: prefix, API_PORT: String(port) }, API_READY),
-    startBuiltApp('worker', { QUEUE_PREFIX: prefix }, WORKER_READY),
-  ]);
-  try {
-    const t0 = performance.now();
-    const started = await gql(url, 'mutation($i: IndexRepositoryInput!) { indexRepository(input: $i) { id } }', { i: { path: corpus, name: repo } });
-    if (started.body.errors) throw new Error(JSON.stringify(started.body.errors));
-    for (;;) {
-      const { body } = await gql(url, 'query($i: SearchInput!) { search(input: $i) { results { scope { name } } } }', { i: { text: term, mode: 'BM25', repository: repo, topK: 1 } });
-      if (body.data?.search.results.length) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const searchableAfterMs = Math.round(performance.now() - t0);
-    const { body } = await gql(url, '{ repositories { name indexRun { scopesWritten } } }');
-    const run = body.data.repositories.find((r: { name: string }) => r.name === repo)?.indexRun;
-    return { searchableAfterMs, indexedAfterMs: null, scopesAtFirstHit: run?.scopesWritten ?? -1 };
-  } finally {
-    await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: repo }).catch(() => undefined);
-    await Promise.all([stopApp(api), stopApp(worker)]);
-  }
-}
-
 async function main(): Promise<void> {
   const corpus = arg('corpus', '/work/corpora/java/commons-lang3-3.14.0');
   const workerCounts = arg('workers', '1,2,3').split(',').map(Number);
@@ -111,7 +83,7 @@ async function main(): Promise<void> {
 
   if (process.argv.includes('--searchable')) {
     const term = arg('term', 'StringUtils');
-    out.searchable = await searchableAfter(arg('searchable-corpus', corpus), term);
+    out.searchable = await searchableAfter(arg('searchable-corpus', corpus), [term]);
     console.log(`searchableAfterMs ${JSON.stringify(out.searchable)} (load ${load()})`);
   }
 

@@ -3,6 +3,7 @@
  * Python files, > 50k scopes), indexed by a separate process (the "worker") so its peak RSS is its own.
  *
  *   npm run build && npm run bench:scale -- [--embed-subset 1800] [--touch-percent 1] [--incremental-runs 3] [--skip-embed]
+ *        [--skip-searchable] [--only-searchable]
  *
  * 1. Fetch: `pip download salt==3007.17 --no-deps --no-binary :all:` into .cache/bench/pypi, sha256
  *    checked against the pin, unpacked once.
@@ -18,18 +19,25 @@
  *    the re-run must embed exactly the scopes that still lacked a vector (none twice, no cache hits).
  *    Embedding all 50k scopes on 2 shared cores would take 30-90 minutes, so only the subset is embedded.
  *
+ * 5. Searchable (`searchableAfterMs`): an API and a worker with the default settings, an index of the
+ *    whole corpus started through GraphQL as `scopegraph index` does, and keyword searches for a name
+ *    defined only in the first file (path order) and one defined only in the last: the time from the
+ *    mutation to the first hit on each (and on `salt`, which most files mention), and to the end of
+ *    the graph write; embedding goes on after.
+ *
  * Prints a table and one JSON line. Needs Neo4j and Redis up (the worktree's own services).
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { projectRoot } from '@scopegraph/config';
-import { arg, median, neo4jCpuMs, neo4jPid, printTable } from '../support/bench-util';
+import { arg, median, printTable } from '../support/bench-util';
+import { ChildRun, mib, pythonFiles, runChild, touchFiles } from './scale-support';
+import { searchableAfter, SearchableRun } from './searchable';
 
 const PACKAGE = { spec: 'salt==3007.17', file: 'salt-3007.17.tar.gz', dir: 'salt-3007.17', sha256: '03c85d77ad4e9bc93877977ca68987b4b2a21cc9043e513cb2e40d96bbabd40b' };
-const CHILD = path.join(__dirname, 'scale-child.js');
 
 /** Unpacked sources of the pinned sdist (downloaded once with pip, checked by sha256). */
 function packageSources(): string {
@@ -47,88 +55,6 @@ function packageSources(): string {
   return dir;
 }
 
-function rssKb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-interface ChildRun {
-  result?: any;
-  maxRssKb?: number;
-  cpuMs?: number;
-  neo4jCpuMs: number;
-  wallMs: number;
-  neo4jPeakRssKb: number;
-  killed: boolean;
-  embeddedBeforeKill?: number;
-}
-
-/**
- * Runs one index in a child process. `killWhen`, given, is polled with the child's progress lines;
- * when it returns true the child is SIGKILLed.
- */
-function runChild(opts: Record<string, unknown>, killWhen?: (progress: any) => boolean): Promise<ChildRun> {
-  const pid = neo4jPid();
-  let neo4jPeak = pid ? rssKb(pid) : 0;
-  const neo4jCpu = neo4jCpuMs();
-  const sampler = setInterval(() => (neo4jPeak = Math.max(neo4jPeak, pid ? rssKb(pid) : 0)), 250);
-  const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [CHILD, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
-  let buffer = '';
-  let final: { result: any; maxRssKb: number; cpuMs: number } | undefined;
-  let killed = false;
-  let embeddedBeforeKill: number | undefined;
-  child.stdout!.on('data', (d: Buffer) => {
-    buffer += d;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (!line.startsWith('{')) continue;
-      const msg = JSON.parse(line);
-      if (msg.final) final = msg;
-      else if (msg.progress && killWhen && !killed && killWhen(msg)) {
-        killed = true;
-        embeddedBeforeKill = msg.progress.embedded;
-        child.kill('SIGKILL');
-      }
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code, signal) => {
-      clearInterval(sampler);
-      if (!killed && code !== 0) return reject(new Error(`index process exited with ${code ?? signal}`));
-      resolve({
-        result: final?.result, maxRssKb: final?.maxRssKb, cpuMs: final?.cpuMs, neo4jCpuMs: neo4jCpuMs() - neo4jCpu,
-        wallMs: performance.now() - started, neo4jPeakRssKb: neo4jPeak, killed, embeddedBeforeKill,
-      });
-    });
-  });
-}
-
-/** Appends a comment line to every 1/percent-th file (path order): their bytes change, nothing else does. */
-function touchFiles(root: string, files: string[], percent: number): string[] {
-  const n = Math.max(1, Math.ceil((files.length * percent) / 100));
-  const step = files.length / n;
-  const touched = Array.from({ length: n }, (_, i) => files[Math.floor(i * step)]);
-  for (const f of touched) fs.appendFileSync(path.join(root, f), '\n# touched by the scale bench\n');
-  return touched;
-}
-
-function pythonFiles(root: string, rel = ''): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-    const p = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...pythonFiles(root, p));
-    else if (e.isFile() && e.name.endsWith('.py')) out.push(p);
-  }
-  return out;
-}
-
 /** A copy of the first files (path order) holding about `scopes` scopes (grep of def/class lines + 1 per file). */
 function subsetCopy(root: string, files: string[], scopes: number, into: string): string {
   fs.rmSync(into, { recursive: true, force: true });
@@ -143,7 +69,25 @@ function subsetCopy(root: string, files: string[], scopes: number, into: string)
   return into;
 }
 
-const mib = (kb: number | undefined) => (kb ? Math.round(kb / 1024) : 0);
+/** Names (def/class) defined in exactly one file: one from the first such file and one from the last, in path order. */
+function uniqueNames(root: string, files: string[]): [string, string] {
+  const definedIn = new Map<string, Set<string>>();
+  const byFile = new Map<string, string[]>();
+  for (const f of files) {
+    const names = [...fs.readFileSync(path.join(root, f), 'utf8').matchAll(/^\s*(?:async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]{5,})/gm)].map((m) => m[1]);
+    byFile.set(f, names);
+    for (const n of names) (definedIn.get(n) ?? definedIn.set(n, new Set()).get(n)!).add(f);
+  }
+  const pick = (order: string[]) => {
+    for (const f of order) {
+      const n = byFile.get(f)!.find((x) => definedIn.get(x)!.size === 1 && !x.startsWith('_'));
+      if (n) return n;
+    }
+    throw new Error('no name defined in only one file');
+  };
+  return [pick(files), pick([...files].reverse())];
+}
+
 
 async function main(): Promise<void> {
   const touchPercent = Number(arg('touch-percent', '1'));
@@ -151,12 +95,23 @@ async function main(): Promise<void> {
   const incrementalRuns = Math.max(1, Number(arg('incremental-runs', '3')));
   const skipEmbed = process.argv.includes('--skip-embed');
   const pristine = packageSources();
+  const load = () => os.loadavg().map((x) => Number(x.toFixed(2)));
+  let searchable: (SearchableRun & { terms: string[]; load: number[] }) | undefined;
+  if (!process.argv.includes('--skip-searchable')) {
+    const terms = [...uniqueNames(pristine, pythonFiles(pristine)), 'salt'];
+    const run = await searchableAfter(pristine, terms);
+    searchable = { ...run, terms, load: load() };
+    console.log(`searchable: ${JSON.stringify(searchable)}`);
+    if (process.argv.includes('--only-searchable')) {
+      process.stdout.write(JSON.stringify({ corpus: PACKAGE.spec, searchable, target: { searchableAfterMs: 30_000 } }) + '\n');
+      process.exit(0);
+    }
+  }
   // Work on a copy: the incremental step edits files.
   const root = path.join(projectRoot(), '.cache', 'bench', 'scale-work');
   fs.rmSync(root, { recursive: true, force: true });
   fs.cpSync(pristine, root, { recursive: true });
   const repo = 'bench-scale';
-  const load = () => os.loadavg().map((x) => Number(x.toFixed(2)));
 
   const loadBefore = load();
   const full = await runChild({ path: root, name: repo, embed: false, fresh: true });
@@ -230,8 +185,9 @@ async function main(): Promise<void> {
       neo4jPeakRssMiB: mib(incr.neo4jPeakRssKb),
     },
     embedding: embed ?? 'skipped',
+    searchable: searchable ?? 'skipped',
     loadAverage: { before: loadBefore, afterFull: loadFull, afterIncremental: loadIncr, end: load() },
-    target: { minScopes: 50_000, workerPeakRssMiB: 2048, incrementalRatio: 0.05 },
+    target: { minScopes: 50_000, workerPeakRssMiB: 2048, incrementalRatio: 0.05, searchableAfterMs: 30_000 },
   };
   printTable([
     ['metric', 'value'],
@@ -244,6 +200,7 @@ async function main(): Promise<void> {
     [`incremental ms (${touched.length} files touched, median of ${incrs.length})`, median(incrs.map((r) => r.result.indexMs))],
     ['incremental / full (wall)', result.incremental.ratioOfFull],
     ['incremental / full (CPU of index process + Neo4j)', result.incremental.cpuRatioOfFull],
+    ['searchableAfterMs (first file\'s name / last file\'s name / `salt` / graph written)', searchable ? `${searchable.searchableAfterMs} / ${searchable.termsAfterMs[searchable.terms[1]]} / ${searchable.termsAfterMs.salt} / ${searchable.graphWrittenAfterMs ?? '-'}` : 'skipped'],
     ['embedding resumed exactly', embed ? String(embed.resumedExactly) : 'skipped'],
   ]);
   process.stdout.write(JSON.stringify(result) + '\n');

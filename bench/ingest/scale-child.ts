@@ -1,16 +1,20 @@
 /**
  * One index run for scale-bench.ts, in its own process so its peak RSS is measured alone (worker
- * threads included). Argument: JSON {path, name, embed, fresh?, clearCaches?, watchEmbedded?}.
+ * threads included). Argument: JSON {path, name, embed, fresh?, clearCaches?, watchEmbedded?, prefix?,
+ * configEmbedder?} (configEmbedder: the embedding provider the environment configures, e.g. a fake
+ * OpenAI-compatible server, instead of the local model).
  * Prints JSON lines: {progress, graphEmbedded?} while running, then {final, result, maxRssKb, cpuMs}.
  */
+import { loadConfig } from '@scopegraph/config';
+import { embeddingProviderFromConfig } from '@scopegraph/llm';
 import { IngestHarness } from '../../test/support/ingest-harness';
 
 async function main(): Promise<void> {
-  const opts = JSON.parse(process.argv[2]) as { path: string; name: string; embed: boolean; fresh?: boolean; clearCaches?: boolean; watchEmbedded?: boolean };
+  const opts = JSON.parse(process.argv[2]) as { path: string; name: string; embed: boolean; fresh?: boolean; clearCaches?: boolean; watchEmbedded?: boolean; prefix?: string; configEmbedder?: boolean };
   // A fixed prefix: the parse cache carries over to the incremental run in the next process.
-  const prefix = 'bench-scale';
+  const prefix = opts.prefix ?? 'bench-scale';
   const h = new IngestHarness(prefix);
-  await h.init();
+  await h.init(opts.configEmbedder ? embeddingProviderFromConfig(loadConfig()) : undefined);
   if (opts.fresh) await h.repo.deleteRepository(opts.name);
   if (opts.clearCaches) await h.deleteKeys(`${prefix}:*`);
   let graphEmbedded = 0;

@@ -1,0 +1,296 @@
+/**
+ * A repository of about a million scopes: graph write time, embedding with a fast fake
+ * OpenAI-compatible server, peak memory of the indexing process and of Neo4j, hybrid and GRAPH p95,
+ * and an incremental re-index after touching 1% of the files.
+ *
+ *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
+ *        [--latency-ms 0] [--keep] [--skip-index]
+ *
+ * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
+ * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
+ * name salt defines (def/class, dunders and Python builtins excepted) gets the suffix `_k<k>` wherever
+ * it occurs, and the package `salt` becomes `salt_k<k>`: each copy is a distinct code base whose
+ * files, scopes, references and their sizes are salt's own, and whose imports and calls resolve within
+ * the copy. Cached in .cache/bench/million-<copies>.
+ *
+ * Embeddings: test/fakes' OpenAI-compatible server in this process (no latency by default): a text's
+ * vector is the normalised sum of seeded random vectors of its first words, so texts sharing words are
+ * near each other (clustered, as real embeddings are) and a query's vector is computed the same way.
+ *
+ * 1. Full index (graph and embeddings) in a child process (scale-child.ts): per-phase times, peak RSS
+ *    of the process (getrusage) and of Neo4j (sampled).
+ * 2. Queries, in this process through SearchService with the query vectors precomputed (the query
+ *    embedding excluded, as bench:search does): hybrid over names and docstring phrases of the corpus,
+ *    GRAPH over "who calls X" / "what does X call" for scopes with such edges. p50/p95 after warm-up.
+ * 3. Incremental: --touch-percent of the files get a comment line appended; a re-index (a new process:
+ *    Redis fingerprints and the parse cache save the work) is timed against the full index.
+ *
+ * Run it against Neo4j and Redis of your own (scripts/services.sh with other ports), not shared ones:
+ * it writes a million nodes. Prints a table and one JSON line, with the load average beside figures.
+ */
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Logger } from '@nestjs/common';
+import { loadConfig, projectRoot } from '@scopegraph/config';
+import { CypherFiles, cypherInt, Neo4jService } from '@scopegraph/graph';
+import type { RecordShape } from 'neo4j-driver';
+import { IngestRepository } from '@scopegraph/ingest';
+import { HashEmbeddingProvider } from '@scopegraph/llm';
+import { defaultPlan, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
+import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
+import { PrecomputedEmbedder } from '../search/precomputed-embedder';
+import { arg, percentile, printTable } from '../support/bench-util';
+import { ChildRun, mib, pythonFiles, runChild, touchFiles } from './scale-support';
+
+Logger.overrideLogger(['error']);
+
+const SALT = { dir: 'salt-3007.17', scopes: 53_439 };
+const DIMENSIONS = 384;
+const MODEL = 'fake-million';
+/** Words of a text that make its vector (the head of a scope: its name, signature, first lines). */
+const VECTOR_WORDS = 48;
+const WORD_CACHE = 100_000;
+const WARMUP = 10;
+const load = () => os.loadavg().map((x) => Number(x.toFixed(1)));
+
+// ---- the corpus -------------------------------------------------------------------------------------
+
+function pythonBuiltins(): Set<string> {
+  const out = execFileSync('python3', ['-c', 'import builtins, keyword; print(" ".join(dir(builtins) + keyword.kwlist))'], { encoding: 'utf8' });
+  return new Set(out.trim().split(/\s+/));
+}
+
+/** N renamed copies of salt's Python files (see the header); returns the folder and its files. */
+function generate(copies: number): { root: string; files: string[] } {
+  const salt = path.join(projectRoot(), '.cache', 'bench', 'pypi', SALT.dir);
+  if (!fs.existsSync(path.join(salt, '.complete'))) throw new Error(`${salt} is missing: run npm run bench:scale -- --skip-searchable --skip-embed once (it downloads salt)`);
+  const root = path.join(projectRoot(), '.cache', 'bench', `million-${copies}`);
+  const sources = pythonFiles(salt);
+  const files = (k: number) => sources.map((f) => `c${k}/${f.split('/').map((seg) => (seg === 'salt' ? `salt_k${k}` : seg)).join('/')}`);
+  const all = Array.from({ length: copies }, (_, k) => files(k)).flat();
+  if (fs.existsSync(path.join(root, '.complete'))) return { root, files: all };
+  fs.rmSync(root, { recursive: true, force: true });
+  const texts = sources.map((f) => fs.readFileSync(path.join(salt, f), 'utf8'));
+  const skip = pythonBuiltins();
+  const defined = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(/^\s*(?:async\s+def|def|class)\s+([A-Za-z_][A-Za-z0-9_]*)/gm)) if (!/^__.*__$/.test(m[1]) && !skip.has(m[1])) defined.add(m[1]);
+  defined.add('salt');
+  for (let k = 0; k < copies; k++) {
+    const names = files(k);
+    texts.forEach((text, i) => {
+      const renamed = text.replace(/[A-Za-z_][A-Za-z0-9_]*/g, (w) => (defined.has(w) ? `${w}_k${k}` : w));
+      const out = path.join(root, names[i]);
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, renamed);
+    });
+  }
+  fs.writeFileSync(path.join(root, '.complete'), '');
+  return { root, files: all };
+}
+
+// ---- vectors ----------------------------------------------------------------------------------------
+
+const wordVectors = new Map<string, Float32Array>();
+
+function wordVector(word: string): Float32Array {
+  let v = wordVectors.get(word);
+  if (v) return v;
+  if (wordVectors.size >= WORD_CACHE) wordVectors.clear();
+  // xorshift32 seeded by the word's hash: deterministic, and cheap enough for a million texts.
+  let s = createHash('md5').update(word).digest().readUInt32LE(0) || 1;
+  v = new Float32Array(DIMENSIONS);
+  for (let i = 0; i < DIMENSIONS; i++) {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    v[i] = (s >>> 0) / 4294967296 - 0.5;
+  }
+  wordVectors.set(word, v);
+  return v;
+}
+
+function textVector(text: string): number[] {
+  const sum = new Float32Array(DIMENSIONS);
+  const words = text.toLowerCase().match(/[a-z][a-z0-9]+/g) ?? ['empty'];
+  for (const w of words.slice(0, VECTOR_WORDS)) {
+    const v = wordVector(w);
+    for (let i = 0; i < DIMENSIONS; i++) sum[i] += v[i];
+  }
+  let norm = 0;
+  for (let i = 0; i < DIMENSIONS; i++) norm += sum[i] * sum[i];
+  norm = Math.sqrt(norm) || 1;
+  return Array.from(sum, (x) => Math.round((x / norm) * 1e4) / 1e4);
+}
+
+// ---- queries ----------------------------------------------------------------------------------------
+
+interface Timed {
+  ms: number[];
+  empty: number;
+  slowest: string;
+  /** Median ms of each stage SearchService times (where the time goes), and the vector strategy taken. */
+  stages: Record<string, number>;
+  strategy: string;
+}
+
+async function timeQueries(service: SearchService, mode: SearchMode, texts: string[], repoId: string): Promise<Timed> {
+  const plan = (t: string) => ({ ...defaultPlan(mode, t), filters: { repository: repoId }, sourceChars: 2000 });
+  for (const t of texts.slice(0, WARMUP)) await service.execute(plan(t));
+  const ms: number[] = [];
+  let empty = 0;
+  let slowest = { ms: 0, text: '' };
+  const stages: Record<string, number[]> = {};
+  let strategy = '';
+  for (const t of texts) {
+    const t0 = performance.now();
+    const res = await service.execute(plan(t));
+    const took = performance.now() - t0;
+    ms.push(took);
+    for (const [stage, v] of Object.entries(res.timings)) if (v > 0) (stages[stage] ??= []).push(v);
+    strategy ||= res.explain.vectorStrategy?.name ?? '';
+    if (took > slowest.ms) slowest = { ms: took, text: t };
+    if (res.results.length === 0) empty++;
+  }
+  return { ms, empty, slowest: slowest.text, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
+}
+
+async function main(): Promise<void> {
+  const target = Number(arg('scopes', '1000000'));
+  const queryCount = Number(arg('queries', '100'));
+  const touchPercent = Number(arg('touch-percent', '1'));
+  const latencyMs = Number(arg('latency-ms', '0'));
+  const copies = Math.max(1, Math.ceil(target / SALT.scopes));
+  const repoId = `bench-million-${copies}`;
+  const prefix = `bench-million-${copies}`;
+  const out: Record<string, unknown> = { corpus: `salt 3007.17 Python sources × ${copies}, names renamed per copy`, copies, cpus: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30) };
+
+  const t0 = performance.now();
+  const { root, files } = generate(copies);
+  out.files = files.length;
+  out.generateMs = Math.round(performance.now() - t0);
+  console.log(`corpus ${root}: ${files.length} files (${out.generateMs} ms)`);
+
+  const fake = await FakeOpenAiEmbeddings.start();
+  fake.setLatency(latencyMs);
+  let texts = 0;
+  fake.reply((request) => {
+    // The fake keeps every request for tests to inspect: not a million of them here.
+    fake.requests.length = 0;
+    texts += request.input.length;
+    return { data: request.input.map((text, index) => ({ index, embedding: textVector(text) })) };
+  });
+  const env = {
+    EMBEDDING_PROVIDER: 'openai',
+    EMBEDDING_OPENAI_BASE_URL: `${fake.baseUrl}/v1`,
+    EMBEDDING_MODEL: MODEL,
+    EMBEDDING_DIMENSIONS: String(DIMENSIONS),
+  };
+  const index = (fresh: boolean): Promise<ChildRun> => runChild({ path: root, name: repoId, embed: true, fresh, clearCaches: fresh, prefix, configEmbedder: true }, undefined, env);
+
+  let full: ChildRun | undefined;
+  const loadBefore = load();
+  if (!process.argv.includes('--skip-index')) {
+    full = await index(true);
+    const r = full.result;
+    out.full = {
+      scopes: r.scopes.total, edges: r.edges.total, embedded: r.embedded, wallMs: Math.round(full.wallMs), indexMs: r.indexMs,
+      graphMs: r.indexMs - (r.timingsMs.embed ?? 0), embedMs: r.timingsMs.embed, phasesMs: r.timingsMs, errors: r.errorCount,
+      cpuMs: Math.round(full.cpuMs ?? 0), neo4jCpuMs: Math.round(full.neo4jCpuMs), workerPeakRssMiB: mib(full.maxRssKb), neo4jPeakRssMiB: mib(full.neo4jPeakRssKb),
+      fakeTexts: texts, load: [loadBefore, load()],
+    };
+    console.log(`full: ${JSON.stringify(out.full)}`);
+  }
+
+  // Queries, against what the index wrote.
+  const config = loadConfig();
+  const neo4j = new Neo4jService(config, new CypherFiles());
+  try {
+    await neo4j.runStatement('CALL db.awaitIndexes(600)');
+    const [{ n }] = await neo4j.runStatement<{ n: number }>('MATCH (s:Scope {repoId: $repoId}) RETURN count(s) AS n', { repoId });
+    out.scopesInGraph = Number(n);
+    // Names and docstring phrases of scopes spread over the corpus (ten stretches), and scopes with callers / callees.
+    const spread = async <T extends RecordShape>(cypher: string, per: number): Promise<T[]> => {
+      const rows: T[] = [];
+      for (let i = 0; i < 10; i++) rows.push(...(await neo4j.runStatement<T>(cypher, { repoId, skip: cypherInt(Math.floor((i * Number(n)) / 12)), n: cypherInt(per) })));
+      return rows;
+    };
+    const sample = await spread<{ name: string; doc: string | null }>(
+      'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method", "class"] WITH s SKIP $skip LIMIT $n RETURN s.name AS name, s.docComment AS doc',
+      Math.ceil(queryCount / 2),
+    );
+    const names = sample.filter((_, i) => i % 5 === 0).map((s) => s.name).filter(Boolean);
+    const phrases = sample.map((s) => s.doc?.split('\n').find((l) => l.trim().length > 20)?.trim()).filter((x): x is string => !!x);
+    const hybridTexts = [...names.slice(0, Math.ceil(queryCount / 2)), ...phrases.filter((_, i) => i % 3 === 0).slice(0, Math.floor(queryCount / 2))];
+    const callers = await spread<{ name: string }>(
+      'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (:Scope)-[:CALLS]->(s) } RETURN s.name AS name LIMIT $n',
+      Math.ceil(queryCount / 20),
+    );
+    const callees = await spread<{ name: string }>(
+      'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (s)-[:CALLS]->(:Scope) } RETURN s.name AS name LIMIT $n',
+      Math.ceil(queryCount / 20),
+    );
+    const graphTexts = [...callers.slice(0, Math.ceil(queryCount / 2)).map((c) => `who calls ${c.name}`), ...callees.slice(0, Math.floor(queryCount / 2)).map((c) => `what does ${c.name} call`)];
+    const precomputed = new PrecomputedEmbedder(new HashEmbeddingProvider(DIMENSIONS));
+    for (const t of hybridTexts) precomputed.set(semanticQueryText(t), textVector(semanticQueryText(t)));
+    Object.assign(precomputed, { model: MODEL });
+    const service = new SearchService(new SearchRepository(neo4j), precomputed);
+    const loadQ = load();
+    const hybrid = await timeQueries(service, 'hybrid', hybridTexts, repoId);
+    const graph = await timeQueries(service, 'graph', graphTexts, repoId);
+    const bm25 = await timeQueries(service, 'bm25', hybridTexts, repoId);
+    const row = (q: Timed) => ({
+      queries: q.ms.length, p50: Math.round(percentile(q.ms, 50)), p95: Math.round(percentile(q.ms, 95)), max: Math.round(Math.max(...q.ms)), empty: q.empty, slowest: q.slowest,
+      stagesP50Ms: q.stages, strategy: q.strategy,
+    });
+    out.queries = { hybrid: row(hybrid), graph: row(graph), bm25: row(bm25), load: [loadQ, load()] };
+    console.log(`queries: ${JSON.stringify(out.queries)}`);
+  } finally {
+    await neo4j.onModuleDestroy();
+  }
+
+  // Incremental: 1% of the files touched, re-indexed (embedding the changed scopes).
+  if (full) {
+    const touched = touchFiles(root, files, touchPercent);
+    const loadI = load();
+    const incr = await index(false);
+    const r = incr.result;
+    const f = full.result;
+    out.incremental = {
+      touchedFiles: touched.length, parsed: r.files.parsed, reused: r.files.reused, scopesChanged: r.scopes.changed + r.scopes.added + r.scopes.deleted,
+      embeddedThisRun: r.embeddedThisRun, indexMs: r.indexMs, phasesMs: r.timingsMs, ratioOfFull: Number((r.indexMs / f.indexMs).toFixed(3)),
+      ratioOfGraphWrite: Number(((r.indexMs - (r.timingsMs.embed ?? 0)) / (f.indexMs - (f.timingsMs.embed ?? 0))).toFixed(3)),
+      cpuRatioOfFull: Number((((incr.cpuMs ?? 0) + incr.neo4jCpuMs) / ((full.cpuMs ?? 0) + full.neo4jCpuMs)).toFixed(3)),
+      workerPeakRssMiB: mib(incr.maxRssKb), neo4jPeakRssMiB: mib(incr.neo4jPeakRssKb), load: [loadI, load()],
+    };
+    console.log(`incremental: ${JSON.stringify(out.incremental)}`);
+    // The touched files are restored by the next generation only; mark the corpus stale.
+    fs.rmSync(path.join(root, '.complete'), { force: true });
+  }
+  await fake.close();
+
+  const fr = out.full as Record<string, any> | undefined;
+  const q = out.queries as Record<string, any>;
+  const inc = out.incremental as Record<string, any> | undefined;
+  out.target = { hybridP95Ms: 100, graphP95Ms: 100, workerPeakRssMiB: 2048, incrementalRatio: 0.05 };
+  printTable([
+    ['metric', 'value', 'target'],
+    ['files / scopes / edges', fr ? `${files.length} / ${fr.scopes} / ${fr.edges}` : `${files.length} / ${out.scopesInGraph} / -`, '1M scopes'],
+    ['full index ms (graph / embedding)', fr ? `${fr.indexMs} (${fr.graphMs} / ${fr.embedMs})` : '-', ''],
+    ['worker peak RSS MiB', fr ? fr.workerPeakRssMiB : '-', '< 2048'],
+    ['Neo4j peak RSS MiB', fr ? fr.neo4jPeakRssMiB : '-', ''],
+    ['hybrid p50 / p95 ms (query embedding excluded)', `${q.hybrid.p50} / ${q.hybrid.p95}`, '≤ 100'],
+    ['GRAPH p50 / p95 ms', `${q.graph.p50} / ${q.graph.p95}`, '≤ 100'],
+    ['BM25 p50 / p95 ms', `${q.bm25.p50} / ${q.bm25.p95}`, ''],
+    ['incremental ms / ratio of full (of graph write)', inc ? `${inc.indexMs} / ${inc.ratioOfFull} (${inc.ratioOfGraphWrite})` : '-', '≤ 0.05'],
+  ]);
+  console.log(JSON.stringify(out));
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
