@@ -1,5 +1,3 @@
-import { allEdges, applyCommits, emptyCounts, HistoryCounts, recentOf, statsOf } from './counts';
-
 /** A commit as the graph keeps it (cypher/history/write-commits.cypher). */
 export interface CommitRecord {
   sha: string;
@@ -58,25 +56,3 @@ export interface Aggregates {
   newest: number | null;
 }
 
-/** Change statistics and association rules (A changed → B changed) over the kept commits. */
-export function aggregate(commits: CommitRecord[], opts: AggregateOptions): Aggregates {
-  const counts = emptyCounts();
-  applyCommits(counts, commits, 1);
-  return aggregateCounts(counts, commits, opts);
-}
-
-/** The same, from running totals plus the commits of the recent window (any superset of them). */
-export function aggregateCounts(counts: HistoryCounts, recentCommits: CommitRecord[], opts: AggregateOptions, newest = newestOf(recentCommits)): Aggregates {
-  const recent = recentOf(recentCommits, newest === null ? 0 : newest - opts.recentSeconds);
-  return {
-    files: [...counts.files].map(([k, s]) => statsOf(k, s, recent.files)),
-    scopes: [...counts.scopes].map(([k, s]) => statsOf(k, s, recent.scopes)),
-    fileCoChanges: allEdges(counts.fileRules, opts),
-    scopeCoChanges: allEdges(counts.scopeRules, opts),
-    newest,
-  };
-}
-
-export function newestOf(commits: { time: number }[]): number | null {
-  return commits.reduce<number | null>((m, c) => (m === null || c.time > m ? c.time : m), null);
-}

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { AggregateOptions, ChangeStats, CoChange, CommitRecord } from './aggregate';
+import type { AggregateOptions, Aggregates, ChangeStats, CoChange, CommitRecord } from './aggregate';
 
 /** What the statistics of one file or scope are derived from (everything but the recent window). */
 export interface ItemCounts {
@@ -262,4 +262,27 @@ export function unpackCounts(buf: Buffer): HistoryCounts {
     return r;
   };
   return { files: items(p.items[0]), scopes: items(p.items[1]), fileRules: rules(p.rules[0]), scopeRules: rules(p.rules[1]), exact: true };
+}
+
+/** Change statistics and association rules (A changed → B changed) over the kept commits. */
+export function aggregate(commits: CommitRecord[], opts: AggregateOptions): Aggregates {
+  const counts = emptyCounts();
+  applyCommits(counts, commits, 1);
+  return aggregateCounts(counts, commits, opts);
+}
+
+/** The same, from running totals plus the commits of the recent window (any superset of them). */
+export function aggregateCounts(counts: HistoryCounts, recentCommits: CommitRecord[], opts: AggregateOptions, newest = newestOf(recentCommits)): Aggregates {
+  const recent = recentOf(recentCommits, newest === null ? 0 : newest - opts.recentSeconds);
+  return {
+    files: [...counts.files].map(([k, s]) => statsOf(k, s, recent.files)),
+    scopes: [...counts.scopes].map(([k, s]) => statsOf(k, s, recent.scopes)),
+    fileCoChanges: allEdges(counts.fileRules, opts),
+    scopeCoChanges: allEdges(counts.scopeRules, opts),
+    newest,
+  };
+}
+
+export function newestOf(commits: { time: number }[]): number | null {
+  return commits.reduce<number | null>((m, c) => (m === null || c.time > m ? c.time : m), null);
 }
