@@ -4,3 +4,4 @@ UNWIND $rows AS row
 MATCH (a:Scope {id: row.from})
 MATCH (b:Scope {id: row.to})
 CREATE (a)-[:CO_CHANGED {support: row.support, confidence: row.confidence, level: row.level}]->(b)
+RETURN count(*) AS created

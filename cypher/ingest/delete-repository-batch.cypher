@@ -7,6 +7,8 @@ CALL {
   MATCH (n:Unresolved {repoId: $repoId}) RETURN n
   UNION
   MATCH (n:Commit {repoId: $repoId}) RETURN n
+  UNION
+  MATCH (n:HistoryCounts {repoId: $repoId}) RETURN n
 }
 WITH n LIMIT $batch
 DETACH DELETE n

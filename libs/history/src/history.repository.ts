@@ -5,6 +5,8 @@ import type { ChangeStats, CoChange, CommitRecord } from './aggregate';
 const WRITE_BATCH = 2_000;
 const DELETE_BATCH = 10_000;
 const READ_PAGE = 2_000;
+/** Characters per stored part of the packed counts (one huge string property strains a transaction). */
+const COUNTS_PART = 4_000_000;
 
 export interface HistoryState {
   head: string | null;
@@ -39,6 +41,19 @@ export interface ChangeStatsRow extends Omit<ChangeStats, 'key'> {
   path: string;
   partners: { id: string; qualifiedName: string; path: string; support: number; confidence: number }[];
 }
+
+export interface StoredCounts {
+  data: Buffer;
+  fileEdges: number;
+  scopeEdges: number;
+  /** CO_CHANGED edges of the repository in the graph after the run that stored these counts. */
+  graphEdges: number;
+}
+
+export type LevelledCoChange = CoChange & { level: 'file' | 'scope' };
+
+/** A statistics row to set; all-null values (but id) clear an item that no kept commit changes any more. */
+export type StatsRow = { id: string } & { [K in Exclude<keyof ChangeStats, 'key'>]: ChangeStats[K] | null };
 
 function chunks<T>(rows: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -77,15 +92,67 @@ export class HistoryRepository {
   }
 
   async deleteCommits(repoId: string): Promise<void> {
+    await this.clearCounts(repoId);
     for (;;) {
       const [row] = await this.neo4j.write<{ deleted: number }>('history/delete-commits', { repoId, batch: cypherInt(DELETE_BATCH) });
       if (!row || row.deleted === 0) return;
     }
   }
 
-  async pruneCommits(repoId: string, keep: number): Promise<number> {
-    const [row] = await this.neo4j.write<{ deleted: number }>('history/prune-commits', { repoId, keep: cypherInt(keep) });
-    return row?.deleted ?? 0;
+  /** Deletes all but the newest `keep` commits; returns the deleted ones. */
+  async pruneCommits(repoId: string, keep: number): Promise<CommitRecord[]> {
+    const rows = await this.neo4j.write<{ row: CommitRecord }>('history/prune-commits', { repoId, keep: cypherInt(keep) });
+    return rows.map((r) => r.row);
+  }
+
+  windowCommits(repoId: string, from: number): Promise<Pick<CommitRecord, 'time' | 'files' | 'fileLines' | 'scopes' | 'scopeLines'>[]> {
+    return this.neo4j.read('history/window-commits', { repoId, from });
+  }
+
+  async summary(repoId: string): Promise<{ commits: number; oldest: number | null; newest: number | null; mass: number }> {
+    const [row] = await this.neo4j.read<{ commits: number; oldest: number | null; newest: number | null; mass: number }>('history/history-summary', { repoId });
+    return row ?? { commits: 0, oldest: null, newest: null, mass: 0 };
+  }
+
+  /** The packed running counts, when they were counted up to `head` (else null: recount). */
+  async readCounts(repoId: string, head: string): Promise<StoredCounts | null> {
+    const rows = await this.neo4j.read<{ head: string; part: number; data: string; fileEdges: number; scopeEdges: number; graphEdges: number }>('history/read-counts', { repoId });
+    if (rows.length === 0 || rows.some((r) => r.head !== head)) return null;
+    return { data: Buffer.from(rows.map((r) => r.data).join(''), 'base64'), fileEdges: rows[0].fileEdges, scopeEdges: rows[0].scopeEdges, graphEdges: rows[0].graphEdges };
+  }
+
+  async writeCounts(repoId: string, head: string, c: StoredCounts): Promise<void> {
+    await this.clearCounts(repoId);
+    const text = c.data.toString('base64');
+    for (let part = 0, at = 0; at < text.length || part === 0; part++, at += COUNTS_PART) {
+      await this.neo4j.write('history/write-counts', { repoId, head, part: cypherInt(part), data: text.slice(at, at + COUNTS_PART), fileEdges: cypherInt(c.fileEdges), scopeEdges: cypherInt(c.scopeEdges), graphEdges: cypherInt(c.graphEdges) });
+    }
+  }
+
+  async clearCounts(repoId: string): Promise<void> {
+    await this.neo4j.write('history/clear-counts', { repoId });
+  }
+
+  async countCoChanged(repoId: string): Promise<number> {
+    const [row] = await this.neo4j.read<{ edges: number }>('history/count-co-changed', { repoId });
+    return row?.edges ?? 0;
+  }
+
+  async recentStats(repoId: string): Promise<Map<string, { changes: number; churn: number }>> {
+    const rows = await this.neo4j.read<{ id: string; changes: number; churn: number }>('history/recent-stats', { repoId });
+    return new Map(rows.map((r) => [r.id, { changes: r.changes, churn: r.churn }]));
+  }
+
+  async missingStats(repoId: string): Promise<string[]> {
+    const rows = await this.neo4j.read<{ id: string }>('history/missing-stats', { repoId });
+    return rows.map((r) => r.id);
+  }
+
+  /** Writes only what changed: removed or changed rules go, new or changed ones come; stats rows set (null clears). */
+  async updateAggregates(stats: StatsRow[], removed: LevelledCoChange[], added: LevelledCoChange[]): Promise<void> {
+    for (const batch of chunks(stats, WRITE_BATCH)) await this.neo4j.write('history/set-change-stats', { rows: batch });
+    for (const batch of chunks(removed, WRITE_BATCH)) await this.neo4j.write('history/delete-co-changed', { rows: batch });
+    for (const batch of chunks(added, WRITE_BATCH)) await this.neo4j.write('history/write-co-changed', { rows: batch });
   }
 
   /** Replaces the statistics and co-change edges of a repository with recomputed ones. */

@@ -1,4 +1,5 @@
-import { aggregate, CommitRecord, DEFAULT_AGGREGATE } from './aggregate';
+import { CommitRecord, DEFAULT_AGGREGATE } from './aggregate';
+import { aggregate } from './counts';
 import { mapLineBack, RangeTracker } from './attribution';
 import { linesOf, parseUnifiedDiff } from './git-log';
 

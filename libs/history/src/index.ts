@@ -1,4 +1,5 @@
 export * from './aggregate';
+export * from './counts';
 export * from './co-change-rank';
 export * from './history-prior';
 export * from './attribution';
