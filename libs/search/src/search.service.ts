@@ -13,9 +13,9 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, SIBLING_FILES, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { isTestScope } from './localize/priors';
-import { functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
+import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -233,7 +233,7 @@ export class SearchService {
       mode: 'localize',
       limit: plan.limit,
       filters: filters.descriptions,
-      localize: { chosenBy, ...outcome.explain, stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
+      localize: { chosenBy, ...outcome.explain, afterFusion: afterFusionExplain(kept, SIBLING_FILES, SIBLING_SHARE), stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),

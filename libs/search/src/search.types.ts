@@ -386,6 +386,8 @@ export interface LocalizeExplain {
    * (prepare: signals to queries; lists; spread: the graph; fuse; then the service's fetch).
    */
   stages: Record<string, number>;
+  /** After the fusion, in order: each stage's evidence signal, how many hits it touched and its rule. */
+  afterFusion?: { signal: string; hits: number; rule: string }[];
 }
 
 export interface StructuralExplain {

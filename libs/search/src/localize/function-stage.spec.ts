@@ -1,4 +1,4 @@
-import { CALLEE_SHARE, CALLER_SHARE, functionMatches, issueTerms, STAGE_SHARE, type StageCandidate, stageTokens, withFunctionMatches, withTopNeighbors } from './function-stage';
+import { afterFusionExplain, CALLEE_SHARE, CALLER_SHARE, functionMatches, issueTerms, STAGE_SHARE, type StageCandidate, stageTokens, withFunctionMatches, withTopNeighbors } from './function-stage';
 import { filePrior, isTestScope, TEST_FILE_FACTOR } from './priors';
 
 const fn = (id: string, qualifiedName: string, source: string, fileIndex = 0): StageCandidate => ({ id, name: qualifiedName.split('.').pop()!, qualifiedName, fileIndex, source });
@@ -94,5 +94,27 @@ describe('LOCALIZE test scopes inside source files', () => {
     expect(prior.factor).toBe(TEST_FILE_FACTOR);
     expect(prior.reasons[0]).toContain('a test inside a source file');
     expect(filePrior('src/filter/size.rs', new Set(), 'SizeFilter.is_within').factor).toBe(1);
+  });
+});
+
+describe('LOCALIZE explain of the stages after the fusion', () => {
+  it('names every stage with the hits it touched and its rule', () => {
+    const out = afterFusionExplain(
+      [
+        { evidence: [{ signal: 'prose' }, { signal: 'file-sibling' }, { signal: 'function-match' }] },
+        { evidence: [{ signal: 'file-sibling' }, { signal: 'top-neighbor' }] },
+        { evidence: [{ signal: 'file-prior' }] },
+      ],
+      3,
+      0.5,
+    );
+    expect(out.map((s) => [s.signal, s.hits])).toEqual([
+      ['file-prior', 1],
+      ['file-sibling', 2],
+      ['function-match', 1],
+      ['top-neighbor', 1],
+    ]);
+    expect(out[1].rule).toContain('3 best files');
+    expect(out[0].rule).toContain(`x${TEST_FILE_FACTOR}`);
   });
 });

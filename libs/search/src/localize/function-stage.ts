@@ -3,6 +3,7 @@ import { poolBm25, weightedTerms } from '../fusion/pool-bm25';
 import { rescoreTerms } from '../fusion/rescore';
 import { stem } from '../query/stem';
 import type { LocalizeEvidence } from '../search.types';
+import { PATH_WORD_BOOST, TEST_FILE_FACTOR, VENDORED_FACTOR } from './priors';
 
 /**
  * LOCALIZE's function-level second stage (agentless-style): once the evidence has pointed at a few
@@ -174,4 +175,15 @@ export function withTopNeighbors(
     byId.set(n.id, entry);
   }
   return [...byId.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** The stages after the fusion, for explain: each one's evidence signal, the hits it touched and its rule. */
+export function afterFusionExplain(ranked: readonly { evidence: readonly { signal: string }[] }[], siblingFiles: number, siblingShare: number): { signal: string; hits: number; rule: string }[] {
+  const count = (signal: string) => ranked.filter((r) => r.evidence.some((e) => e.signal === signal)).length;
+  return [
+    { signal: 'file-prior', hits: count('file-prior'), rule: `score x${TEST_FILE_FACTOR} in a test file or test scope, x${VENDORED_FACTOR} in vendored code, x${1 + PATH_WORD_BOOST} / x${1 + 2 * PATH_WORD_BOOST} when the path shares 1 / 2 or more words with the issue` },
+    { signal: 'file-sibling', hits: count('file-sibling'), rule: `every function of the ${siblingFiles} best files gains ${siblingShare} x its file's best score` },
+    { signal: 'function-match', hits: count('function-match'), rule: `in those files (up to ${STAGE_PER_FILE} functions each), ${STAGE_SHARE} x the file's best score x the function's BM25 match with the issue (name x${NAME_WEIGHT}, body; idf over those functions) relative to the file's best match` },
+    { signal: 'top-neighbor', hits: count('top-neighbor'), rule: `callees of the ${TOP_SEEDS} best functions gain ${CALLEE_SHARE} x its score, callers ${CALLER_SHARE} x` },
+  ];
 }
