@@ -346,6 +346,9 @@ export function entryPoint(
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
   if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';
+  // The TypeScript extractor names a class without a name `anonymous` (`internals.Server = class {...}`):
+  // there is no name to look for, and its value is used where it is written.
+  if (r.kind === 'class' && r.name === 'anonymous') return 'a class expression: its value is used where it is written';
   // `[Symbol.iterator]()`, `[Symbol.asyncIterator]()`: protocols the runtime calls.
   if (r.name.startsWith('[')) return 'called by name by a runtime or framework';
   if (manifests?.entryFunctions.get(r.path)?.has(r.name)) return 'named as an entry point by the package manifest';

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { codeOnly, NameUse, nameUses } from './code-text';
-import { judge, namesOutsideCode } from './dead-code.service';
+import { entryPoint, judge, namesOutsideCode } from './dead-code.service';
 import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 import { readManifests } from './manifests';
 
@@ -175,5 +175,13 @@ describe('exports of a library without an exports map', () => {
     const none = { quoted: 0, prefix: null, unresolved: 0, uses: [] };
     expect(judge(row, { ...none, manifests: open }).confidence).toBeLessThan(0.7);
     expect(judge(row, { ...none, manifests: closed }).confidence).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
+describe('unnamed classes', () => {
+  it('are no candidates: `internals.Server = class {...}` has no name to look for', () => {
+    const row = { name: 'anonymous', kind: 'class', path: 'lib/server.js', exported: false, head: 'class {', parentKind: 'file', parentExported: false, externalBase: false, language: 'javascript' };
+    expect(entryPoint(row, new Set())).toBe('a class expression: its value is used where it is written');
+    expect(entryPoint({ ...row, name: 'Server' }, new Set())).toBeNull();
   });
 });
