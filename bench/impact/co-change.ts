@@ -98,7 +98,8 @@ async function main(): Promise<void> {
     await review.onModuleDestroy();
     parser.dispose();
   } finally {
-    await h.neo4j.onModuleDestroy();
+    // dispose([]) deletes no repository; it also closes the queue connections, which kept the process alive.
+    await h.dispose([]);
   }
 }
 

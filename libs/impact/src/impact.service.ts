@@ -102,13 +102,14 @@ export interface ImpactOptions {
   coChangeRules?: (ids: string[]) => Promise<PartnerRow[]>;
 }
 
-/** One dependent of a walk step, with its edges into the frontier. */
 interface InboundRow extends ScopeRef {
-  hits: { target: string; edge: string; line: number | null; resolver: string | null; via: string | null }[];
-  /** Edge rows the step read in all (before dependents past the cap were left out). */
-  rows: number;
-  /** Unpinned, non-external references out of the dependent (dynamic calls, unknown receivers); null when already seen. */
+  target: string;
+  /** Unpinned, non-external references out of the dependent (dynamic calls, unknown receivers). */
   unresolvedOut: number | null;
+  edge: string;
+  line: number | null;
+  resolver: string | null;
+  via: string | null;
 }
 
 interface RepositoryRow {
@@ -203,33 +204,32 @@ export class ImpactService {
           ]).then(([a, b]) => [...a, ...b]);
     partnerRows.catch(() => undefined);
     const unresolvedOut = new Map<string, number>();
+    const asked = new Set(askedIds);
+    const callerLinks = new Map<string, Set<string>>();
     for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
       // Rows beyond a few per node the cap still allows would be dropped anyway: the step stops there.
       const rowLimit = (maxNodes - (seen.size - targets.length)) * ROWS_PER_NODE + ROW_SLACK;
-      // Dependents in id order; past the cap's room (plus the seen ones among them) they would be dropped.
-      const room = maxNodes - (seen.size - targets.length);
-      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier, limit: cypherInt(rowLimit), groups: cypherInt(room + 1 + seen.size), seen: [...seen.keys()] });
-      if (rows.length && Number(rows[0].rows) >= rowLimit) truncated = true;
+      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier, limit: cypherInt(rowLimit) });
+      if (rows.length >= rowLimit) truncated = true;
+      rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.target < b.target ? -1 : 1));
       const level: ImpactedScope[] = [];
       for (const r of rows) {
-        const hits = [...r.hits].sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
-        const edgeOf = (h: InboundRow['hits'][number]): PathEdge => ({ from: r.id, edge: h.edge, to: h.via ?? h.target, line: h.line ?? null, resolver: h.resolver ?? null, via: h.via ? h.target : null });
-        const addEdge = (e: PathEdge) => edges.set(`${e.from}|${e.edge}|${e.to}|${e.line}`, e);
-        const first = edgeOf(hits[0]);
-        addEdge(first);
-        if (!seen.has(r.id) && seen.size - targets.length >= maxNodes) {
+        // Direct dependents of asked scopes are changesWith's static neighbours on the in side.
+        if (d === 1 && !r.via && asked.has(r.target)) callerLinks.set(r.id, (callerLinks.get(r.id) ?? new Set<string>()).add(r.target));
+        const edge: PathEdge = { from: r.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
+        edges.set(`${edge.from}|${edge.edge}|${edge.to}|${edge.line}`, edge);
+        if (seen.has(r.id)) continue;
+        if (seen.size - targets.length >= maxNodes) {
           truncated = true;
           break;
         }
-        for (const h of hits.slice(1)) addEdge(edgeOf(h));
-        if (seen.has(r.id)) continue;
-        const parent = seen.get(hits[0].target);
+        const parent = seen.get(r.target);
         const hit: ImpactedScope = {
           scope: { id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, path: r.path, startLine: r.startLine, endLine: r.endLine },
           depth: d,
-          relation: hits[0].via ? 'dispatch-caller' : RELATION[hits[0].edge],
+          relation: r.via ? 'dispatch-caller' : RELATION[r.edge],
           isTest: isTestPath(r.path),
-          path: [first, ...(parent ? parent.path : [])],
+          path: [edge, ...(parent ? parent.path : [])],
         };
         seen.set(r.id, hit);
         unresolvedOut.set(r.id, Number(r.unresolvedOut ?? 0));
@@ -263,7 +263,12 @@ export class ImpactService {
       .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const coChanged: CoChangedScope[] = coRows.map(({ confidence, support, with: w, level, ...s }) => ({ scope: s, confidence, support, with: w, level }));
-    const changesWith = rankChangeSuggestions(askedIds, partners, reached, withLimit);
+    const callers: PartnerRow[] = [];
+    for (const [id, targetsLinked] of callerLinks) {
+      const hit = seen.get(id);
+      if (hit) callers.push({ ...hit.scope, source: 'static', links: targetsLinked.size, query: null, distance: null, support: null, confidence: null });
+    }
+    const changesWith = rankChangeSuggestions(askedIds, mergeStatic([...partners, ...callers]), reached, withLimit);
     const followed = [...edges.values()];
     const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
     const precise = followed.filter((e) => e.resolver === 'precise').length;
@@ -295,6 +300,21 @@ export class ImpactService {
       elapsedMs: Math.round(performance.now() - started),
     };
   }
+}
+
+/** A scope both called by and calling the asked ones is one static neighbour: its links add up. */
+function mergeStatic(rows: PartnerRow[]): PartnerRow[] {
+  const byId = new Map<string, PartnerRow>();
+  const out: PartnerRow[] = [];
+  for (const r of rows) {
+    if (r.source !== 'static') out.push(r);
+    else {
+      const prev = byId.get(r.id);
+      if (prev) prev.links = Number(prev.links ?? 0) + Number(r.links ?? 0);
+      else byId.set(r.id, { ...r });
+    }
+  }
+  return [...out, ...byId.values()];
 }
 
 function summarise(c: ImpactCoverage, reached: number, depth: number): string {
