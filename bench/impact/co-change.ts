@@ -10,7 +10,7 @@
 // 2. Change review of the newest commits: scopes by line ranges (what reviewChange reports) against
 //    scopes whose text changed (both versions parsed): exact when both sets are equal.
 import { aggregate, appendRanked, coChangeRanking, DEFAULT_AGGREGATE, fileNodeId, fileHistoryRanking, fuseRanked, HistoryRepository, rulesByFrom } from '@scopegraph/history';
-import { changedByContent, ImpactService, ReviewService } from '@scopegraph/impact';
+import { changedByContent, ImpactService, PartnerRow, ReviewService, ScopeRef } from '@scopegraph/impact';
 import { ParserService } from '@scopegraph/ingest';
 import { execFileSync } from 'node:child_process';
 import { IngestHarness } from '../../test/support/ingest-harness';
@@ -33,9 +33,40 @@ async function main(): Promise<void> {
     const parser = new ParserService();
     await parser.init();
     const shas = execFileSync('git', ['-C', repo.rootPath, 'log', '--no-merges', '--format=%H', `-${reviewArg}`, '--', '*.ts', '*.py']).toString().trim().split('\n');
+    // Co-change rules as the graph would hold them had history been read up to the oldest reviewed
+    // commit: the graph's own rules saw the reviewed commits.
+    const reviewRules = await rulesBefore(h, name, shas[shas.length - 1]);
+    const git = (args: string[], env: NodeJS.ProcessEnv = {}) => execFileSync('git', ['-C', repo.rootPath, ...args], { env: { ...process.env, ...env }, maxBuffer: 64 << 20 }).toString().trim();
+    // Partial commits are written to a separate object store (GIT_OBJECT_DIRECTORY, the repository's
+    // own as an alternate): the indexed repository is left as it was.
+    const partialReviews = !!process.env.GIT_OBJECT_DIRECTORY;
+    if (!partialReviews) process.stdout.write('partial reviews skipped: run with GIT_OBJECT_DIRECTORY=<scratch dir> GIT_ALTERNATE_OBJECT_DIRECTORIES=<repo>/.git/objects\n');
+    const partial = { reviews: 0, suggested: 0, correct: 0, hitAny: 0 };
     let exact = 0;
     for (const sha of shas) {
-      const r = await review.review({ repository: name, base: `${sha}~1`, head: sha, depth: 1 });
+      const r = await review.review({ repository: name, base: `${sha}~1`, head: sha, depth: 1 }, { coChangeRules: reviewRules });
+      // A developer who forgot one file: the commit with that file left at its old version, reviewed;
+      // a suggestion is right when it is one of that file's changed functions.
+      const fnIds = (f: string) => r.changedScopes.filter((c) => c.path === f && c.inGraph && c.change !== 'added' && ['function', 'method'].includes(c.kind)).map((c) => c.graphId);
+      const parsedFiles = r.files.filter((f) => f.parsed).map((f) => f.path);
+      for (const hidden of partialReviews && parsedFiles.length >= 2 ? parsedFiles : []) {
+        const missing = new Set(fnIds(hidden));
+        if (missing.size === 0 || parsedFiles.every((f) => f === hidden || fnIds(f).length === 0)) continue;
+        const index = `/tmp/co-change-bench-index-${process.pid}`;
+        git(['read-tree', sha], { GIT_INDEX_FILE: index });
+        const old = r.files.find((f) => f.path === hidden)!.change === 'added' ? null : git(['rev-parse', `${sha}~1:${hidden}`]);
+        if (old) git(['update-index', '--cacheinfo', `100644,${old},${hidden}`], { GIT_INDEX_FILE: index });
+        else git(['update-index', '--force-remove', hidden], { GIT_INDEX_FILE: index });
+        const tree = git(['write-tree'], { GIT_INDEX_FILE: index });
+        const commit = git(['commit-tree', tree, '-p', `${sha}~1`, '-m', 'partial'], { GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@localhost', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@localhost' });
+        const pr = await review.review({ repository: name, base: `${sha}~1`, head: commit, depth: 1 }, { coChangeRules: reviewRules });
+        const top = pr.changeSuggestions.slice(0, K);
+        partial.reviews++;
+        partial.suggested += top.length;
+        const right = top.filter((c) => missing.has(c.scope.id)).length;
+        partial.correct += right;
+        if (right) partial.hitAny++;
+      }
       const byRanges = new Set(r.changedScopes.map((s) => `${s.change} ${s.id}`));
       const byContent = new Set<string>();
       for (const f of r.files.filter((x) => x.parsed)) {
@@ -59,11 +90,37 @@ async function main(): Promise<void> {
       }
     }
     process.stdout.write(`change review: ${exact} of ${shas.length} commits with changed scopes exactly right (line ranges = changed text)\n`);
+    const pct = (a: number, b: number) => (b ? (a / b).toFixed(3) : 'n/a');
+    process.stdout.write(
+      `partial reviews (one changed file left out of the commit): ${partial.reviews}; changeSuggestions top ${K}: ${partial.suggested} made, ${partial.correct} right, ` +
+        `precision ${pct(partial.correct, partial.suggested)}; reviews with at least one right ${partial.hitAny} (${pct(partial.hitAny, partial.reviews)})\n`,
+    );
     await review.onModuleDestroy();
     parser.dispose();
   } finally {
-    await h.neo4j.onModuleDestroy();
+    // dispose([]) deletes no repository; it also closes the queue connections, which kept the process alive.
+    await h.dispose([]);
   }
+}
+
+/** Scope co-change rules learnt, with the history read's thresholds, from the commits older than `sha`. */
+async function rulesBefore(h: IngestHarness, name: string, sha: string): Promise<(ids: string[]) => Promise<PartnerRow[]>> {
+  const commits = (await new HistoryRepository(h.neo4j).storedCommits(name)).sort((a, b) => a.time - b.time || (a.sha < b.sha ? -1 : 1));
+  const at = commits.findIndex((c) => c.sha === sha);
+  const rules = rulesByFrom(aggregate(commits.slice(0, at < 0 ? commits.length : at), DEFAULT_AGGREGATE).scopeCoChanges);
+  const ids = [...new Set([...rules.values()].flat().map((r) => r.to))];
+  const refs = new Map(
+    (
+      await h.neo4j.runStatement<ScopeRef>(
+        'UNWIND $ids AS id MATCH (s:Scope {id: id}) RETURN s.id AS id, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS kind, s.path AS path, s.startLine AS startLine, s.endLine AS endLine',
+        { ids },
+      )
+    ).map((r) => [r.id, r]),
+  );
+  return async (qs) =>
+    qs.flatMap((q) =>
+      (rules.get(q) ?? []).filter((r) => refs.has(r.to)).map((r) => ({ ...refs.get(r.to)!, source: 'co-change' as const, links: null, query: q, distance: null, support: r.support, confidence: r.confidence })),
+    );
 }
 
 type Split = 'tune' | 'held';
@@ -74,6 +131,8 @@ interface RepoResult {
   /** Hits per strategy per split. */
   hits: Map<string, Record<Split, number>>;
   suggested: Record<Split, { n: number; correct: number }>;
+  /** impact's changesWith top K: suggestions made and how many changed in the test commit. */
+  serviceSuggested: Record<Split, { n: number; correct: number }>;
 }
 
 /** A strategy ranks candidates for the hidden function from what one trial knows. */
@@ -86,6 +145,8 @@ interface Trial {
   otherFiles: string[];
   /** Structure without history: the other functions of the query's files, nearest lines first. */
   sameFile: string[];
+  /** impact's own changesWith (the code path the API serves), with rules learnt from the training commits. */
+  service: string[];
 }
 
 const STRATEGIES = new Map<string, Strategy>();
@@ -101,6 +162,7 @@ const STRATEGIES = new Map<string, Strategy>();
   S.set('static, then same file (no history)', (t) => appendRanked(t.staticList, t.sameFile));
   S.set('rrf static + same file (no history)', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }]));
   for (const sup of [2, 3]) S.set(`promote co(s>=${sup},c>=0.5), rrf static + same file`, (t) => appendRanked(t.co(sup, 0.5, 'noisyOr'), fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }])));
+  S.set('SERVICE: impact changesWith (rrf static + same file + 0.5*co, graph-default rules)', (t) => t.service);
   S.set('rrf static + same file + 0.5*co', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.co(2, 0.1, 'noisyOr'), weight: 0.5 }]));
   S.set('rrf static + same file + 0.5*file-history', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.file, weight: 0.5 }]));
   S.set('rrf static + same file + co', (t) => fuseRanked([{ ids: t.staticList, weight: 1 }, { ids: t.sameFile, weight: 1 }, { ids: t.co(1, 0, 'noisyOr'), weight: 1 }]));
@@ -143,10 +205,12 @@ function interleave(a: string[], b: string[]): string[] {
 
 async function predict(h: IngestHarness, impact: ImpactService, name: string, perSplit: number): Promise<RepoResult> {
   const commits = (await new HistoryRepository(h.neo4j).storedCommits(name)).sort((a, b) => a.time - b.time || (a.sha < b.sha ? -1 : 1));
-  const scopeRows = await h.neo4j.runStatement<{ id: string; path: string; line: number }>(
-    "MATCH (s:Scope {repoId: $r}) WHERE s.kind IN ['function', 'method'] RETURN s.id AS id, s.path AS path, s.startLine AS line",
+  const scopeRows = await h.neo4j.runStatement<ScopeRef & { line: number }>(
+    `MATCH (s:Scope {repoId: $r}) WHERE s.kind IN ['function', 'method']
+     RETURN s.id AS id, s.path AS path, s.startLine AS line, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS kind, s.startLine AS startLine, s.endLine AS endLine`,
     { r: name },
   );
+  const refOf = new Map(scopeRows.map(({ line: _l, ...r }) => [r.id, r]));
   const fileOf = new Map(scopeRows.map((r) => [r.id, fileNodeId(name, r.path)]));
   const lineOf = new Map(scopeRows.map((r) => [r.id, Number(r.line ?? 0)]));
   const eligible = commits
@@ -159,6 +223,16 @@ async function predict(h: IngestHarness, impact: ImpactService, name: string, pe
   // Loose thresholds here: each strategy applies its own.
   const agg = aggregate(train, { ...DEFAULT_AGGREGATE, minSupport: 1, minConfidence: 0.02, maxPartners: 50 });
   const scopeRules = rulesByFrom(agg.scopeCoChanges);
+  // What the graph's CO_CHANGED edges would hold had history been read up to the cutoff (the history
+  // read's own thresholds): the rules impact's changesWith is given instead of the graph's, which saw
+  // the test commits.
+  const graphRules = rulesByFrom(aggregate(train, DEFAULT_AGGREGATE).scopeCoChanges);
+  const coChangeRules = async (ids: string[]): Promise<PartnerRow[]> =>
+    ids.flatMap((q) =>
+      (graphRules.get(q) ?? [])
+        .filter((r) => refOf.has(r.to))
+        .map((r) => ({ ...refOf.get(r.to)!, source: 'co-change' as const, links: null, query: q, distance: null, support: r.support, confidence: r.confidence })),
+    );
   const fileRules = rulesByFrom(agg.fileCoChanges);
   const changes = new Map([...agg.scopes, ...agg.files].map((s) => [s.key, s.changeCount]));
   const scopesOfFile = new Map<string, string[]>();
@@ -168,7 +242,14 @@ async function predict(h: IngestHarness, impact: ImpactService, name: string, pe
     `${name}: ${commits.length} commits kept, ${eligible.length} with 2-15 functions; training ${train.length} commits ${train.length ? span(train[0].time, train[train.length - 1].time) : ''}, ` +
       `${agg.scopeCoChanges.length} scope rules; test ${tests.length} commits ${tests.length ? span(tests[0].c.time, tests[tests.length - 1].c.time) : ''}\n`,
   );
-  const res: RepoResult = { name, commits: { tune: 0, held: 0 }, trials: { tune: 0, held: 0 }, hits: new Map(), suggested: { tune: { n: 0, correct: 0 }, held: { n: 0, correct: 0 } } };
+  const res: RepoResult = {
+    name,
+    commits: { tune: 0, held: 0 },
+    trials: { tune: 0, held: 0 },
+    hits: new Map(),
+    suggested: { tune: { n: 0, correct: 0 }, held: { n: 0, correct: 0 } },
+    serviceSuggested: { tune: { n: 0, correct: 0 }, held: { n: 0, correct: 0 } },
+  };
   const half = tests.length - Math.min(perSplit, Math.floor(tests.length / 2));
   for (const [ti, t] of tests.entries()) {
     const split: Split = ti < half ? 'tune' : 'held';
@@ -177,6 +258,8 @@ async function predict(h: IngestHarness, impact: ImpactService, name: string, pe
       t.s.map(async (hidden) => {
         const query = t.s.filter((x) => x !== hidden);
         const staticList = await staticCandidates(h, impact, name, query, fileOf);
+        const served = await impact.impact({ repository: name, scopeIds: query, depth: 2, maxNodes: 200, coChanged: 0, changesWith: K }, { coChangeRules });
+        const service = served.changesWith.map((c) => c.scope.id);
         const memo = new Map<string, string[]>();
         const trial: Trial = {
           query,
@@ -189,6 +272,7 @@ async function predict(h: IngestHarness, impact: ImpactService, name: string, pe
           file: fileHistoryRanking(query, { fileOf, fileRules, scopesOfFile, changes }),
           otherFiles: fileHistoryRanking(query, { fileOf, fileRules, scopesOfFile, changes, ownFiles: false }),
           sameFile: sameFile(query, fileOf, scopesOfFile, lineOf),
+          service,
         };
         res.trials[split]++;
         for (const [sname, strat] of STRATEGIES) {
@@ -200,6 +284,8 @@ async function predict(h: IngestHarness, impact: ImpactService, name: string, pe
         const suggested = trial.co(2, 0.1, 'max').slice(0, K);
         res.suggested[split].n += suggested.length;
         res.suggested[split].correct += suggested.filter((id) => t.s.includes(id)).length;
+        res.serviceSuggested[split].n += service.length;
+        res.serviceSuggested[split].correct += service.filter((id) => t.s.includes(id)).length;
       }),
     );
   }
@@ -224,6 +310,10 @@ function report(results: RepoResult[]): void {
   process.stdout.write(`\nchosen on the tune split of the union: "${best.name}" (tune ${best.tune.toFixed(3)}); held out: ${held(best.name)} against static alone ${held('static')}\n`);
   process.stdout.write(
     `co-change suggestions (co(s2,c0.1,max), top ${K}): precision tune ${pct(sum((r) => r.suggested.tune.correct), sum((r) => r.suggested.tune.n))}, held ${pct(sum((r) => r.suggested.held.correct), sum((r) => r.suggested.held.n))}\n`,
+  );
+  process.stdout.write(
+    `impact changesWith suggestions (top ${K}, the service): ${sum((r) => r.serviceSuggested.tune.n)} / ${sum((r) => r.serviceSuggested.held.n)} made, ` +
+      `precision tune ${pct(sum((r) => r.serviceSuggested.tune.correct), sum((r) => r.serviceSuggested.tune.n))}, held ${pct(sum((r) => r.serviceSuggested.held.correct), sum((r) => r.serviceSuggested.held.n))}\n`,
   );
 }
 

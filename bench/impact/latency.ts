@@ -1,14 +1,16 @@
 // Impact latency: p50/p95 over random scopes of an indexed repository at a depth, weighted toward
 // well-connected ones (half drawn from the scopes with any dependent, half from the top tenth by
 // direct dependents), with the machine's load average beside the figures.
-// node dist/bench/impact/latency.js <name> [depth] [samples]
+// node dist/bench/impact/latency.js <name> [depth] [samples] [hubs]
+// With a fourth argument `hubs`, every sample is one of the 50 scopes with the most direct dependents
+// (where the node cap and the per-step row bounds matter).
 import * as os from 'node:os';
 import { loadConfig } from '@scopegraph/config';
 import { CypherFiles, Neo4jService } from '@scopegraph/graph';
 import { ImpactService } from '@scopegraph/impact';
 
 async function main(): Promise<void> {
-  const [name, depthArg = '3', samplesArg = '100'] = process.argv.slice(2);
+  const [name, depthArg = '3', samplesArg = '100', poolArg = ''] = process.argv.slice(2);
   const neo4j = new Neo4jService(loadConfig(), new CypherFiles());
   const impact = new ImpactService(neo4j);
   try {
@@ -20,10 +22,10 @@ async function main(): Promise<void> {
     );
     const [{ total }] = await neo4j.runStatement<{ total: number }>('MATCH (s:Scope {repoId: $r}) RETURN count(s) AS total', { r: name });
     const connected = rows.map((r) => r.id);
-    const top = connected.slice(0, Math.max(1, Math.ceil(connected.length / 10)));
+    const top = connected.slice(0, poolArg === 'hubs' ? 50 : Math.max(1, Math.ceil(connected.length / 10)));
     let seed = 7;
     const next = () => (seed = (seed * 48271) % 2147483647);
-    const pick = (i: number) => (i % 2 ? top[next() % top.length] : connected[next() % connected.length]);
+    const pick = (i: number) => (i % 2 || poolArg === 'hubs' ? top[next() % top.length] : connected[next() % connected.length]);
     for (let i = 0; i < 5; i++) await impact.impact({ repository: name, scopeIds: [pick(i)], depth: Number(depthArg) });
     const times: number[] = [];
     let reached = 0;
@@ -40,7 +42,7 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(1);
     process.stdout.write(
-      `${name}: ${total} scopes, ${connected.length} with dependents; impact depth ${depthArg} over ${times.length} scopes (half from the top tenth by dependents): ` +
+      `${name}: ${total} scopes, ${connected.length} with dependents; impact depth ${depthArg} over ${times.length} scopes (${poolArg === 'hubs' ? 'all from the 50 with most dependents' : 'half from the top tenth by dependents'}): ` +
         `p50 ${q(0.5)} ms, p95 ${q(0.95)} ms, max ${q(1)} ms, mean dependents ${(reached / times.length).toFixed(1)}, cut at the node cap ${truncated}; ` +
         `load average ${loadBefore.toFixed(1)} -> ${loadAfter.toFixed(1)} on ${os.cpus().length} cores\n`,
     );

@@ -1,16 +1,35 @@
 // GRAPH search, step 2 (edges pointing at the anchors: subclasses, implementers, callers, users).
 // One shortest path per related scope, up to $maxDepth hops over $edgeTypes, nearest first; the
 // search filters apply to the related scopes. The quantifier's upper bound is the largest depth any
-// relation walks (a class hierarchy); depth-1 relations stop at $maxDepth. Imports point at files:
+// relation walks (a class hierarchy); the walk stops at $maxDepth (one branch per depth, since a
+// quantifier takes no parameter: expanding three hops and keeping one cost a hub with a thousand
+// callers ~50k db hits). Imports point at files:
 // with $viaFile the walk starts at the file that declares the anchor.
 CYPHER 25
 UNWIND range(0, size($anchorIds) - 1) AS anchorRank
 MATCH (named:Scope {id: $anchorIds[anchorRank]})
-OPTIONAL MATCH (file:File {repoId: named.repoId, path: named.path})
+// The declaring file by its id (the unique index): matching on repoId and path read every file of the
+// repository, and only when $viaFile is it needed.
+OPTIONAL MATCH (file:File {id: named.repoId + ':' + named.path + '#' + named.path + '|file'})
+WHERE $viaFile
 WITH anchorRank, named, CASE WHEN $viaFile AND file IS NOT NULL THEN file ELSE named END AS a
 CALL (a) {
-  MATCH p = ANY SHORTEST (a)<-[r WHERE type(r) IN $edgeTypes]-{1,3}(n:Scope)
-  WHERE length(p) <= $maxDepth AND n <> a
+  CALL (a) {
+    FILTER $maxDepth = 1
+    MATCH p = ANY SHORTEST (a)<-[r WHERE type(r) IN $edgeTypes]-{1,1}(n:Scope)
+    WHERE n <> a
+    RETURN n, p
+    UNION ALL
+    FILTER $maxDepth = 2
+    MATCH p = ANY SHORTEST (a)<-[r WHERE type(r) IN $edgeTypes]-{1,2}(n:Scope)
+    WHERE n <> a
+    RETURN n, p
+    UNION ALL
+    FILTER $maxDepth >= 3
+    MATCH p = ANY SHORTEST (a)<-[r WHERE type(r) IN $edgeTypes]-{1,3}(n:Scope)
+    WHERE n <> a
+    RETURN n, p
+  }
   RETURN n, p
   ORDER BY length(p), n.path, n.qualifiedName
   LIMIT $perAnchor

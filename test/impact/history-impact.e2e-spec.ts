@@ -121,6 +121,27 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
     const fromTotal = await impact.impact({ repository: repoId, scopeIds: [id('src/invoice.ts#Invoice.total|method')], depth: 1 });
     expect(fromTotal.coChanged.map((c) => c.scope.qualifiedName)).toContain('round');
     expect(fromTotal.history).toBe('git');
+
+    // changesWith: static edges, same-file neighbours and co-change fused, each with its provenance.
+    // format calls round and sits 4 lines below it (static + same file); Invoice.total calls round and
+    // changed with it in all three commits (static + co-change at half weight): format ranks first.
+    const names = result.changesWith.map((c) => c.scope.qualifiedName);
+    expect(names.slice(0, 2)).toEqual(['format', 'Invoice.total']);
+    expect(names).not.toContain('round');
+    expect(names).not.toContain('report'); // depth 3: beyond the dependents that count as static
+    const src = (qn: string) => Object.fromEntries(result.changesWith.find((c) => c.scope.qualifiedName === qn)!.sources.map((x) => [x.kind, x]));
+    expect(src('format')).toEqual({
+      static: expect.objectContaining({ rank: 2, links: 1, depth: 1 }),
+      'same-file': expect.objectContaining({ rank: 1, lineDistance: 4, with: [id('src/money.ts#round|function')] }),
+    });
+    expect(src('Invoice.total')).toEqual({
+      static: expect.objectContaining({ rank: 1, links: 1 }),
+      'co-change': expect.objectContaining({ rank: 1, support: 3, confidence: 1, with: [id('src/money.ts#round|function')] }),
+    });
+    expect(src('Invoice.describe')).toEqual({ static: expect.objectContaining({ links: 0, depth: 2 }) });
+    expect(result.changesWith[0].score).toBeGreaterThan(result.changesWith[1].score);
+    expect((await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], changesWith: 0 })).changesWith).toEqual([]);
+    await expect(impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], changesWith: 51 })).rejects.toMatchObject({ field: 'changesWith' });
   });
 
   it('refuses bad input with a named field', async () => {
@@ -200,6 +221,10 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
       const result = await review.review({ repository: repoId, base: shas[0], head: shas[1] });
       expect(result.changedScopes.map((s) => `${s.change} ${s.qualifiedName}`).sort()).toEqual(['modified Invoice', 'modified Invoice.total', 'modified round']);
       expect(result.tests.map((t) => t.qualifiedName)).toContain('checkTotal');
+      // Suggestions leave the changed scopes out: format (static + same file as round) is one.
+      const suggested = result.changeSuggestions.map((c) => c.scope.qualifiedName);
+      expect(suggested).toContain('format');
+      expect(suggested.filter((q) => ['Invoice', 'Invoice.total', 'round'].includes(q))).toEqual([]);
 
       // A pasted diff against the indexed tree (taken from the working tree, then undone).
       const reportPath = path.join(git.dir, 'src/report.ts');

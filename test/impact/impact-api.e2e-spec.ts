@@ -67,10 +67,23 @@ describe('impact, reviewChange, history and deadCode through the API, MCP and CL
     const withEmails = await gql(stack.url, 'query($r: String!) { history(repository: $r, includeEmails: true) { authors { email } } }', { r: name });
     expect(withEmails.body.data.history.authors[0].email).toBe('eve@example.org');
 
-    const impact = await gql(stack.url, 'query($i: ImpactInput!) { impact(input: $i) { levels { depth scopes { relation scope { qualifiedName } path { edge resolver } } } coverage { nameOnlyEdges testsFound summary } history } }', {
-      i: { repository: name, qualifiedNames: ['helper'], depth: 2 },
-    });
+    const impact = await gql(
+      stack.url,
+      `query($i: ImpactInput!) { impact(input: $i) { levels { depth scopes { relation scope { qualifiedName } path { edge resolver } } } coverage { nameOnlyEdges testsFound summary } history
+         changesWith { scope { qualifiedName } sources { kind rank links depth lineDistance support confidence } } } }`,
+      {
+        i: { repository: name, qualifiedNames: ['helper'], depth: 2 },
+      },
+    );
     expect(impact.body.errors).toBeUndefined();
+    // run_app calls helper and changed with it in all three commits; unused_thing sits 4 lines below it.
+    const changesWith = impact.body.data.impact.changesWith;
+    expect(changesWith.map((c: { scope: { qualifiedName: string } }) => c.scope.qualifiedName)).toEqual(['run_app', 'unused_thing']);
+    expect(changesWith[0].sources).toEqual([
+      { kind: 'static', rank: 1, links: 1, depth: 1, lineDistance: null, support: null, confidence: null },
+      { kind: 'co-change', rank: 1, links: null, depth: null, lineDistance: null, support: 3, confidence: 1 },
+    ]);
+    expect(changesWith[1].sources).toEqual([{ kind: 'same-file', rank: 1, links: null, depth: null, lineDistance: 4, support: null, confidence: null }]);
     expect(impact.body.data.impact.levels[0]).toMatchObject({ depth: 1, scopes: [{ relation: 'caller', scope: { qualifiedName: 'run_app' }, path: [{ edge: 'CALLS', resolver: 'fast' }] }] });
     expect(impact.body.data.impact.coverage).toMatchObject({ nameOnlyEdges: 1, testsFound: false });
 
@@ -89,6 +102,8 @@ describe('impact, reviewChange, history and deadCode through the API, MCP and CL
   it('refuses bad input with BAD_USER_INPUT and the field', async () => {
     const bad = await gql(stack.url, 'query($i: ImpactInput!) { impact(input: $i) { depth } }', { i: { repository: name, qualifiedNames: ['helper'], depth: 50 } });
     expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'depth' });
+    const tooMany = await gql(stack.url, 'query($i: ImpactInput!) { impact(input: $i) { depth } }', { i: { repository: name, qualifiedNames: ['helper'], changesWith: 51 } });
+    expect(tooMany.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'changesWith' });
     const unknown = await gql(stack.url, 'query($i: ReviewChangeInput!) { reviewChange(input: $i) { base } }', { i: { repository: name, base: 'no-such-ref', head: 'HEAD' } });
     expect(unknown.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'base' });
   });
@@ -96,6 +111,7 @@ describe('impact, reviewChange, history and deadCode through the API, MCP and CL
   it('gives the same answers as MCP tools and CLI commands', async () => {
     const tool = await mcp.callTool({ name: 'impact', arguments: { repository: name, qualifiedNames: ['helper'] } });
     expect(textOf(tool)).toMatch(/depth 1:\n\s+caller run_app pkg\/app\.py:4-5 \(CALLS line 5, by name\)/);
+    expect(textOf(tool)).toMatch(/usually changes with it \(static edges, same file, co-change fused\):\n\s+run_app pkg\/app\.py:4-5 \(static: linked to 1; co-change: 100% of 3\+ commits\)/);
     const histTool = await mcp.callTool({ name: 'history', arguments: { repository: name } });
     expect(textOf(histTool)).toMatch(/3 commits from/);
     const cli = await run(process.execPath, [path.join(ROOT, 'bin/scopegraph'), 'dead-code', '--repo', name, '--min-confidence', '0'], { env: { ...process.env, SCOPEGRAPH_URL: stack.url }, cwd: ROOT });

@@ -1,19 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
+import type { ScopeRef } from './scope-ref';
+import { CHANGE_SUGGESTIONS, ChangeSuggestion, PartnerRow, rankChangeSuggestions } from './change-suggestions';
 import { isTestPath } from './test-paths';
 
-export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10 };
+export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10, maxChangesWith: 50, defaultChangesWith: 10 };
 
-export interface ScopeRef {
-  id: string;
-  name: string;
-  qualifiedName: string;
-  kind: string;
-  path: string;
-  startLine: number | null;
-  endLine: number | null;
-}
+export type { ScopeRef } from './scope-ref';
 
 /** One edge of a path, as the graph holds it: `from` depends on `to`. */
 export interface PathEdge {
@@ -78,8 +72,13 @@ export interface ImpactResult {
   importers: Importer[];
   tests: ScopeRef[];
   coverage: ImpactCoverage;
-  /** History partners no static edge of the answer links ("usually changes with this"). */
+  /** History partners no static edge of the answer links (history alone; see changesWith). */
   coChanged: CoChangedScope[];
+  /**
+   * What else usually changes with the asked scopes: static edges, same-file neighbours and history's
+   * co-change fused (change-suggestions.ts), each with the lists that ranked it.
+   */
+  changesWith: ChangeSuggestion[];
   history: 'git' | 'none' | 'not-read';
   elapsedMs: number;
 }
@@ -91,6 +90,16 @@ export interface ImpactRequest {
   depth?: number;
   maxNodes?: number;
   coChanged?: number;
+  /** Suggestions in changesWith at most (0: none, and no read for them). */
+  changesWith?: number;
+}
+
+export interface ImpactOptions {
+  /**
+   * Co-change rules from elsewhere than the graph's CO_CHANGED edges (the co-change bench learns them
+   * from commits older than its test commits only): rows with source 'co-change'.
+   */
+  coChangeRules?: (ids: string[]) => Promise<PartnerRow[]>;
 }
 
 interface InboundRow extends ScopeRef {
@@ -149,11 +158,12 @@ export class ImpactService {
     return byName;
   }
 
-  async impact(req: ImpactRequest): Promise<ImpactResult> {
+  async impact(req: ImpactRequest, opts: ImpactOptions = {}): Promise<ImpactResult> {
     const started = performance.now();
     const depth = checkInt(req.depth ?? IMPACT_LIMITS.defaultDepth, 1, IMPACT_LIMITS.maxDepth, 'depth');
     const maxNodes = checkInt(req.maxNodes ?? IMPACT_LIMITS.defaultNodes, 1, IMPACT_LIMITS.maxNodes, 'maxNodes');
     const coLimit = checkInt(req.coChanged ?? IMPACT_LIMITS.defaultCoChanged, 0, IMPACT_LIMITS.maxCoChanged, 'coChanged');
+    const withLimit = checkInt(req.changesWith ?? IMPACT_LIMITS.defaultChangesWith, 0, IMPACT_LIMITS.maxChangesWith, 'changesWith');
     const ids = req.scopeIds ?? [];
     const names = req.qualifiedNames ?? [];
     if (ids.length + names.length === 0) throw new DomainError(DomainErrorCode.InvalidInput, 'give at least one scope id or qualified name', 'scopeIds');
@@ -178,7 +188,24 @@ export class ImpactService {
     const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
     const importerRows = this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { fileIds });
     importerRows.catch(() => undefined);
+    // Candidates for changesWith need only the asked scopes (not the members they stand for: the
+    // ranking was measured on the asked ones): read beside the walk, one round trip.
+    const askedIds = targetRows.filter((t) => t.asked).map((t) => t.id);
+    const partnerRows: Promise<PartnerRow[]> =
+      withLimit === 0
+        ? Promise.resolve([])
+        : Promise.all([
+            this.neo4j.read<PartnerRow>('impact/change-partners', {
+              ids: askedIds,
+              perSource: cypherInt(CHANGE_SUGGESTIONS.perSource),
+              coChange: !opts.coChangeRules && repo.history === 'git',
+            }),
+            opts.coChangeRules ? opts.coChangeRules(askedIds) : Promise.resolve([]),
+          ]).then(([a, b]) => [...a, ...b]);
+    partnerRows.catch(() => undefined);
     const unresolvedOut = new Map<string, number>();
+    const asked = new Set(askedIds);
+    const callerLinks = new Map<string, Set<string>>();
     for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
       // Rows beyond a few per node the cap still allows would be dropped anyway: the step stops there.
       const rowLimit = (maxNodes - (seen.size - targets.length)) * ROWS_PER_NODE + ROW_SLACK;
@@ -187,6 +214,8 @@ export class ImpactService {
       rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.target < b.target ? -1 : 1));
       const level: ImpactedScope[] = [];
       for (const r of rows) {
+        // Direct dependents of asked scopes are changesWith's static neighbours on the in side.
+        if (d === 1 && !r.via && asked.has(r.target)) callerLinks.set(r.id, (callerLinks.get(r.id) ?? new Set<string>()).add(r.target));
         const edge: PathEdge = { from: r.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
         edges.set(`${edge.from}|${edge.edge}|${edge.to}|${edge.line}`, edge);
         if (seen.has(r.id)) continue;
@@ -213,7 +242,7 @@ export class ImpactService {
 
     const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
     // Independent reads: importers, history's partners and the unresolved names, at once.
-    const [importers0, coRows, byName] = await Promise.all([
+    const [importers0, coRows, byName, partners] = await Promise.all([
       importerRows,
       // Without history there are no CO_CHANGED edges to read: one round trip fewer.
       coLimit > 0 && repo.history === 'git'
@@ -224,6 +253,7 @@ export class ImpactService {
           })
         : Promise.resolve([]),
       unresolvedNames,
+      partnerRows,
     ]);
     // An unpinned reference `x.y.name` or `name` could be a use of any scope named `name`.
     const sameName = answerNames.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
@@ -233,6 +263,12 @@ export class ImpactService {
       .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const coChanged: CoChangedScope[] = coRows.map(({ confidence, support, with: w, level, ...s }) => ({ scope: s, confidence, support, with: w, level }));
+    const callers: PartnerRow[] = [];
+    for (const [id, targetsLinked] of callerLinks) {
+      const hit = seen.get(id);
+      if (hit) callers.push({ ...hit.scope, source: 'static', links: targetsLinked.size, query: null, distance: null, support: null, confidence: null });
+    }
+    const changesWith = rankChangeSuggestions(askedIds, mergeStatic([...partners, ...callers]), reached, withLimit);
     const followed = [...edges.values()];
     const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
     const precise = followed.filter((e) => e.resolver === 'precise').length;
@@ -259,10 +295,26 @@ export class ImpactService {
       tests,
       coverage,
       coChanged,
+      changesWith,
       history: repo.history === 'git' ? 'git' : repo.history === 'none' ? 'none' : 'not-read',
       elapsedMs: Math.round(performance.now() - started),
     };
   }
+}
+
+/** A scope both called by and calling the asked ones is one static neighbour: its links add up. */
+function mergeStatic(rows: PartnerRow[]): PartnerRow[] {
+  const byId = new Map<string, PartnerRow>();
+  const out: PartnerRow[] = [];
+  for (const r of rows) {
+    if (r.source !== 'static') out.push(r);
+    else {
+      const prev = byId.get(r.id);
+      if (prev) prev.links = Number(prev.links ?? 0) + Number(r.links ?? 0);
+      else byId.set(r.id, { ...r });
+    }
+  }
+  return [...out, ...byId.values()];
 }
 
 function summarise(c: ImpactCoverage, reached: number, depth: number): string {

@@ -6,10 +6,11 @@ import { Neo4jService } from '@scopegraph/graph';
 import { applyHunks, diffRefs, FileChange, parseUnifiedDiff, resolveRef, showFile } from '@scopegraph/history';
 import { ParserService } from '@scopegraph/ingest';
 import { ChangedScope, mapChangedScopes, VersionScope } from './change-mapper';
-import { CoChangedScope, ImpactResult, ImpactService, ScopeRef } from './impact.service';
+import { ChangeSuggestion } from './change-suggestions';
+import { CoChangedScope, ImpactOptions, ImpactResult, ImpactService, ScopeRef } from './impact.service';
 import { isTestPath } from './test-paths';
 
-export const REVIEW_LIMITS = { maxDiffChars: 2_000_000, maxFiles: 500, defaultDepth: 2 };
+export const REVIEW_LIMITS = { maxDiffChars: 2_000_000, maxFiles: 500, defaultDepth: 2, suggestions: 10 };
 
 export interface ReviewedFile {
   path: string;
@@ -37,6 +38,11 @@ export interface ChangeReview {
   impact: ImpactResult | null;
   /** Scopes that history says change with the changed ones, which this change leaves alone. */
   coChangeMissing: CoChangedScope[];
+  /**
+   * What usually changes with the changed scopes and this change leaves alone: static edges, same-file
+   * neighbours and co-change fused (impact's changesWith), with provenance.
+   */
+  changeSuggestions: ChangeSuggestion[];
   /** Tests reached from the changed code, test files importing it, and tests the change edits. */
   tests: { path: string; qualifiedName: string | null; how: string }[];
   warnings: string[];
@@ -72,7 +78,7 @@ export class ReviewService implements OnModuleDestroy {
     if (this.parser) (await this.parser).dispose();
   }
 
-  async review(req: { repository: string; diff?: string; base?: string; head?: string; depth?: number }): Promise<ChangeReview> {
+  async review(req: { repository: string; diff?: string; base?: string; head?: string; depth?: number }, opts: ImpactOptions = {}): Promise<ChangeReview> {
     const [repo] = await this.neo4j.read<{ rootPath: string; history: string | null }>('impact/repository', { repoId: req.repository });
     if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
     const warnings: string[] = [];
@@ -131,12 +137,13 @@ export class ReviewService implements OnModuleDestroy {
 
     const roots = changed.filter((s) => s.inGraph && s.change !== 'added').map((s) => s.graphId);
     let impact: ImpactResult | null = null;
-    if (roots.length) impact = await this.impacts.impact({ repository: req.repository, scopeIds: roots.slice(0, 200), depth: req.depth ?? REVIEW_LIMITS.defaultDepth, coChanged: 30 });
+    if (roots.length) impact = await this.impacts.impact({ repository: req.repository, scopeIds: roots.slice(0, 200), depth: req.depth ?? REVIEW_LIMITS.defaultDepth, coChanged: 30, changesWith: REVIEW_LIMITS.suggestions }, opts);
     else if (changed.length) warnings.push('no changed scope is in the graph yet (only added code, or an index older than the base): no impact to compute');
 
     const changedIds = new Set(changed.map((s) => s.graphId));
     const changedPaths = new Set(changes.map((c) => c.path));
     const coChangeMissing = (impact?.coChanged ?? []).filter((c) => !changedIds.has(c.scope.id) && !changedPaths.has(c.scope.path));
+    const changeSuggestions = (impact?.changesWith ?? []).filter((c) => !changedIds.has(c.scope.id));
     const tests: ChangeReview['tests'] = [];
     const seen = new Set<string>();
     const addTest = (p: string, qn: string | null, how: string) => {
@@ -149,7 +156,7 @@ export class ReviewService implements OnModuleDestroy {
     for (const t of impact?.tests ?? []) addTest(t.path, t.qualifiedName, 'reaches the changed code');
     for (const i of impact?.importers ?? []) if (i.isTest) addTest(i.path, null, `imports ${i.imports}`);
     if (repo.history !== 'git') warnings.push('no history read for this repository: co-change partners unknown');
-    return { repository: req.repository, base, head, files, changedScopes: changed, impact, coChangeMissing, tests, warnings, diff };
+    return { repository: req.repository, base, head, files, changedScopes: changed, impact, coChangeMissing, changeSuggestions, tests, warnings, diff };
   }
 }
 

@@ -6,11 +6,12 @@ import type { GraphqlCall } from './graphql-call';
 
 const REF = 'id qualifiedName kind path startLine endLine';
 const COCHANGED = `coChanged { confidence support scope { ${REF} } }`;
+const SUGGESTION = `scope { ${REF} } sources { kind links depth lineDistance support confidence }`;
 const IMPACT_FIELDS = `targets { ${REF} } depth
     levels { depth scopes { relation isTest scope { ${REF} } path { from edge to line resolver via } } }
     importers { path imports isTest } tests { ${REF} }
     coverage { summary edges nameOnlyEdges unresolvedSameName unresolvedInReached testsFound truncated }
-    ${COCHANGED} history`;
+    ${COCHANGED} changesWith { ${SUGGESTION} } history`;
 
 export const IMPACT = `query McpImpact($input: ImpactInput!) { impact(input: $input) { ${IMPACT_FIELDS} } }`;
 export const REVIEW = `query McpReview($input: ReviewChangeInput!) {
@@ -19,6 +20,7 @@ export const REVIEW = `query McpReview($input: ReviewChangeInput!) {
     changedScopes { graphId qualifiedName kind path change startLine endLine inGraph }
     impact { ${IMPACT_FIELDS} }
     coChangeMissing { confidence support with scope { ${REF} } }
+    changeSuggestions { ${SUGGESTION} }
     tests { path qualifiedName how } warnings
     writtenReview { status text reason model inventedCitations warnings citations { id qualifiedName path startLine endLine } }
   }
@@ -44,8 +46,22 @@ type ImpactData = {
   tests: Ref[];
   coverage: { summary: string };
   coChanged: { confidence: number; support: number; scope: Ref }[];
+  changesWith: Suggestion[];
   history: string;
 };
+type Suggestion = {
+  scope: Ref;
+  sources: { kind: string; links: number | null; depth: number | null; lineDistance: number | null; support: number | null; confidence: number | null }[];
+};
+
+/** A suggestion's provenance in a few words: static edge, same file, co-change with support and confidence. */
+const why = (s: Suggestion) =>
+  s.sources
+    .map((x) =>
+      x.kind === 'static' ? (x.links ? `static: linked to ${x.links}` : `static: dependent at depth ${x.depth}`) : x.kind === 'same-file' ? `same file: ${x.lineDistance} lines away` : `co-change: ${pct(x.confidence ?? 0)} of ${x.support}+ commits`,
+    )
+    .join('; ');
+const suggestionLines = (items: Suggestion[]) => items.map((c) => `  ${c.scope.qualifiedName} ${at(c.scope)} (${why(c)}) [id ${c.scope.id}]`);
 
 const at = (s: Pick<Ref, 'path' | 'startLine' | 'endLine'>) => `${s.path}${s.startLine ? `:${s.startLine}${s.endLine && s.endLine !== s.startLine ? `-${s.endLine}` : ''}` : ''}`;
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -61,8 +77,9 @@ export function formatImpact(r: ImpactData): string {
     }
   }
   if (r.importers.length) out.push(`importers: ${r.importers.map((i) => `${i.path}${i.isTest ? ' [test]' : ''}`).join(', ')}`);
+  if (r.changesWith.length) out.push('usually changes with it (static edges, same file, co-change fused):', ...suggestionLines(r.changesWith));
   if (r.coChanged.length) {
-    out.push('usually changes with it (history, no static edge):');
+    out.push('history alone (no static edge):');
     for (const c of r.coChanged) out.push(`  ${c.scope.qualifiedName} ${at(c.scope)} ${pct(c.confidence)} of ${c.support}+ commits [id ${c.scope.id}]`);
   } else if (r.history !== 'git') out.push(r.history === 'none' ? 'no history (not a git checkout)' : 'history not read yet');
   return out.join('\n');
@@ -116,6 +133,7 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
           changedScopes: { graphId: string; qualifiedName: string; kind: string; path: string; change: string; startLine: number; endLine: number; inGraph: boolean }[];
           impact: ImpactData | null;
           coChangeMissing: { confidence: number; support: number; with: string[]; scope: Ref }[];
+          changeSuggestions: Suggestion[];
           tests: { path: string; qualifiedName: string | null; how: string }[];
           warnings: string[];
           writtenReview: { status: string; text: string | null; reason: string | null; model: string | null; inventedCitations: string[]; warnings: string[]; citations: Omit<Ref, 'kind'>[] } | null;
@@ -123,8 +141,9 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
         const { reviewChange: r } = await call<{ reviewChange: Review }>(REVIEW, { input: args });
         const out = [`${r.files.length} file(s): ${r.files.map((f) => `${f.path} (${f.change} +${f.linesAdded} -${f.linesDeleted}${f.parsed ? '' : ', not parsed'})`).join(', ')}`, 'changed scopes:'];
         for (const s of r.changedScopes) out.push(`  ${s.change} ${s.kind} ${s.qualifiedName} ${s.path}:${s.startLine}-${s.endLine} [id ${s.graphId}]`);
+        if (r.changeSuggestions.length) out.push('usually changes with this, left alone here:', ...suggestionLines(r.changeSuggestions));
         if (r.coChangeMissing.length) {
-          out.push('usually changed together but not in this change:');
+          out.push('history alone: changed together before, not in this change:');
           for (const c of r.coChangeMissing) out.push(`  ${c.scope.qualifiedName} ${at(c.scope)} (${pct(c.confidence)} with ${c.with.join(', ')})`);
         }
         out.push(r.tests.length ? `tests: ${r.tests.map((t) => `${t.qualifiedName ?? t.path} (${t.how})`).join('; ')}` : 'tests: none found');

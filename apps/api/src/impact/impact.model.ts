@@ -66,6 +66,25 @@ export class CoChangedScope {
   @Field({ description: 'file or scope' }) level: string;
 }
 
+@ObjectType({ description: 'One list that ranked a change suggestion, and what it saw' })
+export class SuggestionSource {
+  @Field({ description: 'static (edges of the graph), same-file (nearest functions of an asked scope\'s file) or co-change (git history)' }) kind: string;
+  @Field(() => Int, { description: 'Rank within that list, from 1' }) rank: number;
+  @Field(() => Int, { nullable: true, description: 'static: asked scopes it shares an edge with (0: reached as a dependent only)' }) links: number | null;
+  @Field(() => Int, { nullable: true, description: 'static: 1 when linked directly, else its depth in the impact walk' }) depth: number | null;
+  @Field(() => Int, { nullable: true, description: 'same-file: lines from the nearest asked scope' }) lineDistance: number | null;
+  @Field(() => Int, { nullable: true, description: 'co-change: commits that changed it with an asked scope (strongest rule)' }) support: number | null;
+  @Field(() => Float, { nullable: true, description: 'co-change: 1 - product of (1 - confidence) over the asked scopes\' rules' }) confidence: number | null;
+  @Field(() => [String], { description: 'same-file / co-change: the asked scopes it is near or changes with' }) with: string[];
+}
+
+@ObjectType({ description: 'A scope that usually changes with the asked ones: static edges, same-file neighbours and co-change, fused by rank' })
+export class ChangeSuggestion {
+  @Field(() => ImpactScopeRef) scope: ImpactScopeRef;
+  @Field(() => Float, { description: 'Fused reciprocal-rank score (only the order means anything)' }) score: number;
+  @Field(() => [SuggestionSource], { description: 'Why: each list that ranked it' }) sources: SuggestionSource[];
+}
+
 @ObjectType()
 export class ImpactResult {
   @Field() repository: string;
@@ -75,7 +94,8 @@ export class ImpactResult {
   @Field(() => [ImpactImporter]) importers: ImpactImporter[];
   @Field(() => [ImpactScopeRef]) tests: ImpactScopeRef[];
   @Field(() => ImpactCoverage) coverage: ImpactCoverage;
-  @Field(() => [CoChangedScope]) coChanged: CoChangedScope[];
+  @Field(() => [CoChangedScope], { description: 'History alone: partners no static edge of the answer links (see changesWith)' }) coChanged: CoChangedScope[];
+  @Field(() => [ChangeSuggestion], { description: 'What usually changes with the asked scopes: static edges, same-file neighbours and co-change fused, with provenance' }) changesWith: ChangeSuggestion[];
   @Field({ description: 'git, none (not a git checkout) or not-read' }) history: string;
   @Field(() => Int) elapsedMs: number;
 }
@@ -88,6 +108,7 @@ export class ImpactInput {
   @Field(() => Int, { nullable: true, description: `1-${IMPACT_LIMITS.maxDepth} (default ${IMPACT_LIMITS.defaultDepth})` }) depth?: number;
   @Field(() => Int, { nullable: true, description: `Dependents at most, 1-${IMPACT_LIMITS.maxNodes} (default ${IMPACT_LIMITS.defaultNodes})` }) maxNodes?: number;
   @Field(() => Int, { nullable: true, description: `Co-changed scopes at most, 0-${IMPACT_LIMITS.maxCoChanged} (default ${IMPACT_LIMITS.defaultCoChanged})` }) coChanged?: number;
+  @Field(() => Int, { nullable: true, description: `Change suggestions at most, 0-${IMPACT_LIMITS.maxChangesWith} (default ${IMPACT_LIMITS.defaultChangesWith})` }) changesWith?: number;
 }
 
 @InputType()
@@ -165,6 +186,7 @@ export class ChangeReview {
   @Field(() => [ChangedScope]) changedScopes: ChangedScope[];
   @Field(() => ImpactResult, { nullable: true }) impact: ImpactResult | null;
   @Field(() => [CoChangedScope], { description: 'Usual partners of the changed scopes that this change leaves alone' }) coChangeMissing: CoChangedScope[];
+  @Field(() => [ChangeSuggestion], { description: 'What usually changes with the changed scopes and this change leaves alone (static, same-file, co-change fused, with provenance)' }) changeSuggestions: ChangeSuggestion[];
   @Field(() => [CoveringTest]) tests: CoveringTest[];
   @Field(() => [String]) warnings: string[];
   @Field(() => WrittenReview, { nullable: true, description: 'Only when the input asks for it (writtenReview: true)' }) writtenReview?: WrittenReview | null;

@@ -111,12 +111,14 @@ export const LOCALIZE = `query ConsoleLocalize($input: SearchInput!) {
 }`;
 
 const IMPACT_REF = 'id qualifiedName kind path startLine endLine';
+const SUGGESTION = `score scope { ${IMPACT_REF} } sources { kind rank links depth lineDistance support confidence with }`;
 const IMPACT_FIELDS = `targets { ${IMPACT_REF} } depth history elapsedMs
     levels { depth scopes { relation isTest scope { ${IMPACT_REF} } path { from edge to line resolver via } } }
     importers { path imports line isTest }
     tests { ${IMPACT_REF} }
     coverage { edges nameOnlyEdges preciseEdges unresolvedSameName unresolvedInReached testsFound truncated summary }
-    coChanged { confidence support with level scope { ${IMPACT_REF} } }`;
+    coChanged { confidence support with level scope { ${IMPACT_REF} } }
+    changesWith { ${SUGGESTION} }`;
 
 /** What depends on a scope, by depth, with coverage and co-changed scopes (the scope page's impact view). */
 export const IMPACT = `query ConsoleImpact($input: ImpactInput!) { impact(input: $input) { ${IMPACT_FIELDS} } }`;
@@ -129,6 +131,7 @@ export const REVIEW_CHANGE = `query ConsoleReviewChange($input: ReviewChangeInpu
     changedScopes { graphId qualifiedName kind path change startLine endLine inGraph }
     impact { ${IMPACT_FIELDS} }
     coChangeMissing { confidence support with level scope { ${IMPACT_REF} } }
+    changeSuggestions { ${SUGGESTION} }
     tests { path qualifiedName how }
     writtenReview { status text reason model inventedCitations warnings outputTruncated diffTruncated factsOmitted citations { id qualifiedName path startLine endLine } }
   }

@@ -4,6 +4,7 @@ import { scopeHref } from '../lib/router';
 
 export type Impact = ConsoleImpactQuery['impact'];
 type CoChanged = Impact['coChanged'][number];
+type Suggestion = Impact['changesWith'][number];
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
@@ -56,12 +57,35 @@ export function ImpactView({ impact }: { impact: Impact }) {
           </ul>
         </section>
       )}
-      <CoChangedList title="Usually changes with it" label="co-changed" items={impact.coChanged} empty={impact.history === 'git' ? 'No scope changes with it often enough in the history read.' : impact.history === 'none' ? 'No history: the repository is not a git checkout.' : 'History not read yet.'} />
+      <SuggestionList title="Usually changes with it" label="changes with" items={impact.changesWith} empty="No function or method is linked to it, near it in its file, or changes with it in the history read." />
+      <CoChangedList title="History alone: changes with it, no static edge" label="co-changed" items={impact.coChanged} empty={impact.history === 'git' ? 'No scope changes with it often enough in the history read.' : impact.history === 'none' ? 'No history: the repository is not a git checkout.' : 'History not read yet.'} />
     </div>
   );
 }
 
 export function CoChangedList({ title, label, items, empty, panel = false }: { title: string; label: string; items: CoChanged[]; empty: string; panel?: boolean }) {
+  const detail = (c: CoChanged) => `${pct(c.confidence)} of ${c.support} commit${c.support === 1 ? '' : 's'} (${c.level})`;
+  return <ScopeList title={title} label={label} items={items} empty={empty} panel={panel} detail={detail} />;
+}
+
+/** Why a scope is suggested, in words: each list that ranked it (static edges, same file, history). */
+export function suggestionWhy(s: Suggestion): string {
+  return s.sources
+    .map((x) => {
+      if (x.kind === 'static') return x.links ? `linked to ${x.links} asked scope${x.links === 1 ? '' : 's'}` : `dependent at depth ${x.depth}`;
+      if (x.kind === 'same-file') return `same file, ${x.lineDistance} line${x.lineDistance === 1 ? '' : 's'} away`;
+      return `changed with it: ${pct(x.confidence ?? 0)} of ${x.support}+ commits`;
+    })
+    .join(' · ');
+}
+
+export function SuggestionList({ title, label, items, empty, panel = false }: { title: string; label: string; items: Suggestion[]; empty: string; panel?: boolean }) {
+  return <ScopeList title={title} label={label} items={items} empty={empty} panel={panel} detail={suggestionWhy} sources={(c) => c.sources.map((x) => x.kind).join(' ')} />;
+}
+
+/** A titled list of scopes, each with a line saying why it is there. */
+function ScopeList<T extends { scope: Impact['targets'][number] }>(props: { title: string; label: string; items: T[]; empty: string; panel: boolean; detail: (item: T) => string; sources?: (item: T) => string }) {
+  const { title, label, items, empty, panel, detail, sources } = props;
   return (
     <section aria-label={label} className={panel ? 'panel' : undefined}>
       {panel ? <h3>{title}</h3> : <h4>{title}</h4>}
@@ -70,11 +94,8 @@ export function CoChangedList({ title, label, items, empty, panel = false }: { t
       ) : (
         <ul className="cochanged">
           {items.map((c) => (
-            <li key={c.scope.id} data-scope-id={c.scope.id}>
-              <a href={scopeHref(c.scope.id)}>{c.scope.qualifiedName}</a> <span className="loc">{scopeLocation(c.scope)}</span>{' '}
-              <span className="muted small">
-                {pct(c.confidence)} of {c.support} commit{c.support === 1 ? '' : 's'} ({c.level})
-              </span>
+            <li key={c.scope.id} data-scope-id={c.scope.id} data-sources={sources?.(c)}>
+              <a href={scopeHref(c.scope.id)}>{c.scope.qualifiedName}</a> <span className="loc">{scopeLocation(c.scope)}</span> <span className="muted small">{detail(c)}</span>
             </li>
           ))}
         </ul>

@@ -5,7 +5,7 @@ import type { ConsoleReviewChangeQuery } from '../api/generated';
 import { REVIEW_CHANGE } from '../api/operations';
 import type { Repository } from '../api/types';
 import { ErrorBox } from '../components/ErrorBox';
-import { CoChangedList, ImpactView } from '../components/ImpactView';
+import { CoChangedList, ImpactView, SuggestionList } from '../components/ImpactView';
 import { RepoSelect } from '../components/RepoSelect';
 import { scopeLocation } from '../lib/format';
 import { scopeHref } from '../lib/router';
@@ -153,7 +153,8 @@ function ReviewResult({ review }: { review: Review }) {
           ))}
         </ul>
       </section>
-      <CoChangedList title="Usually changed together, left alone here" label="co-change partners left alone" items={review.coChangeMissing} empty="No co-change partner left alone (or no history read)." panel />
+      <SuggestionList title="Usually changes with this, left alone here" label="change suggestions" items={review.changeSuggestions} empty="Nothing linked to, near or changing with the changed code was left alone." panel />
+      <CoChangedList title="History alone: changed together before, left alone here" label="co-change partners left alone" items={review.coChangeMissing} empty="No co-change partner left alone (or no history read)." panel />
       <section className="panel" aria-label="tests">
         <h3>Tests</h3>
         {review.tests.length === 0 ? (
