@@ -151,8 +151,9 @@ export interface NameUse {
   member: boolean;
 }
 
-// `#name`: JavaScript's private members are one token with their hash.
-const WORD = /#?[A-Za-z_$][\w$]*/g;
+// `#name`: JavaScript's private members are one token with their hash. Letters beyond ASCII belong
+// to identifiers too (`ɵcodegen`, `größe`): cut at them, a name is never seen whole.
+const WORD = /#?[\p{L}_$][\p{L}\p{N}_$]*/gu;
 
 /** Every occurrence in code of the given names, with its line and whether it follows a dot. */
 export function nameUses(path: string, code: string, names: Set<string>, into: Map<string, NameUse[]>): void {

@@ -8,6 +8,7 @@ import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
 import { frameworkConvention, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, topLevelPackages } from './python-conventions';
 import { isTestPath } from './test-paths';
+import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
 const KINDS = ['function', 'method', 'class'];
@@ -61,7 +62,7 @@ const CALLED_BY_NAME = new Set([
 ]);
 /** Name prefixes that frameworks dispatch on (cmd's do_/help_/complete_, visitors, Django's clean_<field>, test_). */
 const DISPATCH_PREFIX = /^(do|help|complete|visit|depart|clean|test|pytest)_[A-Za-z0-9]/;
-const QUOTED = /['"`]([A-Za-z_$][\w$]*)['"`]/g;
+const QUOTED = /['"`]([\p{L}_$][\p{L}\p{N}_$]*)['"`]/gu;
 /**
  * The identifier a string starts with where the rest of the name is built at run time:
  * `"visit_" + name`, f"parse_{kind}", "get_%s" % x, `on${event}`, name.startswith("do_").
@@ -117,6 +118,9 @@ export class DeadCodeService {
     const quoted = new Map<string, number>();
     const heads = new Set<string>();
     const pythonFiles: { path: string; text: string }[] = [];
+    const affixes = new Set<string>();
+    const hookFiles = new Set<string>();
+    const sources = new Map<string, string[]>();
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
     await mapLimit(files, FILE_READS, async (f) => {
       const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
@@ -131,7 +135,11 @@ export class DeadCodeService {
       nameUses(f.path, codeOnly(f.path, text, true), names, inStrings);
       for (const [name, list] of inStrings) stringMentions.set(name, (stringMentions.get(name) ?? 0) + list.length);
       if (candidatePaths.has(f.path)) for (const m of text.matchAll(MODULE_VALUE)) moduleValues.add(`${f.path}#${m[1]}`);
+      keyAffixes(text, affixes);
+      registeredHookFiles(f.path, text, hookFiles);
+      if (candidatePaths.has(f.path)) sources.set(f.path, text.split('\n'));
     });
+    const testsShipped = files.some((f) => isTestPath(f.path));
     const definitionCount = new Map<string, number>();
     for (const [name, list] of uses) definitionCount.set(name, list.length);
     dropDeclarations(uses, definitions);
@@ -165,7 +173,14 @@ export class DeadCodeService {
         exclude(hook);
         continue;
       }
+      const signs = declarationSigns(r, sources.get(r.path) ?? [], { hookFiles, affixes, testsShipped });
+      if (signs.entry) {
+        exclude(signs.entry);
+        continue;
+      }
       const { confidence, reasons } = judge(r, {
+        testHook: signs.testHook,
+        keyAffix: signs.keyAffix,
         quoted: quoted.get(r.name) ?? 0,
         prefix: namePrefix(r.name, heads),
         unresolved: unresolvedByName.get(r.name) ?? 0,
@@ -191,6 +206,10 @@ export class DeadCodeService {
 }
 
 interface Evidence {
+  /** Why it serves a test suite the package does not ship (its name, the comment above it). */
+  testHook?: string | null;
+  /** A key built at run time from a head and tail the name fits (`` this[`_${name}Summary`] ``). */
+  keyAffix?: string | null;
   /** A file that is not code (config, template, rc file, docs) naming it, with how many such mentions. */
   outsideCode?: { path: string; count: number } | null;
   quoted: number;
@@ -231,7 +250,15 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   }
   if (e.outsideCode) {
     confidence -= 0.5;
-    reasons.push(`named ${plural(e.outsideCode.count, 'time')} in files that are not code (first ${e.outsideCode.path}): configuration, templates or key bindings may call it`);
+    reasons.push(`named ${plural(e.outsideCode.count, 'time')} in files the graph does not hold (first ${e.outsideCode.path}): configuration, templates, key bindings or code the index skipped may call it`);
+  }
+  if (e.testHook) {
+    confidence -= 0.4;
+    reasons.push(`a hook for tests the package does not ship: ${e.testHook}`);
+  }
+  if (e.keyAffix) {
+    confidence -= 0.5;
+    reasons.push(`a member key is built at run time as \`${e.keyAffix}\` (this[key]()), which fits its name`);
   }
   const bare = e.uses.filter((u) => !u.member);
   const member = e.uses.filter((u) => u.member);
@@ -284,6 +311,10 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
     } else if (e.manifests.library && r.language === 'python') {
       confidence -= 0.15;
       reasons.push('public name of a Python package that is also a program: code outside the repository could use it');
+    } else if (e.manifests.jsDeepImports && r.language !== 'python') {
+      // Without an `exports` map Node lets `require('pkg/lib/x')` reach every file: each export is API.
+      confidence -= 0.3;
+      reasons.push('exported by a library package without an exports map: outside code can require this file by path and use it');
     } else if (e.manifests.jsLibrary && r.language !== 'python') {
       confidence -= 0.1;
       reasons.push('exported by a package with a library entry: a deep import from outside could use it');
@@ -325,6 +356,25 @@ function pythonHook(r: CandidateRow, python: ReturnType<typeof pythonContext>): 
   return null;
 }
 
+/**
+ * Signs read from the declaration's own lines: an entry-point reason (a class expression, a Node
+ * loader hook) or evidence for `judge` (a test hook, a run-time key it fits).
+ */
+function declarationSigns(
+  r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'startLine'>,
+  lines: string[],
+  ctx: { hookFiles: Set<string>; affixes: Set<string>; testsShipped: boolean },
+): { entry: string | null; testHook: string | null; keyAffix: string | null } {
+  const start = r.startLine === null ? null : Number(r.startLine);
+  if (r.kind === 'class' && start !== null && isClassExpression(lines[start - 1] ?? '', r.name)) return { entry: 'a class expression: its value is used where it is written', testHook: null, keyAffix: null };
+  if (isLoaderHook(r.name, r.path, ctx.hookFiles)) return { entry: 'a Node module-loader hook (its file is given to register())', testHook: null, keyAffix: null };
+  return {
+    entry: null,
+    testHook: ctx.testsShipped || start === null ? null : testHook(r.name, commentAbove(lines, start)),
+    keyAffix: r.kind === 'class' ? null : affixMatch(r.name, ctx.affixes),
+  };
+}
+
 /** Public API: manifest entry files, and files they import (re-exports, `from .x import y` in __init__). */
 function publicApiFiles(files: { path: string; importedBy: string[] }[], manifests: Manifests): Set<string> {
   const out = new Set<string>();
@@ -359,6 +409,9 @@ export function entryPoint(
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
   if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';
+  // The TypeScript extractor names a class without a name `anonymous` (`internals.Server = class {...}`):
+  // there is no name to look for, and its value is used where it is written.
+  if (r.kind === 'class' && r.name === 'anonymous') return 'a class expression: its value is used where it is written';
   // `[Symbol.iterator]()`, `[Symbol.asyncIterator]()`: protocols the runtime calls.
   if (r.name.startsWith('[')) return 'called by name by a runtime or framework';
   if (manifests?.entryFunctions.get(r.path)?.has(r.name)) return 'named as an entry point by the package manifest';
@@ -373,12 +426,13 @@ export function entryPoint(
 
 const FILE_READS = 16;
 /** Bounds of the walk over files that are not code: enough for configs and docs, not a whole vendored tree. */
-const OTHER_FILES = { max: 4_000, maxBytes: 512 * 1024 };
+const OTHER_FILES = { max: 4_000, maxBytes: 512 * 1024, maxCodeBytes: 4 * 1024 * 1024 };
+const CODE_FILE = /\.(py|pyi|[cm]?[jt]sx?|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp)$/;
 const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.cache', '.venv', 'venv', '.tox', 'dist', 'build', 'coverage']);
 const BINARY = /\.(png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|eot|zip|gz|tgz|bz2|xz|tar|jar|pyc|so|dylib|dll|exe|pdf|mp[34]|wav|ogg|wasm|onnx|bin|lock|map|min\.js)$/i;
 
-/** Names of the candidates as written in the repository's files that are not code, first file and count. */
-async function namesOutsideCode(root: string, code: Set<string>, names: Set<string>, onText?: (path: string, text: string) => void): Promise<Map<string, { path: string; count: number }>> {
+/** Names of the candidates as written in the repository's files the graph does not hold (not code, or code the index skipped), first file and count. */
+export async function namesOutsideCode(root: string, code: Set<string>, names: Set<string>, onText?: (path: string, text: string) => void): Promise<Map<string, { path: string; count: number }>> {
   const found = new Map<string, { path: string; count: number }>();
   if (!names.size) return found;
   const files: string[] = [];
@@ -393,18 +447,20 @@ async function namesOutsideCode(root: string, code: Set<string>, names: Set<stri
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory() && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p);
-      else if (e.isFile() && !code.has(p) && !BINARY.test(e.name) && !/\.(py|pyi|[cm]?[jt]sx?|go|rs|java|kt|rb|php|cs|c|h|cc|cpp|hpp)$/.test(e.name) && files.length < OTHER_FILES.max) files.push(p);
+      else if (e.isFile() && !code.has(p) && !BINARY.test(e.name) && files.length < OTHER_FILES.max) files.push(p);
     }
   };
   await walk('');
   await mapLimit(files, FILE_READS, async (p) => {
     const full = path.join(root, p);
     try {
-      if ((await fs.stat(full)).size > OTHER_FILES.maxBytes) return;
+      // Code the index skipped (too large, generated) still calls what it names: read it, up to a bound.
+      if ((await fs.stat(full)).size > (CODE_FILE.test(p) ? OTHER_FILES.maxCodeBytes : OTHER_FILES.maxBytes)) return;
       const text = await fs.readFile(full, 'utf8');
       if (text.slice(0, 4096).includes('\u0000')) return;
-      onText?.(p, text);
-      for (const m of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+      // Files that are not code (config samples, docs), for what they say about the package.
+      if (!CODE_FILE.test(p)) onText?.(p, text);
+      for (const m of text.matchAll(/[\p{L}_$][\p{L}\p{N}_$]*/gu)) {
         if (!names.has(m[0])) continue;
         const f = found.get(m[0]);
         if (f) f.count++;

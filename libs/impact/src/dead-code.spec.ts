@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { codeOnly, NameUse, nameUses } from './code-text';
-import { judge } from './dead-code.service';
+import { entryPoint, judge, namesOutsideCode } from './dead-code.service';
+import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 import { readManifests } from './manifests';
 
 const uses = (file: string, text: string, names: string[]) => {
@@ -76,5 +77,111 @@ describe('package manifests', () => {
     expect(m.entryFunctions.get('tool/cli.py')).toEqual(new Set(['main_entry']));
     expect({ library: m.library, jsLibrary: m.jsLibrary, application: m.application }).toEqual({ library: true, jsLibrary: true, application: true });
     fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('signs of life no edge records (TS/JS conventions)', () => {
+  it('reads identifiers with letters beyond ASCII whole, so a renamed destructuring is a use', () => {
+    const found = uses('a.js', 'const { ɵcodegenFunctionsDirectory: codegenProd } = WebFrameworks[fw];', ['ɵcodegenFunctionsDirectory', 'codegenFunctionsDirectory']);
+    expect(found.get('ɵcodegenFunctionsDirectory')!.map((u) => u.member)).toEqual([false]);
+    // The ASCII tail of the name is not a use of some other scope of that name.
+    expect(found.get('codegenFunctionsDirectory')).toBeUndefined();
+  });
+
+  it('tells a class expression used where it is written from a class declaration', () => {
+    expect(isClassExpression('\tnew (class RawSourceSerializer {', 'RawSourceSerializer')).toBe(true);
+    expect(isClassExpression('register(A, class Ser {', 'Ser')).toBe(true);
+    expect(isClassExpression('const Local = class Named extends Base {', 'Named')).toBe(true);
+    expect(isClassExpression('  return class Mixed extends Base {', 'Mixed')).toBe(true);
+    expect(isClassExpression('class Plain {', 'Plain')).toBe(false);
+    expect(isClassExpression('export default class Plain {', 'Plain')).toBe(false);
+    expect(isClassExpression('exports.Plain = class Plain {', 'Plain')).toBe(false);
+    expect(isClassExpression('module.exports = class Plain {', 'Plain')).toBe(false);
+  });
+
+  it('finds test hooks by the words of their name or the comment above them', () => {
+    expect(testHook('_testGetAllLayoutFrontMatterData', '')).toMatch(/name/);
+    expect(testHook('_rebindLog4js4testing', '')).toMatch(/name/);
+    expect(testHook('resetForTests', '')).toMatch(/name/);
+    const lines = ['  }', '', '  // This is only used by tests', '  _setLocalPathRoot(dir) {'];
+    expect(testHook('_setLocalPathRoot', commentAbove(lines, 4))).toMatch(/only used by tests/);
+    expect(testHook('_setConfig', commentAbove(['/**', ' * Used by tests', ' */', '_setConfig(c) {'], 4))).toMatch(/Used by tests/);
+    // Words that merely contain "test", and comments about what the code tests, are not hooks.
+    expect(testHook('latestVersion', '')).toBeNull();
+    expect(testHook('attestation', '')).toBeNull();
+    expect(testHook('isMatch', commentAbove(['// Tests whether the glob matches', 'function isMatch(g) {'], 2))).toBeNull();
+  });
+
+  it('matches members called through keys built from a fixed head and tail', () => {
+    const affixes = new Set<string>();
+    keyAffixes('let key = `_${name}Summary`; this[key](); log(`Error: ${e}`); const k2 = "on" + type + "Handler";', affixes);
+    expect(affixMatch('_buildSummary', affixes)).toBe('_${...}Summary');
+    expect(affixMatch('onClickHandler', affixes)).toBe('on${...}Handler');
+    expect(affixMatch('_build', affixes)).toBeNull();
+    expect(affixMatch('Error', affixes)).toBeNull();
+    // A plural `s` after a substitution is prose, not a key convention.
+    const plural = new Set<string>();
+    keyAffixes('`${n}s`', plural);
+    expect(plural.size).toBe(0);
+  });
+
+  it('knows the Node loader hooks of a file given to module.register()', () => {
+    const hookFiles = new Set<string>();
+    registeredHookFiles('src/Util/Adapter.js', 'module.register("./EsmResolver.js", import.meta.url, { data });', hookFiles);
+    expect(isLoaderHook('initialize', 'src/Util/EsmResolver.js', hookFiles)).toBe(true);
+    expect(isLoaderHook('addToModifiedPaths', 'src/Util/EsmResolver.js', hookFiles)).toBe(false);
+    expect(isLoaderHook('initialize', 'src/Other.js', hookFiles)).toBe(false);
+  });
+
+  it('counts a test hook and a run-time key as reasons under the default confidence', () => {
+    const manifests = { entryFiles: new Set<string>(), entryFunctions: new Map(), library: false, application: true, read: [] };
+    const row = { name: '_buildSummary', kind: 'method', path: 'lib/a.js', exported: false, parentKind: 'class', parentExported: false, repoBase: false, extends: false, language: 'javascript' };
+    const none = { quoted: 0, prefix: null, unresolved: 0, uses: [], manifests };
+    expect(judge(row, none).confidence).toBe(0.95);
+    expect(judge(row, { ...none, keyAffix: '_${...}Summary' }).confidence).toBeLessThan(0.7);
+    expect(judge(row, { ...none, testHook: 'its name says it serves tests' }).confidence).toBeLessThan(0.7);
+  });
+
+  it('reads code files the index skipped (a 1.6 MB generated file) for names', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'skipped-'));
+    fs.writeFileSync(path.join(root, 'big.js'), `${'x();\n'.repeat(200_000)}require("./parser").printEarlyIn(d);\n`);
+    fs.writeFileSync(path.join(root, 'parser.js'), 'module.exports.printEarlyIn = () => 1;\n');
+    const found = await namesOutsideCode(root, new Set(['parser.js']), new Set(['printEarlyIn']));
+    expect(found.get('printEarlyIn')).toEqual({ path: 'big.js', count: 1 });
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('package exports with subpath patterns', () => {
+  it('opens every file a `*` pattern can stand for, sources of built files included', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-'));
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ exports: { '.': './dist/index.js', './hot/*': './hot/*.js', './lib/*': './dist/*.js' } }));
+    const m = await readManifests(root, ['src/index.ts', 'src/a/b.ts', 'hot/log.js', 'hot/log.d.ts', 'other/x.js', 'src/a/b.css.ts']);
+    expect([...m.entryFiles].sort()).toEqual(['hot/log.d.ts', 'hot/log.js', 'src/a/b.css.ts', 'src/a/b.ts', 'src/index.ts']);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe('exports of a library without an exports map', () => {
+  it('are public API under the default confidence; with an exports map a file outside it stays a candidate', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'deep-'));
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ main: 'lib/index.js' }));
+    const open = await readManifests(root, ['lib/index.js', 'lib/util.js']);
+    fs.writeFileSync(path.join(root, 'package.json'), JSON.stringify({ main: 'lib/index.js', exports: { '.': './lib/index.js' } }));
+    const closed = await readManifests(root, ['lib/index.js', 'lib/util.js']);
+    fs.rmSync(root, { recursive: true, force: true });
+    expect([open.jsDeepImports, closed.jsDeepImports]).toEqual([true, undefined]);
+    const row = { name: 'helper', kind: 'function', path: 'lib/util.js', exported: true, parentKind: 'file', parentExported: false, repoBase: false, extends: false, language: 'javascript' };
+    const none = { quoted: 0, prefix: null, unresolved: 0, uses: [] };
+    expect(judge(row, { ...none, manifests: open }).confidence).toBeLessThan(0.7);
+    expect(judge(row, { ...none, manifests: closed }).confidence).toBeGreaterThanOrEqual(0.7);
+  });
+});
+
+describe('unnamed classes', () => {
+  it('are no candidates: `internals.Server = class {...}` has no name to look for', () => {
+    const row = { name: 'anonymous', kind: 'class', path: 'lib/server.js', exported: false, head: 'class {', parentKind: 'file', parentExported: false, externalBase: false, language: 'javascript' };
+    expect(entryPoint(row, new Set())).toBe('a class expression: its value is used where it is written');
+    expect(entryPoint({ ...row, name: 'Server' }, new Set())).toBeNull();
   });
 });

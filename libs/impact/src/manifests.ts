@@ -16,6 +16,8 @@ export interface Manifests {
   library: boolean;
   /** A package.json that is not private names a library entry (main/module/types/exports). */
   jsLibrary?: boolean;
+  /** Such a package has no `exports` map, so outside code can require any of its files by path. */
+  jsDeepImports?: boolean;
   /** Some manifest declares a program (bin, scripts, console_scripts, `__main__.py`). */
   application: boolean;
   /** Manifests read, relative to the root (for the answer's reasons). */
@@ -50,6 +52,7 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
   }
   const fileSet = new Set(files);
   const resolveJs = (dir: string, target: string) => {
+    if (target.includes('*')) return exportPattern(dir, target, files);
     const rel = path.posix.normalize(path.posix.join(dir, target.replace(/^\.\//, '')));
     const found = new Set<string>();
     if (fileSet.has(rel)) found.add(rel);
@@ -72,6 +75,7 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       else collectStrings(pkg.bin, bins);
       if (bins.length) result.application = true;
       if (!pkg.private && (targets.length || pkg.exports)) result.library = result.jsLibrary = true;
+      if (!pkg.private && targets.length && pkg.exports === undefined) result.jsDeepImports = true;
       if (!pkg.private && !targets.length && !bins.length) targets.push('index.js');
       for (const t of [...targets, ...bins]) for (const f of resolveJs(dir, t)) result.entryFiles.add(f);
     }
@@ -102,6 +106,25 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
   // Python modules are importable whatever else the package is: a program's too.
   if (files.some((f) => f.endsWith('.py'))) result.library = true;
   return result;
+}
+
+/**
+ * Files a subpath pattern of `exports` opens to outside code (`"./lib/*": "./lib/*.js"`, `"./*": "./*"`):
+ * every file the `*` can stand for, its sources included (a built `dist/x.js` names `src/x.ts`).
+ */
+export function exportPattern(dir: string, target: string, files: string[]): Set<string> {
+  const rel = path.posix.normalize(path.posix.join(dir, target.replace(/^\.\//, '')));
+  const [head, tail] = rel.split('*', 2);
+  const ext = /\.(d\.ts|[cm]?[jt]sx?)$/;
+  const heads = [head, head.replace(/(^|\/)(dist|lib|build|out|esm|cjs)\//, '$1src/')];
+  const tailStem = tail.replace(ext, '');
+  const found = new Set<string>();
+  for (const f of files) {
+    if (!heads.some((h) => f.startsWith(h))) continue;
+    // `*.js` in the pattern stands for the built file; its source has another extension.
+    if (f.endsWith(tail) || (tailStem !== tail && f.replace(ext, '').endsWith(tailStem))) found.add(f);
+  }
+  return found;
 }
 
 function collectStrings(v: unknown, into: string[]): void {
