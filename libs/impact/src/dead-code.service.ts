@@ -6,6 +6,7 @@ import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
 import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
+import { frameworkConvention, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, topLevelPackages } from './python-conventions';
 import { isTestPath } from './test-paths';
 import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
@@ -39,6 +40,10 @@ interface CandidateRow extends ScopeRef {
   repoBase: boolean;
   /** The scope itself extends or implements something (in the repository or outside). */
   extends: boolean;
+  /** Python methods: the first lines of the parent class (its decorators). */
+  parentHead?: string | null;
+  /** Python methods: outside classes the parent inherits through classes of the repository. */
+  outsideAncestors?: string[] | null;
 }
 
 /** A package's API entry files when no manifest says: what outside code imports (programs' entry files export nothing). */
@@ -112,12 +117,14 @@ export class DeadCodeService {
     const stringMentions = new Map<string, number>();
     const quoted = new Map<string, number>();
     const heads = new Set<string>();
+    const pythonFiles: { path: string; text: string }[] = [];
     const affixes = new Set<string>();
     const hookFiles = new Set<string>();
     const sources = new Map<string, string[]>();
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
     await mapLimit(files, FILE_READS, async (f) => {
       const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
+      if (/\.pyi?$/.test(f.path)) pythonFiles.push({ path: f.path, text });
       for (const m of text.matchAll(QUOTED)) if (names.has(m[1])) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
       for (const m of text.matchAll(STRING_HEAD)) {
         const head = m[1] ?? m[2];
@@ -138,7 +145,16 @@ export class DeadCodeService {
     dropDeclarations(uses, definitions);
     for (const [name, n] of definitionCount) definitionCount.set(name, n - (uses.get(name)?.length ?? 0));
     // Config, templates, rc files and docs name commands, handlers and keybindings the graph never sees.
-    const elsewhere = await namesOutsideCode(repo.rootPath, new Set(files.map((f) => f.path)), names);
+    const packages = topLevelPackages(files.map((f) => f.path));
+    // Held in an object: the callback below sets it, which TypeScript's narrowing does not follow.
+    const config: { python: { path: string; pkg: string } | null } = { python: null };
+    const classes = pythonMethodClasses(open);
+    const elsewhere = await namesOutsideCode(repo.rootPath, new Set(files.map((f) => f.path)), new Set([...names, ...classes.values()]), (p, text) => {
+      // A launcher script (`#!/usr/bin/env python`) imports the package to run it, not to configure it.
+      const pkg = !config.python && !text.startsWith('#!') ? importsOwnPackage(text, packages) : null;
+      if (pkg) config.python = { path: p, pkg };
+    });
+    const python = pythonContext(pythonFiles);
     const unresolvedByName = new Map<string, number>();
     for (const u of unresolved) {
       const last = u.name.slice(u.name.lastIndexOf('.') + 1);
@@ -150,6 +166,11 @@ export class DeadCodeService {
       // `module.exports = class X`, `export default function X`: whoever imports the file holds X.
       if (moduleValues.has(`${r.path}#${r.name}`) && (importedFiles.has(r.path) || publicFiles.has(r.path))) {
         exclude('the value of a module that is imported');
+        continue;
+      }
+      const hook = pythonHook(r, python);
+      if (hook) {
+        exclude(hook);
         continue;
       }
       const signs = declarationSigns(r, sources.get(r.path) ?? [], { hookFiles, affixes, testsShipped });
@@ -167,6 +188,9 @@ export class DeadCodeService {
         inStrings: Math.max(0, (stringMentions.get(r.name) ?? 0) - (uses.get(r.name)?.length ?? 0) - (definitionCount.get(r.name) ?? 0) - (quoted.get(r.name) ?? 0)),
         uses: (uses.get(r.name) ?? []).filter((u) => !(u.path === r.path && r.startLine !== null && r.endLine !== null && u.line >= r.startLine && u.line <= r.endLine)),
         manifests,
+        inheritsOutside: inheritedOutsideBase(r, r.outsideAncestors),
+        configuredInPython: config.python && inPackage(r.path, config.python.pkg) ? config.python.path : null,
+        classOutsideCode: classes.has(r.id) ? { name: classes.get(r.id)!, ...(elsewhere.get(classes.get(r.id)!) ?? { path: '', count: 0 }) } : null,
       });
       if (confidence >= minConfidence) {
         candidates.push({
@@ -195,6 +219,12 @@ interface Evidence {
   unresolved: number;
   uses: NameUse[];
   manifests: Manifests;
+  /** Python: an outside class the scope's class inherits through the repository's own classes. */
+  inheritsOutside?: string | null;
+  /** Python: a non-module file (a config sample users copy) that imports the package. */
+  configuredInPython?: string | null;
+  /** Python methods: the class's name as written in files that are not code (docs, config samples). */
+  classOutsideCode?: { name: string; path: string; count: number } | null;
 }
 
 /** The confidence that an unreferenced, non-entry declaration is dead, and every reason it could be live. */
@@ -256,17 +286,28 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   // handed out (a SourceCode, a TokenStore) is called by code outside, wherever its class is declared.
   const jsLibraryMethod = r.language !== 'python' && r.kind === 'method' && /^[A-Za-z$]/.test(r.name) && !!e.manifests.jsLibrary;
   const exported = r.exported || (r.kind === 'method' && r.parentExported && !r.name.startsWith('_'));
+  // A program configured in Python against its own API (buildbot's master.cfg) is a library to its users.
+  const pyProgram = e.manifests.application && !e.configuredInPython;
+  // A program's class that its docs or config samples name is offered to users, as a library's is.
+  const documented = e.classOutsideCode && e.classOutsideCode.count > 0 ? e.classOutsideCode : null;
   if (pyPublicMethod) {
-    const cost = e.manifests.application ? 0.15 : 0.3;
-    confidence -= cost;
-    reasons.push(`public method of a class in a Python ${e.manifests.application ? 'package that is also a program' : 'library'}: code outside the repository could call it`);
+    const asLibrary = !e.manifests.application || !pyProgram || documented;
+    confidence -= asLibrary ? 0.3 : 0.15;
+    const why = !e.manifests.application
+      ? 'library'
+      : documented
+        ? `program whose files that are not code name the class ${documented.name} (first ${documented.path}): documented for users`
+        : !pyProgram
+          ? `program configured in Python against its own API (${e.configuredInPython} imports it)`
+          : 'package that is also a program';
+    reasons.push(`public method of a class in a Python ${why}: code outside the repository could call it`);
   } else if (jsLibraryMethod) {
     confidence -= 0.3;
     reasons.push('public method of a class in a package with a library entry: code outside the repository could call it');
   } else if (exported && !isPrivate) {
-    if (e.manifests.library && !e.manifests.application && r.language === 'python') {
+    if (e.manifests.library && r.language === 'python' && (!e.manifests.application || e.configuredInPython)) {
       confidence -= 0.3;
-      reasons.push('public name of a Python library: code outside the repository could use it');
+      reasons.push(`public name of a Python ${e.manifests.application ? `program configured in Python against its own API (${e.configuredInPython} imports it)` : 'library'}: code outside the repository could use it`);
     } else if (e.manifests.library && r.language === 'python') {
       confidence -= 0.15;
       reasons.push('public name of a Python package that is also a program: code outside the repository could use it');
@@ -286,11 +327,33 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
     confidence -= 0.1;
     reasons.push('its class extends another: a base could call it by name');
   }
+  if (e.inheritsOutside) {
+    confidence -= 0.3;
+    reasons.push(`its class inherits the outside class ${e.inheritsOutside} through classes of the repository: it may override one of its methods, called from outside`);
+  }
   if (r.kind === 'class' && r.extends) {
     confidence -= 0.3;
     reasons.push('a subclass: plugin registries find subclasses without naming them (__subclasses__, module scans)');
   }
   return { confidence: Math.max(0, Math.round(confidence * 100) / 100), reasons };
+}
+
+/** Python methods' classes by candidate id (`A.B.method` → `B`), to look their names up in docs and configs. */
+function pythonMethodClasses(rows: CandidateRow[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of rows) {
+    if (r.language !== 'python' || r.kind !== 'method' || r.name.startsWith('_')) continue;
+    const parts = (r.qualifiedName ?? '').split('.');
+    if (parts.length >= 2 && /^[A-Za-z]\w*$/.test(parts[parts.length - 2])) out.set(r.id, parts[parts.length - 2]);
+  }
+  return out;
+}
+
+/** Why a Python declaration is called by a framework or through an interface though nothing names it, or null. */
+function pythonHook(r: CandidateRow, python: ReturnType<typeof pythonContext>): string | null {
+  if (frameworkConvention(r, python)) return 'called by a framework it imports by its name pattern';
+  if (implementsInterface(r, r.parentHead ?? null)) return 'a method of a class declared to implement an interface';
+  return null;
 }
 
 /**
@@ -369,7 +432,7 @@ const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', '.cache', '.ve
 const BINARY = /\.(png|jpe?g|gif|ico|webp|bmp|woff2?|ttf|otf|eot|zip|gz|tgz|bz2|xz|tar|jar|pyc|so|dylib|dll|exe|pdf|mp[34]|wav|ogg|wasm|onnx|bin|lock|map|min\.js)$/i;
 
 /** Names of the candidates as written in the repository's files the graph does not hold (not code, or code the index skipped), first file and count. */
-export async function namesOutsideCode(root: string, code: Set<string>, names: Set<string>): Promise<Map<string, { path: string; count: number }>> {
+export async function namesOutsideCode(root: string, code: Set<string>, names: Set<string>, onText?: (path: string, text: string) => void): Promise<Map<string, { path: string; count: number }>> {
   const found = new Map<string, { path: string; count: number }>();
   if (!names.size) return found;
   const files: string[] = [];
@@ -395,6 +458,8 @@ export async function namesOutsideCode(root: string, code: Set<string>, names: S
       if ((await fs.stat(full)).size > (CODE_FILE.test(p) ? OTHER_FILES.maxCodeBytes : OTHER_FILES.maxBytes)) return;
       const text = await fs.readFile(full, 'utf8');
       if (text.slice(0, 4096).includes('\u0000')) return;
+      // Files that are not code (config samples, docs), for what they say about the package.
+      if (!CODE_FILE.test(p)) onText?.(p, text);
       for (const m of text.matchAll(/[\p{L}_$][\p{L}\p{N}_$]*/gu)) {
         if (!names.has(m[0])) continue;
         const f = found.get(m[0]);

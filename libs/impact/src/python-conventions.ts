@@ -1,0 +1,137 @@
+// Python conventions that make an unreferenced declaration live without any code of the repository
+// naming it: frameworks that find functions and methods by a name pattern, zope.interface
+// implementers, classes that inherit an outside class through classes of the repository, and
+// programs whose users write Python configuration against the package's own API.
+
+/** Modules a Python file imports (`import a.b`, `from a.b import c`, also inside try/if blocks). */
+export function pythonImports(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/^[ \t]*(?:from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))/gm)) {
+    if (m[1]) out.add(m[1]);
+    else for (const part of m[2].split(',')) out.add(part.trim());
+  }
+  return out;
+}
+
+/** Whether `imports` holds `module` or one of its submodules. */
+function importsModule(imports: Iterable<string>, module: string): boolean {
+  for (const i of imports) if (i === module || i.startsWith(`${module}.`)) return true;
+  return false;
+}
+
+interface Convention {
+  framework: string;
+  kind: 'function' | 'method';
+  name: RegExp;
+  /** The module whose import (by the same file, or by any file of the repository) shows the framework is in use. */
+  module: string;
+  scope: 'file' | 'repository';
+  /** A file name the framework loads by itself (doit's dodo.py), with no import needed. */
+  file?: RegExp;
+}
+
+/**
+ * Registration and discovery by name: the framework reads the module or instance and calls every
+ * function or method whose name fits. Each applies only where the framework is imported, so a
+ * `task_` function of a package that does not use doit is still judged on its uses.
+ */
+const CONVENTIONS: Convention[] = [
+  { framework: 'doit collects task_* functions of dodo.py', kind: 'function', name: /^task_\w/, module: 'doit', scope: 'file', file: /(^|\/)dodo\.py$/ },
+  { framework: 'Twisted Perspective Broker calls remote_/perspective_/view_ methods by the remote name', kind: 'method', name: /^(remote|perspective|view)_\w/, module: 'twisted.spread', scope: 'repository' },
+  { framework: 'twisted.web calls render_<HTTP method>', kind: 'method', name: /^render_[A-Z]+$/, module: 'twisted.web', scope: 'repository' },
+  { framework: 'Python-Markdown loads an extension module by name and calls its makeExtension', kind: 'function', name: /^makeExtension$/, module: 'markdown', scope: 'file' },
+  { framework: 'Pelican loads a plugin module and calls its register()', kind: 'function', name: /^register$/, module: 'pelican', scope: 'file' },
+  { framework: 'Textual dispatches action_/on_/watch_/compute_/validate_ methods by name', kind: 'method', name: /^(action|on|watch|compute|validate)_\w/, module: 'textual', scope: 'file' },
+];
+
+export interface PythonContext {
+  /** Imports per Python file. */
+  fileImports: Map<string, Set<string>>;
+  /** Every module imported by some file of the repository. */
+  repoImports: Set<string>;
+}
+
+export function pythonContext(files: { path: string; text: string }[]): PythonContext {
+  const fileImports = new Map<string, Set<string>>();
+  const repoImports = new Set<string>();
+  for (const f of files) {
+    if (!/\.pyi?$/.test(f.path)) continue;
+    const imports = pythonImports(f.text);
+    fileImports.set(f.path, imports);
+    for (const i of imports) repoImports.add(i);
+  }
+  return { fileImports, repoImports };
+}
+
+/** The framework convention that calls this declaration by its name, or null. */
+export function frameworkConvention(r: { name: string; kind: string; path: string; language: string }, ctx: PythonContext): string | null {
+  if (r.language !== 'python') return null;
+  for (const c of CONVENTIONS) {
+    if (c.kind !== r.kind || !c.name.test(r.name)) continue;
+    if (c.file?.test(r.path)) return c.framework;
+    const imports = c.scope === 'file' ? ctx.fileImports.get(r.path) ?? new Set<string>() : ctx.repoImports;
+    if (importsModule(imports, c.module)) return c.framework;
+  }
+  return null;
+}
+
+/**
+ * A public method of a class declared to implement an interface (zope.interface's `@implementer(I)`,
+ * `implements(I)` in the class body): callers hold the interface, so no edge leads to the method.
+ */
+export function implementsInterface(r: { name: string; kind: string; language: string }, parentHead: string | null): boolean {
+  if (r.language !== 'python' || r.kind !== 'method' || r.name.startsWith('_') || !parentHead) return false;
+  return /^[ \t]*@(?:[\w.]+\.)?implementer(?:_only)?\(/m.test(headerOf(parentHead)) || /^[ \t]+(?:[\w.]+\.)?implements\(/m.test(parentHead);
+}
+
+/** The decorators and `class` line of a class's source (its body's own decorators are not the class's). */
+function headerOf(source: string): string {
+  const lines = source.split('\n');
+  const at = lines.findIndex((l) => /^\s*class\s/.test(l));
+  return lines.slice(0, at < 0 ? 3 : at + 1).join('\n');
+}
+
+/**
+ * Outside classes that carry no hooks for subclasses to fill: inheriting them through the repository's
+ * own classes says nothing about a method being called from outside.
+ */
+const HOOKLESS_BASES = /^(?:typing\.|abc\.|enum\.|builtins\.)?(object|Generic|Protocol|ABC|ABCMeta|NamedTuple|TypedDict|Enum|IntEnum|StrEnum|Flag|IntFlag|str|int|float|bytes|dict|list|tuple|set|frozenset|Exception|BaseException|Warning|\w+Error|\w+Exception|\w+Warning)(\[.*)?$/;
+
+/** The first outside class, reached through the repository's own classes, that may hold hooks; or null. */
+export function inheritedOutsideBase(r: { kind: string; language: string }, outsideAncestors: string[] | null | undefined): string | null {
+  if (r.language !== 'python' || r.kind !== 'method' || !outsideAncestors) return null;
+  return outsideAncestors.find((b) => !HOOKLESS_BASES.test(b)) ?? null;
+}
+
+/**
+ * Top-level Python packages of a repository: folders with an `__init__.py` whose parent has none
+ * (or under `src/`).
+ */
+export function topLevelPackages(paths: string[]): Set<string> {
+  const inits = new Set(paths.filter((p) => /(^|\/)__init__\.py$/.test(p)).map((p) => p.replace(/\/?__init__\.py$/, '')));
+  const out = new Set<string>();
+  for (const dir of inits) {
+    if (!dir) continue;
+    const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : '';
+    if (!inits.has(parent) || parent === '') out.add(dir.slice(dir.lastIndexOf('/') + 1));
+  }
+  // Test folders are packages too, but nobody configures a program by importing its tests.
+  for (const t of [...out]) if (/^tests?$/.test(t)) out.delete(t);
+  return out;
+}
+
+/**
+ * A file that is not a Python module but is Python importing the package (buildbot's master.cfg
+ * sample, a `*.tmpl` or `*.cfg` that users copy): the program is configured by code written against
+ * its API, so its public classes and methods serve code outside the repository as a library's do.
+ */
+export function importsOwnPackage(text: string, packages: Set<string>): string | null {
+  if (!packages.size) return null;
+  for (const m of text.matchAll(/^[ \t]*(?:from|import)[ \t]+([A-Za-z_]\w*)/gm)) if (packages.has(m[1])) return m[1];
+  return null;
+}
+
+/** Whether a file lies inside the named top-level package (`pkg/...`, `src/pkg/...`). */
+export function inPackage(path: string, pkg: string): boolean {
+  return path.startsWith(`${pkg}/`) || path.startsWith(`src/${pkg}/`);
+}
