@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -156,7 +156,8 @@ export class SearchService {
     // chain: it starts first, its query embedding at once, and runs while the filters, the files
     // and the signal lists are read. Its failure is seen where it is awaited (in localize).
     const proseText = proseQuery(signals, LOCALIZE_PROSE_CHARS);
-    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseText)) : Promise.resolve(null);
+    // Its vector list embeds a bounded opening of that text (the model's cost grows with its length).
+    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseEmbedText(signals))) : Promise.resolve(null);
     prose.catch(() => undefined);
     const t0 = performance.now();
     // With a named repository its file list is read while the filters are checked (one round trip
@@ -197,12 +198,12 @@ export class SearchService {
         return { ...r, score: r.score * prior.factor, evidence };
       })
       .sort((a, b) => b.score - a.score);
-    // The best files' other functions (one more read for them, one for the records of new ones).
+    // The best files' other functions, with the records of those not read yet (one more read).
     const t3 = performance.now();
     const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
-    const sibRows = await this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE);
-    const missing = sibRows.map((r) => r.id).filter((id) => !records.has(id));
-    for (const [id, rec] of await this.repo.scopesById([...new Set(missing)], plan.sourceChars)) records.set(id, rec);
+    const siblings = await this.repo.localizeSiblingScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE, [...records.keys()], plan.sourceChars);
+    const sibRows = siblings.rows;
+    for (const [id, rec] of siblings.records) records.set(id, rec);
     const kept = withSiblings(primed, sibFiles, sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path)));
     timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
