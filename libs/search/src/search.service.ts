@@ -864,6 +864,10 @@ function proseSubPlan(plan: SearchPlan, text: string): SearchPlan {
     graphSignal: undefined,
     structural: false,
     autoLocalize: false,
+    // The quoted messages and code lines are LOCALIZE's own phrase lists; phrase clauses over
+    // its sentences cost the keyword list time (the larger share of a 1,000-character query's) and
+    // gave nothing on the dev set (bench/localize/README.md, latency section).
+    phrases: false,
     rescore: plan.rescore === undefined ? { ...SEARCH_DEFAULTS.rescore } : plan.rescore,
   };
 }
