@@ -156,6 +156,27 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
     expect(names(res).slice(0, 5)).toContain('Cart.add');
   });
 
+  it('a name no function has, used in a body (a parameter, a query key), finds that body (evidence usage)', async () => {
+    const res = await run('Letters are too expensive\n\nWith `weight_kg` below 0.1 the price should be lower; every letter costs the parcel rate.');
+    const hit = res.results.find((r) => r.scope.qualifiedName === 'shipping_cost');
+    expect(hit).toBeDefined();
+    expect(hit!.evidence!.find((e) => e.signal === 'usage')!.detail).toContain('weight_kg');
+    expect(res.explain.localize!.lists.find((l) => l.name === 'usage')!.hits).toBeGreaterThan(0);
+  });
+
+  it('inside the best files the issue’s words pick the function (function-match); the best functions’ callees follow (top-neighbor)', async () => {
+    const res = await run('Cart total ignores the discount code\n\nThe subtotal is right but the code the customer typed is never applied to the total.');
+    expect(names(res)[0]).toBe('Cart.total');
+    const total = res.results[0];
+    expect(total.evidence!.some((e) => e.signal === 'function-match' && /subtot|code/.test(e.detail))).toBe(true);
+    const callee = res.results.find((r) => r.scope.qualifiedName === 'apply_discount');
+    expect(callee!.evidence!.some((e) => e.signal === 'top-neighbor' && e.edge === 'CALLS' && e.from === 'Cart.total')).toBe(true);
+    expect(res.explain.notes.join(' ')).toMatch(/function-match.*top-neighbor/);
+    const after = res.explain.localize!.afterFusion!;
+    expect(after.map((s) => s.signal)).toEqual(['file-prior', 'file-sibling', 'function-match', 'top-neighbor']);
+    expect(after.find((s) => s.signal === 'top-neighbor')!.hits).toBeGreaterThan(0);
+  });
+
   it('a quoted message finds the function that emits it', async () => {
     const res = await run('Shipping fails for letters\n\nI get "parcel weight must be positive" when weight is 0.0 for a letter.');
     expect(names(res)[0]).toBe('shipping_cost');

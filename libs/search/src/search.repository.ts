@@ -134,13 +134,6 @@ export function bothListsStatement(semanticFile: string, keywordFile: string, se
     .join('\n');
 }
 
-/** A scope's fields as scopes-by-id.cypher returns them. */
-type RecordRow = Omit<ScopeRecord, 'sourceTruncated' | 'linked'> & { linked?: string[] | null };
-
-function scopeRecord({ linked, ...r }: RecordRow): ScopeRecord {
-  return { ...r, ...(linked ? { linked: [...new Set(linked)] } : {}), sourceTruncated: (r.source?.length ?? 0) < r.sourceLength };
-}
-
 interface HitsRow {
   hits: ScoredId[];
 }
@@ -172,7 +165,6 @@ export const SEARCH_CYPHER = {
   localizeMembers: 'search/localize-members',
   localizeNeighbors: 'search/localize-neighbors',
   localizeFileScopes: 'search/localize-file-scopes',
-  localizeSiblingScopes: 'search/localize-sibling-scopes',
   localizeFiles: 'search/localize-files',
 } as const;
 
@@ -261,12 +253,14 @@ export class SearchRepository {
   /** The scopes' fields; with `links`, also `linked`: which of the other ids each has a code edge with, either way. */
   async scopesById(ids: string[], sourceChars: number | null, options: { links?: boolean } = {}): Promise<Map<string, ScopeRecord>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.neo4j.read<RecordRow>(SEARCH_CYPHER.scopesById, {
+    const rows = await this.neo4j.read<Omit<ScopeRecord, 'sourceTruncated' | 'linked'> & { linked: string[] | null }>(SEARCH_CYPHER.scopesById, {
       ids,
       sourceChars: sourceChars === null ? null : cypherInt(sourceChars),
       links: options.links === true,
     });
-    return new Map(rows.map((r) => [r.id, scopeRecord(r)]));
+    return new Map(
+      rows.map(({ linked, ...r }) => [r.id, { ...r, ...(linked ? { linked: [...new Set(linked)] } : {}), sourceTruncated: (r.source?.length ?? 0) < r.sourceLength }]),
+    );
   }
 
   async hitConnections(ids: string[], edgeTypes: GraphEdgeType[]): Promise<Map<string, number>> {
@@ -339,30 +333,6 @@ export class SearchRepository {
   async localizeFileScopes(paths: { repoId: string; path: string }[], kinds: string[], perFile: number): Promise<{ pathIndex: number; id: string }[]> {
     if (paths.length === 0) return [];
     return this.neo4j.read(SEARCH_CYPHER.localizeFileScopes, { paths, kinds, perFile: cypherInt(perFile) });
-  }
-
-  /**
-   * Scopes of `kinds` declared in each file (as localizeFileScopes), with the records of those not in
-   * `knownIds`, in one round trip.
-   */
-  async localizeSiblingScopes(
-    paths: { repoId: string; path: string }[],
-    kinds: string[],
-    perFile: number,
-    knownIds: string[],
-    sourceChars: number | null,
-  ): Promise<{ rows: { pathIndex: number; id: string }[]; records: Map<string, ScopeRecord> }> {
-    if (paths.length === 0) return { rows: [], records: new Map() };
-    const rows = await this.neo4j.read<{ pathIndex: number; id: string; record: RecordRow | null }>(SEARCH_CYPHER.localizeSiblingScopes, {
-      paths,
-      kinds,
-      perFile: cypherInt(perFile),
-      knownIds,
-      sourceChars: sourceChars === null ? null : cypherInt(sourceChars),
-    });
-    const records = new Map<string, ScopeRecord>();
-    for (const r of rows) if (r.record) records.set(r.id, scopeRecord(r.record));
-    return { rows: rows.map(({ pathIndex, id }) => ({ pathIndex, id })), records };
   }
 
   /** Neighbors of each seed, nearest first; see cypher/search/expand.cypher. */

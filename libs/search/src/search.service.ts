@@ -13,7 +13,9 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { isTestScope } from './localize/priors';
+import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
 import { extractSignals, looksLikeIssue } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -192,19 +194,30 @@ export class SearchService {
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
       // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.
       .map((r) => {
-        const prior = filePrior(records.get(r.id)!.path, words);
+        const prior = filePrior(records.get(r.id)!.path, words, records.get(r.id)!.qualifiedName);
         if (prior.factor === 1) return r;
         const evidence = [...r.evidence, { signal: 'file-prior', detail: prior.reasons.join('; '), rank: 1, contribution: Math.round(r.score * (prior.factor - 1) * 10_000) / 10_000 }];
         return { ...r, score: r.score * prior.factor, evidence };
       })
       .sort((a, b) => b.score - a.score);
-    // The best files' other functions, with the records of those not read yet (one more read).
+    // The best files' other functions (one more read for them, one for the records of new ones).
     const t3 = performance.now();
     const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
-    const siblings = await this.repo.localizeSiblingScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE, [...records.keys()], plan.sourceChars);
-    const sibRows = siblings.rows;
-    for (const [id, rec] of siblings.records) records.set(id, rec);
-    const kept = withSiblings(primed, sibFiles, sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path)));
+    // The best functions' callees and callers are read beside the best files' functions.
+    const seeds = primed.slice(0, TOP_SEEDS);
+    const [sibRows, topNeighbors] = await Promise.all([
+      this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, STAGE_PER_FILE),
+      this.repo.localizeNeighbors(seeds.map((s) => s.id), CALLABLE_KINDS, TOP_PER_SEED),
+    ]);
+    // One read of the best files' functions with their source (the siblings' records and the function stage's text) and of the new neighbors.
+    const stageRecords = await this.repo.scopesById([...new Set([...sibRows.map((r) => r.id), ...topNeighbors.map((r) => r.id)])], plan.sourceChars === null ? null : Math.max(plan.sourceChars, STAGE_SOURCE_CHARS));
+    for (const [id, rec] of stageRecords) if (!records.has(id)) records.set(id, withSourceChars(rec, plan.sourceChars));
+    const sibKept = sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName));
+    const withSibs = withSiblings(primed, sibFiles, sibKept);
+    // The function stage: inside the best files, each function scored by the issue's words.
+    const stageCandidates = sibKept.filter((r) => stageRecords.has(r.id)).map((r) => ({ ...stageRecords.get(r.id)!, fileIndex: r.pathIndex }));
+    const matched = withFunctionMatches(withSibs, sibFiles, stageCandidates, functionMatches(signals.title, plan.semantic!.text, stageCandidates));
+    const kept = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
     timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
@@ -221,11 +234,11 @@ export class SearchService {
       mode: 'localize',
       limit: plan.limit,
       filters: filters.descriptions,
-      localize: { chosenBy, ...outcome.explain, stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
+      localize: { chosenBy, ...outcome.explain, afterFusion: afterFusionExplain(kept, SIBLING_FILES, SIBLING_SHARE), stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
-        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior)`,
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior); then every function of the ${SIBLING_FILES} best files gains a share of its file's best score (file-sibling) and a share by how well its name and body match the issue's words among that file's functions (function-match), and the callees and callers of the ${TOP_SEEDS} best functions a share of theirs (top-neighbor)`,
         ...base.notes,
       ],
     };

@@ -235,7 +235,12 @@ export interface ScoreBreakdown {
 
 /** LOCALIZE: one piece of evidence that brought a hit, and the edge it travelled when it was spread over the graph. */
 export interface LocalizeEvidence {
-  /** frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose | file-prior | file-sibling */
+  /**
+   * frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose (the lists);
+   * file-prior (test, vendored or issue-named file), file-sibling (in one of the best files), function-match
+   * (its name and body hold the issue's words, within the best files), top-neighbor (calls or is called by
+   * one of the best functions): the stages after the fusion.
+   */
   signal: string;
   /** What the signal was: the frame (`sessions.py:456 in request`), the name, the quoted message... */
   detail: string;
@@ -382,6 +387,8 @@ export interface LocalizeExplain {
    * (prepare: signals to queries; lists; spread: the graph; fuse; then the service's fetch).
    */
   stages: Record<string, number>;
+  /** After the fusion, in order: each stage's evidence signal, how many hits it touched and its rule. */
+  afterFusion?: { signal: string; hits: number; rule: string }[];
 }
 
 export interface StructuralExplain {

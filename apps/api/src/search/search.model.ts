@@ -293,7 +293,7 @@ export class GraphVia {
 
 @ObjectType({ description: 'LOCALIZE: one piece of evidence for a hit' })
 export class LocalizeEvidence {
-  @Field({ description: 'frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose' }) signal: string;
+  @Field({ description: 'frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose | file-prior | file-sibling | function-match | top-neighbor' }) signal: string;
   @Field({ description: 'What the signal was: the frame, the name, the quoted message...' }) detail: string;
   @Field(() => Int, { description: "This hit's rank in the signal's list" }) rank: number;
   @Field(() => Float, { description: 'What it added to the fused score' }) contribution: number;

@@ -5,6 +5,7 @@ import { SEARCH_CYPHER } from '../search.repository';
 import type { FileRollup, LocalizeEvidence, LocalizeExplain, ScopeRecord, SearchResponse } from '../search.types';
 import { RepoPathIndex } from './paths';
 import { type IssueSignals, type StackFrame } from './signals';
+import { USAGE_HITS, usageQuery, usageTerms } from './usage';
 
 /** What LOCALIZE ranks: the code a fix changes. */
 export const CALLABLE_KINDS = ['function', 'method', 'constructor'];
@@ -29,6 +30,7 @@ export const LOCALIZE_WEIGHTS = {
   member: 1,
   overrider: 0.75,
   path: 1,
+  usage: 1,
 } as const;
 /** Lists whose items are equals (every function of a named file): each counts as rank 1 with this share. */
 const FLAT_LISTS: Partial<Record<LocalizeListName, number>> = { path: 0.5 };
@@ -176,6 +178,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   const pathRows = signals.paths.map((p) => pathIndex.match(p)).filter((m): m is NonNullable<typeof m> => m !== null);
   const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);
   const codePhrases = signals.codeLines.map((l) => codeWords(l)).filter((w) => w.length >= 2).slice(0, 8);
+  const usage = usageTerms(signals);
 
   stages.prepare = round1(performance.now() - t0);
   t0 = performance.now();
@@ -184,12 +187,13 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   // running: its own filters, the embedding, its lists and fetch); only the members of the classes
   // the prose search found wait for both.
   const signalChain = async () => {
-    const [frameHits, nameHits, phraseHits, codeHits, pathHits] = await Promise.all([
+    const [frameHits, nameHits, phraseHits, codeHits, pathHits, usageHits] = await Promise.all([
       timed('frame', () => repo.localizeFrameScopes(frameRows, CALLABLE_KINDS)),
       timed('name', () => repo.localizeNames(spellings.map((s) => s.name), filters.repoIds, NAMED_KINDS, PER_NAME)),
       phrases.length > 0 ? timed('phrase', () => repo.fullText(phraseOnlyQuery(phrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
       codePhrases.length > 0 ? timed('code', () => repo.fullText(phraseOnlyQuery(codePhrases), { ...filters, kinds: CALLABLE_KINDS }, PHRASE_HITS)) : Promise.resolve([]),
       timed('path', () => repo.localizeFileScopes(pathRows.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, PER_FILE)),
+      usage.length > 0 ? timed('usage', () => repo.fullText(usageQuery(usage), { ...filters, kinds: CALLABLE_KINDS }, USAGE_HITS)) : Promise.resolve([]),
     ]);
     stages.lists = round1(performance.now() - t0);
     const t1 = performance.now();
@@ -205,10 +209,10 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       timed('overriders', () => repo.graphOverriders(namedMethods, { ...filters, kinds: CALLABLE_KINDS }, PER_SEED)),
     ]);
     stages.spread = round1(performance.now() - t1);
-    return { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits };
+    return { frameHits, nameHits, phraseHits, codeHits, pathHits, usageHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits };
   };
   const [chain, prose] = await Promise.all([signalChain(), timed('prose', () => input.prose)]);
-  const { frameHits, nameHits, phraseHits, codeHits, pathHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits } = chain;
+  const { frameHits, nameHits, phraseHits, codeHits, pathHits, usageHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits } = chain;
   // A class the prose search found lends its members a little evidence too (numbered after the named classes).
   const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
   const proseMemberHits = proseClasses.length > 0 ? await timed('proseMembers', () => repo.localizeMembers(proseClasses, CALLABLE_KINDS, PER_CLASS)) : [];
@@ -246,6 +250,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
     ),
     overrider: overriderHits.map((h) => ({ id: h.id, evidence: { signal: 'overrider', detail: 'overrides a method the issue names', edge: 'OVERRIDES', from: h.anchorId } })),
     path: pathHits.map((h) => ({ id: h.id, evidence: { signal: 'path', detail: `declared in ${pathRows[h.pathIndex].path}, which the issue names` } })),
+    usage: usageHits.map((h) => ({ id: h.id, evidence: { signal: 'usage', detail: `its body uses names the issue spells (${usage.slice(0, 4).join(', ')})` } })),
   };
   const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
   for (const name of Object.keys(lists) as LocalizeListName[]) {
@@ -299,6 +304,7 @@ const LIST_CYPHER: Record<LocalizeListName, string> = {
   member: SEARCH_CYPHER.localizeMembers,
   overrider: SEARCH_CYPHER.graphOverriders,
   path: SEARCH_CYPHER.localizeFileScopes,
+  usage: SEARCH_CYPHER.fullText,
 };
 
 /**

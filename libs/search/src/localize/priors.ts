@@ -33,6 +33,17 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
+/**
+ * A test written inside a source file: Rust's `#[cfg(test)] mod tests` (qualified `tests.is_within`),
+ * a `test_*` function, the members of a Java/C# `*Test` class. Not a `Test*` class: libraries ship
+ * those for their users (`TestResponse`, `TestClient`).
+ */
+const TEST_SCOPE = /(?:^|\.)(?:tests?|[A-Z]\w*Tests?)\.|(?:^|\.)test_\w+$/;
+
+export function isTestScope(qualifiedName: string): boolean {
+  return TEST_SCOPE.test(qualifiedName);
+}
+
 export function isVendoredPath(path: string): boolean {
   return VENDORED_PATH.test(path) || PY_VENDORED_PATH.test(path);
 }
@@ -96,12 +107,15 @@ export function sharedPathWords(path: string, words: ReadonlySet<string>): strin
 }
 
 /** The factor on a candidate's fused score from its file, and why (for the hit's evidence). */
-export function filePrior(path: string, words: ReadonlySet<string>): { factor: number; reasons: string[] } {
+export function filePrior(path: string, words: ReadonlySet<string>, qualifiedName = ''): { factor: number; reasons: string[] } {
   let factor = 1;
   const reasons: string[] = [];
   if (isTestPath(path)) {
     factor *= TEST_FILE_FACTOR;
     reasons.push(`a test file (x${TEST_FILE_FACTOR})`);
+  } else if (isTestScope(qualifiedName)) {
+    factor *= TEST_FILE_FACTOR;
+    reasons.push(`a test inside a source file (x${TEST_FILE_FACTOR})`);
   } else if (isVendoredPath(path)) {
     factor *= VENDORED_FACTOR;
     reasons.push(`vendored code (x${VENDORED_FACTOR})`);
