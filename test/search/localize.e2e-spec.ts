@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Retriever } from '../../libs/pipeline/src/retrieval/retriever';
 import { defaultPlan, RagClient, type SearchResponse, SearchRepository, SearchService } from '../../libs/search/src';
+import { PROSE_EMBED_CHARS } from '../../libs/search/src/localize/localizer';
 import { gql } from '../support/graphql-client';
 import { IngestHarness } from '../support/ingest-harness';
 import { pollUntil } from '../support/poll';
@@ -227,6 +228,16 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
     expect(logged.body.errors).toBeUndefined();
     expect(logged.body.data.search.results[0].scope.qualifiedName).toBe('lookup_rate');
     expect(logged.body.data.search.explain.localize.truncated.length).toBeGreaterThan(0);
+    expect(logged.body.data.search.explain.localize.prose.embedded).toMatch(/^Pricing fails in the workers\n/);
+    // A long description: the vector list embeds its bounded opening, the keyword list reads it to the query limit.
+    const story = `Discount codes are ignored\n${'The cart total ignores the discount code the customer typed, and the receipt shows the full price. '.repeat(20)}`;
+    const long = await gql(url, query, { input: { text: story, mode: 'LOCALIZE', repository: repoId } });
+    expect(long.status).toBe(200);
+    const prose = long.body.data.search.explain.localize.prose;
+    expect(prose.text.length).toBeGreaterThan(900);
+    expect(prose.embedded).toMatch(/^Discount codes are ignored\nThe cart total ignores/);
+    expect(prose.embedded.length).toBeLessThanOrEqual(PROSE_EMBED_CHARS);
+    expect(prose.embedded.length).toBeGreaterThan(PROSE_EMBED_CHARS / 2);
 
     const lines = ['Traceback (most recent call last):'];
     for (let i = 0; i < 199; i++) lines.push(`  File "/venv/lib/python3.11/site-packages/shop/cart.py", line 15, in total`, '    return apply_discount(subtotal, code)');

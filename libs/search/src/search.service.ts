@@ -13,7 +13,7 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { isTestScope } from './localize/priors';
 import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
 import { extractSignals, looksLikeIssue } from './localize/signals';
@@ -158,7 +158,8 @@ export class SearchService {
     // chain: it starts first, its query embedding at once, and runs while the filters, the files
     // and the signal lists are read. Its failure is seen where it is awaited (in localize).
     const proseText = proseQuery(signals, LOCALIZE_PROSE_CHARS);
-    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseText)) : Promise.resolve(null);
+    // Its vector list embeds a bounded opening of that text (the model's cost grows with its length).
+    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseEmbedText(signals))) : Promise.resolve(null);
     prose.catch(() => undefined);
     const t0 = performance.now();
     // With a named repository its file list is read while the filters are checked (one round trip
@@ -876,6 +877,10 @@ function proseSubPlan(plan: SearchPlan, text: string): SearchPlan {
     graphSignal: undefined,
     structural: false,
     autoLocalize: false,
+    // The issue's quoted messages and code lines are LOCALIZE's own phrase lists; phrase clauses over
+    // its sentences cost the keyword list time (the larger share of a 1,000-character query's) and
+    // gave nothing on the dev set (bench/localize/README.md, latency section).
+    phrases: false,
     rescore: plan.rescore === undefined ? { ...SEARCH_DEFAULTS.rescore } : plan.rescore,
   };
 }

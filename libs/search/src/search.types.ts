@@ -380,7 +380,8 @@ export interface LocalizeExplain {
   /** What was cut to stay within the limits (frames, identifiers, characters). */
   truncated: string[];
   /** The hybrid search run over the prose (its own explain is summarised here). */
-  prose: { text: string; luceneQuery?: string };
+  /** `embedded`: the shorter text its vector list embeds (the keyword list reads `text`). */
+  prose: { text: string; embedded: string; luceneQuery?: string };
   /**
    * Milliseconds: each list's query (the lists of a phase run at once), and the phases that add up
    * (prepare: signals to queries; lists; spread: the graph; fuse; then the service's fetch).

@@ -1,5 +1,5 @@
 import type { ScopeRecord } from '../search.types';
-import { fileRollup, nameSpellings, proseQuery, SIBLING_SHARE, siblingFiles, withSiblings } from './localizer';
+import { fileRollup, nameSpellings, PROSE_EMBED_CHARS, proseEmbedText, proseQuery, SIBLING_SHARE, siblingFiles, withSiblings } from './localizer';
 import { extractSignals } from './signals';
 
 const scope = (path: string, qualifiedName: string) => ({ repoId: 'r', path, qualifiedName }) as ScopeRecord;
@@ -25,6 +25,23 @@ describe('LOCALIZE helpers', () => {
     expect(q.length).toBeLessThanOrEqual(1_000);
     expect(q.startsWith('Session.request drops the timeout')).toBe(true);
     expect(q).toMatch(/merge_environment_settings/);
+  });
+
+  it('the embedded prose is its opening within the embedding bound, cut between words, names kept', () => {
+    const signals = extractSignals(`Session.request drops the timeout\n${'paragraphs '.repeat(400)}\nsee \`merge_environment_settings\``);
+    const embedded = proseEmbedText(signals);
+    expect(embedded.length).toBeLessThanOrEqual(PROSE_EMBED_CHARS);
+    expect(embedded.length).toBeGreaterThan(PROSE_EMBED_CHARS / 2);
+    expect(embedded.startsWith('Session.request drops the timeout')).toBe(true);
+    expect(embedded).toMatch(/\nmerge_environment_settings Session\.request$/);
+    expect(embedded.split('\n')[1].split(' ').every((w) => w === 'paragraphs')).toBe(true);
+    // An issue template's HTML comments are left out of the embedded opening.
+    const templated = extractSignals(`[Bug] Base64 padding breaks themes\n<!--\n  Do not delete this template!\n-->\n\n# Bug Report\nThe regex matches padded base64 images. ${'More words. '.repeat(60)}`);
+    expect(proseEmbedText(templated)).not.toMatch(/template/);
+    expect(proseEmbedText(templated)).toMatch(/^\[Bug\] Base64 padding breaks themes\s+# Bug Report\nThe regex matches padded base64 images\./);
+    // A short issue is embedded whole, as its keyword list reads it.
+    const short = extractSignals('Session.request drops the timeout');
+    expect(proseEmbedText(short)).toBe(proseQuery(short, 1_000));
   });
 });
 

@@ -110,6 +110,31 @@ export function proseQuery(signals: IssueSignals, maxChars: number): string {
 }
 
 /**
+ * Characters of the prose LOCALIZE embeds (title, the description's opening, the names), where its
+ * keyword list reads the whole prose text: the local model's cost grows with the tokens (~122 tokens
+ * here against 256, the model's cap, that the 1,000-character text filled; 128 cost ~0.4x of 256 on
+ * this machine). On the dev set 250, 300, 400 and 1,000 characters gave the same function Acc@10 and
+ * file Acc@5 within one issue (bench/localize/README.md, latency section).
+ */
+export const PROSE_EMBED_CHARS = 250;
+
+/** The text the prose search embeds: proseQuery within PROSE_EMBED_CHARS, its description cut between words. */
+export function proseEmbedText(issue: IssueSignals, maxChars = PROSE_EMBED_CHARS): string {
+  // An issue template's HTML comments (its instructions to the reporter) are not shown on the issue
+  // page and say nothing about the bug: the bounded text keeps the reporter's words instead.
+  const signals = { ...issue, prose: issue.prose.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').replace(/\n\s*\n(\s*\n)+/g, '\n\n') };
+  const text = proseQuery(signals, maxChars);
+  if (text === proseQuery(signals, Number.POSITIVE_INFINITY)) return text;
+  const names = signals.identifiers.slice(0, 8).join(' ');
+  const withNames = names !== '' && text.endsWith(`\n${names}`);
+  const body = withNames ? text.slice(0, -names.length - 1) : text;
+  // proseQuery cuts inside a word: a word piece would only add noise to the vector.
+  const cut = body.search(/\s\S*$/);
+  const kept = cut > body.length / 2 ? body.slice(0, cut) : body;
+  return withNames ? `${kept}\n${names}` : kept;
+}
+
+/**
  * Runs each signal where it is strongest, fuses the lists by weighted RRF and keeps functions and
  * methods, each with the evidence that brought it.
  */
@@ -262,7 +287,7 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       },
       lists: (Object.keys(lists) as LocalizeListName[]).map((name) => ({ name, weight: LOCALIZE_WEIGHTS[name], hits: new Set(lists[name].map((i) => i.id)).size, cypher: LIST_CYPHER[name] })),
       truncated: signals.truncated,
-      prose: { text: proseQuery(signals, 1_000), luceneQuery: prose?.explain.lists.find((l) => l.list === 'bm25')?.luceneQuery },
+      prose: { text: proseQuery(signals, 1_000), embedded: proseEmbedText(signals), luceneQuery: prose?.explain.lists.find((l) => l.list === 'bm25')?.luceneQuery },
       stages,
     },
   };
