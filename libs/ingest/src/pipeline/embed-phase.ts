@@ -42,9 +42,9 @@ export function emptyEmbedStats(): EmbedPhaseStats {
   return { embedded: 0, computed: 0, graphReused: 0, cacheHits: 0, duplicates: 0, modelSwitched: 0, profileMs: { readWait: 0, text: 0, cache: 0, model: 0, writeWait: 0 } };
 }
 
-/** Vectors copied instead of computed: from the graph, the Redis cache, or an identical text of the same round. */
-export function reusedOf(stats: Pick<EmbedPhaseStats, 'graphReused' | 'cacheHits' | 'duplicates'>): number {
-  return stats.graphReused + stats.cacheHits + stats.duplicates;
+/** Vectors copied from earlier runs (EMBED_REUSE): from the graph or the Redis cache. */
+export function reusedOf(stats: Pick<EmbedPhaseStats, 'graphReused' | 'cacheHits'>): number {
+  return stats.graphReused + stats.cacheHits;
 }
 
 /**

@@ -67,9 +67,10 @@ export interface IngestResult {
   embeddedThisRun: number;
   embeddingError?: string;
   /**
-   * The embedding phase: `computed` vectors came from the model, `reused` were copied (EMBED_REUSE):
-   * `graphReused` from a scope of any repository with the same (model, dimensions, text) hash,
-   * `cacheHits` from the Redis cache, `duplicates` from an identical text of the same round;
+   * The embedding phase (computed + reused + duplicates = scopes embedded this run): `computed`
+   * vectors came from the model, `reused` were copied from earlier runs (EMBED_REUSE) — `graphReused`
+   * from a scope of any repository with the same (model, dimensions, text) hash, `cacheHits` from the
+   * Redis cache —, `duplicates` from an identical text of the same round (embedded once);
    * `modelSwitched`: scopes re-embedded because they held another model's vector.
    */
   embedding?: { model: string; dimensions: number; reuse: 'on' | 'off'; computed: number; reused: number; graphReused: number; cacheHits: number; duplicates: number; modelSwitched: number };
