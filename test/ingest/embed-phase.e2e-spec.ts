@@ -59,14 +59,15 @@ describe('embedding phase: cache by (model, text), resume from the graph, model 
   it('embeds every distinct text once, and a copy of the repository entirely from the cache', async () => {
     const first = await h.ingest.index({ path: FIXTURE, name: repoA });
     expect(first.embedded).toBe(first.scopes.total);
-    expect(first.embedding).toMatchObject({ cacheHits: 0, modelSwitched: 0 });
+    expect(first.embedding).toMatchObject({ cacheHits: 0, graphReused: 0, modelSwitched: 0, computed: first.scopes.total - first.embedding!.duplicates, reused: 0 });
     expect(new Set(embedder.texts).size).toBe(embedder.texts.length);
     expect(embedder.texts.length).toBeGreaterThan(50);
 
     embedder.texts = [];
     const copy = await h.ingest.index({ path: h.copyOf(FIXTURE), name: repoB });
     expect(copy.embeddedThisRun).toBe(copy.scopes.total);
-    expect(copy.embedding?.cacheHits).toBe(copy.scopes.total);
+    // Copied from repoA's scopes in the graph (same model, dimensions and text), not the model.
+    expect(copy.embedding).toMatchObject({ graphReused: copy.scopes.total, cacheHits: 0, computed: 0, reused: copy.scopes.total });
     expect(embedder.texts).toEqual([]);
     // The cached vectors are the model's vectors, float32-exact.
     const [a, b] = [await vectorsOf(repoA), await vectorsOf(repoB)];

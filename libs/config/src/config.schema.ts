@@ -132,6 +132,11 @@ export const envSchema = z.object({
   EMBEDDING_MAX_BATCH_TOKENS: positiveInt.min(256).default(2048),
   /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
   EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * Content-addressed embedding reuse (docs/configuration.md): `on` copies the vector of a text this
+   * server already embedded with the same model and dimensions (any repository) instead of computing it.
+   */
+  EMBED_REUSE: z.enum(['on', 'off']).default('on'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(4000),
   /** The read key; also the admin key while API_ADMIN_KEY is unset. */
@@ -240,6 +245,8 @@ export interface AppConfig {
     /** Local model: padded tokens per ONNX run (EMBEDDING_MAX_BATCH_TOKENS). */
     maxBatchTokens: number;
     queryBatching: boolean;
+    /** EMBED_REUSE=on: vectors of identical embedding texts are copied (graph, then Redis cache), not computed. */
+    reuse: boolean;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
   };
   /** The project root (cypher/, scripts/) and the local models folder. */
@@ -339,6 +346,7 @@ export function toAppConfig(env: Env): AppConfig {
       threads: env.EMBEDDING_THREADS,
       maxBatchTokens: env.EMBEDDING_MAX_BATCH_TOKENS,
       queryBatching: env.EMBEDDING_QUERY_BATCHING,
+      reuse: env.EMBED_REUSE === 'on',
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },
     api: {

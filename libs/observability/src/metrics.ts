@@ -62,6 +62,13 @@ export const jobDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const embedVectors = new Counter({
+  name: 'scopegraph_embed_vectors_total',
+  help: 'Scope vectors written by index runs, by source: model (computed), graph (copied from a scope with the same model, dimensions and text), cache (Redis), duplicate (an identical text of the same round)',
+  labelNames: ['source'] as const,
+  registers: [metricsRegistry],
+});
+
 // Read at scrape time from Redis / Neo4j by the API (never summed from several processes: only the
 // API sets them).
 export const queueJobs = new Gauge({

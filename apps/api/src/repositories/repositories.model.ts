@@ -111,6 +111,8 @@ export class IndexProgress {
   @Field(() => Int) scopes: number;
   @Field(() => Int) edges: number;
   @Field(() => Int) embedded: number;
+  @Field(() => Int, { nullable: true, description: 'Of embedded, vectors copied rather than computed (EMBED_REUSE: the same model, dimensions and text were already embedded on this server)' })
+  embedReused?: number | null;
   @Field(() => Int) toEmbed: number;
   @Field(() => Int, { nullable: true, description: 'Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown' })
   etaSeconds?: number | null;

@@ -14,7 +14,7 @@ import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
 
 const EMPTY_PROGRESS: Omit<IndexProgress, 'jobId'> = {
-  phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
+  phase: 'waiting', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, embedReused: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
 };
 
 @Resolver(() => Repository)

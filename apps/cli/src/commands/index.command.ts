@@ -6,7 +6,7 @@ import { ApiClient, CliError } from '../client';
 /** What the indexProgress subscription sends: the worker's progress, plus the result at the end. */
 type Progress = IngestProgress & { result?: IngestResult; failedReason?: string };
 
-const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded toEmbed etaSeconds errors recentErrors { path message } result failedReason';
+const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded embedReused toEmbed etaSeconds errors recentErrors { path message } result failedReason';
 
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
 export async function indexCommand(
@@ -33,7 +33,7 @@ export async function indexCommand(
       const embedding = p.phase === 'embedding';
       const total = embedding ? Math.max(p.toEmbed, 1) : Math.max(p.filesTotal, 1);
       const value = embedding ? p.embedded : p.filesParsed + p.filesReused;
-      const payload = { phase: p.phase.padEnd(9), unit: embedding ? 'embedded' : 'files', etaText: formatEta(p.etaSeconds), scopes: p.scopes, edges: p.edges, errors: p.errors };
+      const payload = { phase: p.phase.padEnd(9), unit: embedding ? `embedded (reused ${p.embedReused ?? 0})` : 'files', etaText: formatEta(p.etaSeconds), scopes: p.scopes, edges: p.edges, errors: p.errors };
       if (interactive) {
         if (!started) {
           bar.start(total, value, payload);
@@ -65,7 +65,7 @@ export async function indexCommand(
         `  edges   ${r.edges.total} (added ${r.edges.added}, removed ${r.edges.removed}, unresolved ${r.edges.unresolved})`,
         ...(r.scip ? scipLines(r.scip) : []),
         ...(r.resolver.pyPrecise ? [pyrightLine(r.resolver.pyPrecise)] : []),
-        `  embedded ${r.embedded}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
+        `  embedded ${r.embedded}${r.embedding ? `  (this run: computed ${r.embedding.computed ?? '?'}, reused ${r.embedding.reused ?? r.embedding.cacheHits}; reuse ${r.embedding.reuse ?? 'on'})` : ''}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
         ...(last.errors > 0 ? [`  ${last.errors} file errors, latest:`, ...last.recentErrors.map((e) => `    ${e.path}: ${e.message}`)] : []),
       ].join('\n') + '\n',
     );

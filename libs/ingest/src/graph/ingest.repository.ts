@@ -408,8 +408,16 @@ export class IngestRepository {
     return this.neo4j.bookmarks();
   }
 
-  async setEmbeddings(rows: { id: string; embedding: number[] }[], model: string): Promise<void> {
-    await this.neo4j.write('ingest/set-embeddings', { rows, model });
+  /** `hash`: the vector's (model, dimensions, text) hash, for later runs to reuse it; null records none. */
+  async setEmbeddings(rows: { id: string; embedding: number[]; hash?: string | null }[], model: string): Promise<void> {
+    await this.neo4j.write('ingest/set-embeddings', { rows: rows.map((r) => ({ ...r, hash: r.hash ?? null })), model });
+  }
+
+  /** Vectors of `model` already stored under these embedding hashes (any repository), by hash. */
+  async embeddingsByHash(hashes: string[], model: string): Promise<Map<string, number[]>> {
+    if (hashes.length === 0) return new Map();
+    const rows = await this.neo4j.read<{ hash: string; embedding: number[] }>('ingest/embeddings-by-hash', { hashes, model });
+    return new Map(rows.map((r) => [r.hash, r.embedding]));
   }
 
   /** Records the counts, and the key of what this run resolved against (see ReferenceResolver.contextKey). */

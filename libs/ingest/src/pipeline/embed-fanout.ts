@@ -33,6 +33,8 @@ const KEEP_FINISHED = { removeOnComplete: { age: 24 * 3600, count: 20_000 }, rem
 /** What a slice records when it ends (JSON in the run's progress hash). */
 interface SliceEnd {
   embedded: number;
+  computed?: number;
+  graphReused?: number;
   cacheHits: number;
   duplicates: number;
   error?: string;
@@ -102,16 +104,20 @@ export class EmbedFanOut {
       if (planDone) await planned; // a plan that failed fails the run
       const fields = await this.queues.redis.hgetall(key);
       let done = 0;
+      let reused = 0;
       const ends: SliceEnd[] = [];
       for (const id of dispatched.keys()) {
         done += Number(fields[`d:${id}`] ?? 0);
+        reused += Number(fields[`r:${id}`] ?? 0);
         const end = fields[`end:${id}`];
         if (end) ends.push(JSON.parse(end) as SliceEnd);
       }
       stats.embedded = done;
-      await hooks.onEmbedded(done);
+      await hooks.onEmbedded(done, reused);
       if (planDone && ends.length + failed.size >= dispatched.size) {
         for (const e of ends) {
+          stats.computed += e.computed ?? 0;
+          stats.graphReused += e.graphReused ?? 0;
           stats.cacheHits += e.cacheHits;
           stats.duplicates += e.duplicates;
           stats.error ??= e.error;
@@ -167,21 +173,21 @@ export class EmbedFanOut {
     const key = EMBED_PROGRESS.key(this.queues.prefix, data.indexJobId);
     const range = { after: data.after, until: data.until };
     let already = 0;
-    const record = async (done: number) => {
-      await this.queues.redis.multi().hset(key, `d:${jobId}`, String(already + done)).expire(key, PROGRESS_TTL_S).exec();
+    const record = async (done: number, reused = 0) => {
+      await this.queues.redis.multi().hset(key, `d:${jobId}`, String(already + done), `r:${jobId}`, String(reused)).expire(key, PROGRESS_TTL_S).exec();
     };
-    const stats = await new EmbedPhase(this.repo, this.embedder, this.cache).run(
+    const stats = await new EmbedPhase(this.repo, this.embedder, this.cache, undefined, { reuse: this.config.embedding.reuse }).run(
       data.repoId,
       {
         onTotal: async (pendingNow) => {
           already = Math.max(0, data.pending - pendingNow);
           await record(0);
         },
-        onEmbedded: (done) => record(done),
+        onEmbedded: (done, reused) => record(done, reused),
       },
       range,
     );
-    const end: SliceEnd = { embedded: stats.embedded, cacheHits: stats.cacheHits, duplicates: stats.duplicates, ...(stats.error ? { error: stats.error } : {}) };
+    const end: SliceEnd = { embedded: stats.embedded, computed: stats.computed, graphReused: stats.graphReused, cacheHits: stats.cacheHits, duplicates: stats.duplicates, ...(stats.error ? { error: stats.error } : {}) };
     await this.queues.redis.multi().hset(key, `end:${jobId}`, JSON.stringify(end)).expire(key, PROGRESS_TTL_S).exec();
     return { ...end, alreadyEmbedded: already };
   }

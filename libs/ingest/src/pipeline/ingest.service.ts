@@ -15,7 +15,7 @@ import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
 import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
 import { listRepository } from '../walk/file-walker';
 import { desiredEdges, diffEdges, edgeHashes } from './edges';
-import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats } from './embed-phase';
+import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats, reusedOf } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
@@ -145,7 +145,7 @@ export class IngestService {
     const errors: IngestErrorEntry[] = [];
     const addError = (e: IngestErrorEntry) => errors.length < MAX_REPORTED_ERRORS && errors.push(e);
     const progress: IngestProgress = {
-      phase: 'walking', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
+      phase: 'walking', filesTotal: 0, filesParsed: 0, filesReused: 0, scopes: 0, edges: 0, embedded: 0, embedReused: 0, toEmbed: 0, etaSeconds: null, errors: 0, recentErrors: [],
     };
     let lastSent = 0;
     const report = async (force = false) => {
@@ -343,19 +343,30 @@ export class IngestService {
       await report(true);
       const phaseStarted = performance.now();
       const stats = await time('embed', () =>
-        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache)).run(repoId, {
+        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache, undefined, { reuse: this.config.embedding.reuse })).run(repoId, {
           onTotal: (total) => {
             progress.toEmbed = total;
             return report(true);
           },
-          onEmbedded: (done) => {
+          onEmbedded: (done, reused) => {
             progress.embedded = done;
+            progress.embedReused = reused ?? progress.embedReused;
             progress.etaSeconds = etaSeconds(done, progress.toEmbed, performance.now() - phaseStarted);
             return report();
           },
         }),
       );
-      embedding = { cacheHits: stats.cacheHits, duplicates: stats.duplicates, modelSwitched: stats.modelSwitched, model: this.embedder.model };
+      embedding = {
+        model: this.embedder.model,
+        dimensions: this.embedder.dimensions,
+        reuse: this.config.embedding.reuse ? 'on' : 'off',
+        computed: stats.computed,
+        reused: reusedOf(stats),
+        graphReused: stats.graphReused,
+        cacheHits: stats.cacheHits,
+        duplicates: stats.duplicates,
+        modelSwitched: stats.modelSwitched,
+      };
       for (const [stage, ms] of Object.entries(stats.profileMs)) timings[`embed.${stage}`] = Math.round(ms);
       embeddingError = stats.error;
       if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });

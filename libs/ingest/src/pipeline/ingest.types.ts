@@ -18,6 +18,8 @@ export interface IngestProgress {
   edges: number;
   /** Scopes this run has embedded so far (of `toEmbed`); the repository's total once done. */
   embedded: number;
+  /** Of `embedded`, vectors copied rather than computed (EMBED_REUSE: same model, dimensions and text already embedded on this server). */
+  embedReused: number;
   toEmbed: number;
   /** Seconds the current phase still needs at its rate so far (parsing, embedding); null when unknown. */
   etaSeconds: number | null;
@@ -64,8 +66,14 @@ export interface IngestResult {
   embedded: number;
   embeddedThisRun: number;
   embeddingError?: string;
-  /** The embedding phase: vectors reused from the (model, text) cache or from an identical text, scopes re-embedded after a model switch. */
-  embedding?: { model: string; cacheHits: number; duplicates: number; modelSwitched: number };
+  /**
+   * The embedding phase (computed + reused + duplicates = scopes embedded this run): `computed`
+   * vectors came from the model, `reused` were copied from earlier runs (EMBED_REUSE) — `graphReused`
+   * from a scope of any repository with the same (model, dimensions, text) hash, `cacheHits` from the
+   * Redis cache —, `duplicates` from an identical text of the same round (embedded once);
+   * `modelSwitched`: scopes re-embedded because they held another model's vector.
+   */
+  embedding?: { model: string; dimensions: number; reuse: 'on' | 'off'; computed: number; reused: number; graphReused: number; cacheHits: number; duplicates: number; modelSwitched: number };
   errors: IngestErrorEntry[];
   timingsMs: Record<string, number>;
   /**
