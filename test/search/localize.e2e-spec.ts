@@ -90,6 +90,23 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
       ].join('\n'),
     );
     write(
+      'shop/cli.py',
+      [
+        'import argparse',
+        '',
+        '',
+        'def export_command(rows):',
+        '    return ",".join(rows)',
+        '',
+        '',
+        'def build_parser():',
+        '    parser = argparse.ArgumentParser()',
+        '    parser.add_argument("--max-weight", dest="max_weight", type=float)',
+        '    return parser',
+        '',
+      ].join('\n'),
+    );
+    write(
       'web/src/orders.ts',
       [
         'export interface Order { id: string; lines: { sku: string; qty: number }[] }',
@@ -162,6 +179,15 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
     expect(hit).toBeDefined();
     expect(hit!.evidence!.find((e) => e.signal === 'usage')!.detail).toContain('weight_kg');
     expect(res.explain.localize!.lists.find((l) => l.name === 'usage')!.hits).toBeGreaterThan(0);
+  });
+
+  it('a shell invocation names its sub-command’s handler (name evidence); a long option finds where it is declared (usage)', async () => {
+    const cmd = await run('Export prints nothing\n\n```\n$ shop export\n(empty)\n```\nExpected the rows.');
+    const handler = cmd.results.find((r) => r.scope.qualifiedName === 'export_command');
+    expect(handler!.evidence!.some((e) => e.signal === 'name' && e.detail.includes('the export command'))).toBe(true);
+    const opt = await run('Weight limit is ignored\n\nPassing --max-weight 3 changes nothing.');
+    const parser = opt.results.find((r) => r.scope.qualifiedName === 'build_parser');
+    expect(parser!.evidence!.find((e) => e.signal === 'usage')!.detail).toContain('max-weight');
   });
 
   it('inside the best files the issue’s words pick the function (function-match); the best functions’ callees follow (top-neighbor)', async () => {

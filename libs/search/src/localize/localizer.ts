@@ -5,7 +5,7 @@ import { SEARCH_CYPHER } from '../search.repository';
 import type { FileRollup, LocalizeEvidence, LocalizeExplain, ScopeRecord, SearchResponse } from '../search.types';
 import { RepoPathIndex } from './paths';
 import { type IssueSignals, type StackFrame } from './signals';
-import { USAGE_HITS, usageQuery, usageTerms } from './usage';
+import { derivedNames, USAGE_HITS, usageQuery, usageTerms } from './usage';
 
 /** What LOCALIZE ranks: the code a fix changes. */
 export const CALLABLE_KINDS = ['function', 'method', 'constructor'];
@@ -174,6 +174,11 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
       seenSpelling.add(s.name);
       spellings.push({ ...s, mention: id });
     }
+  }
+  for (const d of derivedNames(signals)) {
+    if (seenSpelling.has(d.name)) continue;
+    seenSpelling.add(d.name);
+    spellings.push(d);
   }
   const pathRows = signals.paths.map((p) => pathIndex.match(p)).filter((m): m is NonNullable<typeof m> => m !== null);
   const phrases = signals.strings.flatMap((s) => queryPhrases(`"${s.replace(/"/g, ' ')}"`)).slice(0, 8);

@@ -1,4 +1,4 @@
-import { commonPathWords, filePrior, isTestPath, isVendoredPath, issueWords, sharedPathWords, TEST_FILE_FACTOR, VENDORED_FACTOR } from './priors';
+import { commonPathWords, filePrior, isTestPath, isToolingPath, isVendoredPath, TOOLING_FACTOR, issueWords, sharedPathWords, TEST_FILE_FACTOR, VENDORED_FACTOR } from './priors';
 
 describe('LOCALIZE file priors', () => {
   it('knows test files of every language the dev set holds', () => {
@@ -10,6 +10,14 @@ describe('LOCALIZE file priors', () => {
   it('knows vendored copies, but not a monorepo’s own packages', () => {
     for (const p of ['requests/packages/urllib3/connectionpool.py', 'pip/_vendor/rich/text.py', 'vendor/github.com/x/y.go', 'third_party/a.c']) expect(isVendoredPath(p)).toBe(true);
     for (const p of ['packages/core/src/index.ts', 'requests/models.py', 'src/packages.ts']) expect(isVendoredPath(p)).toBe(false);
+  });
+
+  it('knows tooling beside the program and counts it less, unless the issue names its path', () => {
+    for (const p of ['scripts/preview-theme.js', 'build.rs', 'examples/route_guide/server.go', 'benches/bench.rs', 'docs/conf.py', 'setup.py', 'pkg/docs/gen.go']) expect(isToolingPath(p)).toBe(true);
+    for (const p of ['src/scripts.ts', 'src/build.rs.txt', 'lib/example.js', 'src/flask/cli.py', 'src/exec/job.rs', 'mybuild.rs']) expect(isToolingPath(p)).toBe(false);
+    expect(filePrior('scripts/preview-theme.js', new Set()).factor).toBe(TOOLING_FACTOR);
+    expect(filePrior('src/cards/repo-card.js', new Set()).factor).toBe(1);
+    expect(filePrior('scripts/preview-theme.js', issueWords('preview of a theme')).factor).toBeGreaterThan(TOOLING_FACTOR);
   });
 
   it('counts the path words an issue shares, split and made singular', () => {

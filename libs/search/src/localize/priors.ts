@@ -6,6 +6,9 @@
  * - Tests: a fix changes the code, not its tests (SWE-bench's gold patches hold no test file).
  * - Vendored copies of other projects (`vendor/`, `third_party/`, Python's `<package>/packages/`):
  *   an issue is fixed in the project's own code, not in a dependency it carries.
+ * - Tooling beside the program (`scripts/`, `examples/`, `benches/`, `docs/`, Rust's `build.rs`,
+ *   `setup.py`): an issue about the program is fixed in the program; such files share its words
+ *   (a theme preview script, an example) without being where it breaks.
  * - Path words: an issue names what it is about ("blueprint", "wakatime card", "glob"), and projects
  *   name their files after the same things; a file whose path shares words with the issue is where
  *   the engineer looks first.
@@ -15,6 +18,8 @@
 export const TEST_FILE_FACTOR = 0.25;
 /** A vendored scope's score is multiplied by this. */
 export const VENDORED_FACTOR = 0.5;
+/** A tooling scope's score is multiplied by this (as vendored code's). */
+export const TOOLING_FACTOR = 0.5;
 /** Per path word the issue shares (at most PATH_WORDS_MAX count), the score grows by this share. */
 export const PATH_WORD_BOOST = 0.4;
 const PATH_WORDS_MAX = 2;
@@ -106,6 +111,13 @@ export function sharedPathWords(path: string, words: ReadonlySet<string>): strin
   return [...new Set(wordsOf(path.replace(/\.[^./]+$/, '')))].filter((w) => words.has(w));
 }
 
+const TOOLING_PATH = /(?:^|\/)(?:examples?|benches|benchmarks?|scripts|docs?)\/|(?:^|\/)(?:build\.rs|setup\.py)$/;
+
+/** Build scripts, examples, benchmarks and docs: code beside the program rather than the program. */
+export function isToolingPath(path: string): boolean {
+  return TOOLING_PATH.test(path);
+}
+
 /** The factor on a candidate's fused score from its file, and why (for the hit's evidence). */
 export function filePrior(path: string, words: ReadonlySet<string>, qualifiedName = ''): { factor: number; reasons: string[] } {
   let factor = 1;
@@ -119,6 +131,9 @@ export function filePrior(path: string, words: ReadonlySet<string>, qualifiedNam
   } else if (isVendoredPath(path)) {
     factor *= VENDORED_FACTOR;
     reasons.push(`vendored code (x${VENDORED_FACTOR})`);
+  } else if (isToolingPath(path)) {
+    factor *= TOOLING_FACTOR;
+    reasons.push(`a script, example, benchmark or doc beside the program (x${TOOLING_FACTOR})`);
   }
   const shared = sharedPathWords(path, words);
   if (shared.length > 0) {
