@@ -86,7 +86,7 @@ export const envSchema = z.object({
   // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
   // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
   // package installed, precise falls back to fast with a warning. Off by default: pyright's type
-  // evaluation made the resolve phase 19-99x slower on six packages (bench/graph/README.md).
+  // start-up and type evaluation keep a first full index 5-15x slower on six packages (bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('fast'),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),

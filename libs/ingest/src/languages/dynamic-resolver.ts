@@ -1,5 +1,5 @@
 import type { ParsedScope, RawImport, ScopeKind } from '../parse/types';
-import { callsThroughParameter } from './python/py-unresolved';
+import { callsThroughParameter, callToNoInRepoName } from './python/py-unresolved';
 import { dirname, joinPath } from '../resolve/module-resolver';
 import { Denotation, FamilyResolver, FileEnv, ImportedName, Outcome, ResolverContext } from '../resolve/resolver-context';
 import { CLASS_LIKE, push, TYPE_LIKE } from '../resolve/symbol-table';
@@ -162,8 +162,14 @@ export class DynamicResolver implements FamilyResolver {
 
   resolve(parts: string[], from: ParsedScope, env: FileEnv, kinds: ReadonlySet<ScopeKind>): Outcome {
     const out = this.resolveName(parts, from, env, kinds);
-    if (env.fam === 'py' && 'reason' in out && (out.reason === 'not-found' || out.reason === 'unknown-receiver') && callsThroughParameter(this.c, parts, from)) {
-      return { reason: 'dynamic' };
+    if (env.fam === 'py' && 'reason' in out && (out.reason === 'not-found' || out.reason === 'unknown-receiver')) {
+      if (callsThroughParameter(this.c, parts, from)) return { reason: 'dynamic' };
+      // a declared type lacking the member (`self.model.missing()` with `model: Model`) stays a miss
+      const ownAttribute = parts.length === 2 && (parts[0] === 'self' || parts[0] === 'cls');
+      if (kinds.has('function') && (out.reason === 'unknown-receiver' || parts.length === 1 || ownAttribute)) {
+        const nowhere = callToNoInRepoName(this.c, parts, from);
+        if (nowhere) return { reason: nowhere };
+      }
     }
     return out;
   }

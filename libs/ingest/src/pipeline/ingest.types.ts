@@ -60,7 +60,7 @@ export interface IngestResult {
      * those and their importers), questions asked and answered, time waiting for it, its process's
      * peak memory, and why it was skipped (not installed, too many files).
      */
-    pyPrecise?: { files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; skipped?: string; failed?: string };
+    pyPrecise?: { files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; cpuMs?: number; skipped?: string; failed?: string };
   };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;

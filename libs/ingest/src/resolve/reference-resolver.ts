@@ -191,6 +191,7 @@ export class ReferenceResolver implements OnModuleDestroy {
         pyStats.answered += out.filter((o) => o !== undefined).length;
         pyStats.ms += Math.round(performance.now() - t);
         pyStats.peakMb = this.py.peakMb(repoId) ?? pyStats.peakMb;
+        pyStats.cpuMs = this.py.cpuMs(repoId) ?? pyStats.cpuMs;
         return out;
       })();
       const [a, b] = await Promise.all([jsAnswers, pyAnswers]);

@@ -167,6 +167,8 @@ export class ResolverContext {
   /** Classes with an EXTENDS that did not resolve (base from a package...): reason per class id. */
   readonly unresolvedBase = new Map<string, UnresolvedReason>();
   private readonly families = new Map<Family, FamilyResolver>();
+  /** Python names the repository declares or assigns (pyDeclares / pyAssigns), built on first use. */
+  private pyNames?: { declared: Set<string>; assigned: Set<string> };
 
   constructor(
     readonly t: SymbolTable,
@@ -180,6 +182,35 @@ export class ResolverContext {
     /** Contents of the plugins' manifest files (go.mod, composer.json...) by repo-relative path. */
     readonly manifests: Readonly<Record<string, string>> = {},
   ) {}
+
+  /**
+   * Python: does some scope of the repository carry this name, or some import bind it (a checker
+   * follows `import x as y` to the imported declaration)? When none does, no resolver can make the
+   * name an in-repo edge: a type checker's answer is a declaration, and it names a scope only when
+   * the declaration's name is that scope's. Read after every file's imports are recorded (run()).
+   */
+  pyDeclares(name: string): boolean {
+    return this.pythonNames().declared.has(name);
+  }
+
+  /** Python: is this name assigned a value somewhere (a local, parameter, module or instance variable)? */
+  pyAssigns(name: string): boolean {
+    return this.pythonNames().assigned.has(name);
+  }
+
+  private pythonNames(): { declared: Set<string>; assigned: Set<string> } {
+    if (this.pyNames) return this.pyNames;
+    const declared = new Set<string>();
+    const assigned = new Set<string>();
+    for (const env of this.envs.values()) {
+      if (env.fam !== 'py') continue;
+      for (const s of env.file.scopes) if (s.kind !== 'file') declared.add(s.name);
+      for (const local of env.imported.keys()) declared.add(local.slice(local.lastIndexOf('.') + 1));
+      // binding marks are `param x` / `value x` (py-unresolved.ts): the name is after the space
+      for (const b of env.file.bindings ?? []) assigned.add(b.name.slice(b.name.lastIndexOf(' ') + 1));
+    }
+    return (this.pyNames = { declared, assigned });
+  }
 
   register(fam: Family, resolver: FamilyResolver): void {
     this.families.set(fam, resolver);

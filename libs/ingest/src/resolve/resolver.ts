@@ -154,8 +154,21 @@ class Resolver {
     }
     const f = fast();
     if ('targets' in f || f.reason === 'external' || f.reason === 'builtin') return { out: f, resolver: 'fast' };
+    if (env.fam === 'py' && !this.worthAskingPyright(r, f.reason)) return { out: f, resolver: 'fast' };
     const p = this.precise(r, env);
     return p ? { out: p, resolver: 'precise' } : { out: f, resolver: 'fast' };
+  }
+
+  /**
+   * pyright can make a reference an in-repo edge only when some scope (or import) has its last name;
+   * otherwise its answer can only trade one reason for another, and that matters only for a call the
+   * fast resolver counts as a miss (a declared type lacking the member: `environment.undefined()`
+   * where `undefined` is a class attribute holding a class). The rest are not asked (measured: most
+   * of pyright's time went on them, bench/graph/README.md).
+   */
+  private worthAskingPyright(r: RawReference, reason: string): boolean {
+    if (this.c.pyDeclares(r.targetName.slice(r.targetName.lastIndexOf('.') + 1))) return true;
+    return r.kind === 'CALLS' && (reason === 'not-found' || reason === 'unknown-receiver' || reason === 'ambiguous');
   }
 
   /** The compiler's (TS/JS) or type checker's (Python) answer, when it has one, as an outcome over scopes. */

@@ -24,6 +24,8 @@ export interface PyRunStats {
   skipped?: string;
   /** Peak resident memory of the checker process so far, in MB (Linux). */
   peakMb?: number;
+  /** CPU time the checker process has used so far (start-up included), ms (Linux). */
+  cpuMs?: number;
   /**
    * Why the checker was given up during the run (it did not answer in time, or its process died):
    * the answers it gave before stand, the fast resolver's answers stand for the rest.
@@ -284,6 +286,12 @@ export class PyChecker {
     return s ? peak(s.child).peakMb : undefined;
   }
 
+  /** CPU time a repository's checker process has used so far, ms (Linux), if it runs. */
+  cpuMs(key: string): number | undefined {
+    const s = this.sessions.get(key);
+    return s ? cpuOf(s.child) : undefined;
+  }
+
   forget(key: string): void {
     const s = this.sessions.get(key);
     if (!s) return;
@@ -430,5 +438,17 @@ function peak(child: ChildProcess): { peakMb?: number } {
     return m ? { peakMb: Math.round(Number(m[1]) / 1024) } : {};
   } catch {
     return {};
+  }
+}
+
+/** utime + stime of a process from /proc/<pid>/stat, ms (clock ticks of 10 ms: Linux's USER_HZ is 100). */
+function cpuOf(child: ChildProcess): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    // fields after the command name (which may hold spaces), from field 3 on
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
   }
 }

@@ -54,15 +54,66 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
       'callback:dynamic',
       'json.dumps:external(json)',
       'kw.get:dynamic',
-      'made.run:unknown-receiver',
-      'make_thing:not-found',
-      'nowhere:not-found',
+      'made.run:unknown-receiver', //             `run` is an in-repo method: a checker may pin it
+      'make_thing:external', //                   nothing in the repository declares, assigns or imports it
+      'nowhere:external',
       'opts.on_done:dynamic',
       'requests.get:external(requests)',
-      'self.hooks.append:unknown-receiver',
+      'self.hooks.append:dynamic', //              no in-repo scope is `append`; the name holds a value
+
       'self.model.missing:not-found',
       'self.on_error:dynamic',
       'self.opts.retry:dynamic',
     ]);
+  });
+
+  const asked = (files: ReturnType<ParserService['parseFile']>[]) => {
+    const names: string[] = [];
+    const r = resolveRepository(files, {
+      preciseFamilies: new Set(['py']),
+      precise: { resolve: (ref) => void names.push(ref.targetName) },
+    });
+    return { names: names.sort(), r };
+  };
+
+  it('asks the checker only where an in-repo scope (or an import) has the last name: elsewhere no answer can make an edge', () => {
+    const files = [
+      parser.parseFile('pkg/http.py', [
+        'from pkg.codec import decode as unpack, Codec',
+        '',
+        'class Session:',
+        '    def __init__(self, adapter, codec: Codec):',
+        '        self.adapter = adapter',
+        '        self.codec = codec',
+        '',
+        '    def send(self, url, state):',
+        '        url.lower()', //                 str method on a parameter: dynamic, not asked
+        '        text = fetch(url)',
+        '        text.strip()', //                method no in-repo scope has: external, not asked
+        '        text.send()', //                 `send` is Session.send: asked
+        '        self.adapter.close()', //        attribute set from a parameter, `close` declared nowhere: not asked
+        '        self.adapter.mount()', //        dynamic, but `mount` is an in-repo function: asked
+        '        unpack(text)', //                an import alias: the fast resolver follows it
+        '        self.dict_class()', //           a class attribute holding a value: dynamic, not asked
+        '        self.codec.undefined()', //      typed receiver lacking the member: a miss, asked
+        '',
+        'def mount():',
+        '    pass',
+      ].join('\n')),
+      parser.parseFile('pkg/codec.py', 'def decode(b):\n    return b\n\nclass Codec:\n    pass\n'),
+      parser.parseFile('pkg/__init__.py', ''),
+    ];
+    const { names, r } = asked(files);
+    expect(names).toEqual(['self.adapter.mount', 'self.codec.undefined', 'text.send']);
+    const why = Object.fromEntries(r.unresolved.filter((u) => u.type === 'CALLS').map((u) => [u.targetName, u.reason]));
+    expect(why).toMatchObject({
+      'url.lower': 'dynamic',
+      'text.strip': 'external',
+      fetch: 'external',
+      'self.adapter.close': 'dynamic',
+      'self.dict_class': 'dynamic',
+      'text.send': 'unknown-receiver',
+      'self.codec.undefined': 'not-found',
+    });
   });
 });

@@ -31,3 +31,22 @@ export function callsThroughParameter(c: ResolverContext, parts: string[], from:
   if (!cls || parts.length < 2) return false;
   return !!c.memberBinding([cls], `${PY_PARAM}${parts[1]}`) && !c.memberBinding([cls], parts[1]);
 }
+
+/**
+ * A call the name-based resolver could not pin whose last name no scope of the repository declares
+ * and no import binds (`url.lower()`, `state.items()`, `self.dict_class()`): whatever it calls is
+ * not an in-repo declaration, so it is no in-repo miss. `dynamic` when it goes through a value: the
+ * name is assigned somewhere in the repository, or it is an attribute of `self`/`cls` whose class has
+ * no base from outside the repository; otherwise `external` (a method of a standard-library or
+ * dependency type, or a name from outside). Undefined when some in-repo scope has the name.
+ */
+export function callToNoInRepoName(c: ResolverContext, parts: string[], from: ParsedScope): 'dynamic' | 'external' | undefined {
+  const last = parts[parts.length - 1];
+  if (c.pyDeclares(last)) return undefined;
+  if (c.pyAssigns(last)) return 'dynamic';
+  if ((parts[0] === 'self' || parts[0] === 'cls') && parts.length === 2) {
+    const cls = c.enclosingClass(from);
+    return cls && !c.inheritsFromOutside(cls) ? 'dynamic' : 'external';
+  }
+  return 'external';
+}
