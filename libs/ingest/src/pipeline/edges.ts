@@ -11,13 +11,9 @@ import { fileScopeId } from './scope-sync';
  */
 export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
   const byPath = new Map<string, GraphEdge[]>();
-  const seen = new Set<string>();
   const g = (id: string) => graphId(repoId, id);
   const { pathOf, kindById, fileIds } = scopeIndex(parsed, wanted);
   const push = (path: string, e: GraphEdge) => {
-    const key = edgeKey(e);
-    if (seen.has(key)) return;
-    seen.add(key);
     let group = byPath.get(path);
     if (!group) byPath.set(path, (group = []));
     group.push(e);
@@ -59,29 +55,46 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
       reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
     });
   }
+  // An edge's source scope is in one file, so duplicates are within a file's group: removed one
+  // group at a time (a set of every edge's key at once is the largest thing a full index would hold).
+  for (const [path, group] of byPath) {
+    const seen = new Set<string>();
+    const unique = group.filter((e) => {
+      const key = edgeKey(e);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (unique.length !== group.length) byPath.set(path, unique);
+  }
   return byPath;
 }
 
 /**
  * What to write for the files `paths`: edges the graph lacks (creates), edges it holds with another
  * line, reason or resolver (writes), and stored edges no longer desired (deletes). `stored` holds
- * every stored edge leaving those files' scopes, by edgeKey.
+ * every stored edge leaving those files' scopes, by edgeKey; `written` says which of the edges it
+ * lacks were written this run already as they are desired (containment written with the scopes).
  */
 export function diffEdges(
   paths: readonly string[],
   desired: ReadonlyMap<string, GraphEdge[]>,
   stored: ReadonlyMap<string, StoredEdge>,
+  written: (e: GraphEdge) => boolean = () => false,
 ): { creates: GraphEdge[]; writes: GraphEdge[]; deletes: { from: string; type: GraphEdgeType; to: string }[] } {
   const desiredKeys = new Set<string>();
   const creates: GraphEdge[] = [];
   const writes: GraphEdge[] = [];
+  // Nothing stored (a first index): no keys to compare, every desired edge not yet written is created.
+  const compare = stored.size > 0;
   for (const path of paths) {
     for (const e of desired.get(path) ?? []) {
-      const key = edgeKey(e);
-      desiredKeys.add(key);
-      const old = stored.get(key);
-      if (!old) creates.push(e);
-      else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
+      const key = compare ? edgeKey(e) : '';
+      if (compare) desiredKeys.add(key);
+      const old = compare ? stored.get(key) : undefined;
+      if (!old) {
+        if (!written(e)) creates.push(e);
+      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
         || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) writes.push(e);
     }
   }
