@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import { assertEdgeType, GraphEdgeType, GraphEdge } from '@scopegraph/code-model';
+import { assertEdgeType, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 
 export interface StoredScope {
   id: string;
@@ -152,6 +152,10 @@ export interface EdgeChanges {
   /** The last re-parsed files' scopes, written first (with the edges when they fit one transaction). */
   scopes?: ScopeBatch;
   deletes: { from: string; type: GraphEdgeType; to: string }[];
+  /**
+   * Edges with repository-local ids (`from`/`to` without the `<repoId>:` prefix, added per batch as
+   * it is written): the graph ids of every edge of a full index at once would double its memory.
+   */
   creates: GraphEdge[];
   merges: GraphEdge[];
   /** ExternalModule / Unresolved nodes may have lost their last edge. */
@@ -199,7 +203,7 @@ function scopeBatchStatements(repoId: string, b: ScopeBatch): Statement[] {
  * One statement per batch of edges, made when it is run: a full index writes millions of edges, and
  * their rows all at once would double what the edges themselves take.
  */
-function* edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Generator<Statement> {
+function* edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create', localIds = false): Generator<Statement> {
   const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
   for (const target of ['scope', 'external', 'unresolved'] as const) {
     let batch: GraphEdge[] = [];
@@ -207,19 +211,21 @@ function* edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'cr
       if (e.target !== target) continue;
       batch.push(e);
       if (batch.length === EDGE_BATCH) {
-        yield { name: files[target], params: { repoId, rows: edgeRows(batch) } };
+        yield { name: files[target], params: { repoId, rows: edgeRows(batch, localIds ? repoId : null) } };
         batch = [];
       }
     }
-    if (batch.length) yield { name: files[target], params: { repoId, rows: edgeRows(batch) } };
+    if (batch.length) yield { name: files[target], params: { repoId, rows: edgeRows(batch, localIds ? repoId : null) } };
   }
 }
 
-function edgeRows(edges: GraphEdge[]) {
+/** Rows of edges; `localOf`: the repository whose prefix local ids get. */
+function edgeRows(edges: GraphEdge[], localOf: string | null = null) {
+  const id = (x: string) => (localOf === null ? x : graphId(localOf, x));
   return edges.map((e) => {
     assertEdgeType(e.type);
     return {
-      from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+      from: id(e.from), type: e.type, to: id(e.to), name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
       provenance: e.provenance ?? null, confidence: e.confidence ?? null, origin: e.origin ?? null,
     };
   });
@@ -335,8 +341,8 @@ export class IngestRepository {
   async writeEdgeChanges(repoId: string, c: EdgeChanges): Promise<void> {
     const edges = function* (): Generator<Statement> {
       for (const rows of chunks(c.deletes, WRITE_BATCH)) yield { name: 'ingest/delete-edges', params: { rows } };
-      yield* edgeStatements(repoId, c.creates, 'create');
-      yield* edgeStatements(repoId, c.merges, 'merge');
+      yield* edgeStatements(repoId, c.creates, 'create', true);
+      yield* edgeStatements(repoId, c.merges, 'merge', true);
       if (c.cleanOrphans) yield { name: 'ingest/delete-orphans', params: { repoId } };
     };
     const scopes = c.scopes ? scopeBatchStatements(repoId, c.scopes) : [];

@@ -370,7 +370,7 @@ export class IngestService {
       refTotals.builtin += c.builtin;
     }
     const changedSet = new Set(edgeChanged);
-    const desired = await time('edgeDiff', async () => desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
+    const desired = await time('edgeDiff', async () => desiredEdges(parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
     // Files that had scopes before this run: their edges are read. Beside those, the containment this
     // run creates (written already, or with the last files' scopes just before the edges) counts as
@@ -382,7 +382,7 @@ export class IngestService {
     });
     // References are resolved into edges by now: only scopes are read of the parses from here on.
     for (const f of parsed) f.references = [];
-    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(edgeChanged, desired, storedEdgeMap, (e) => sync.wroteContainment(repoId, e));
+    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(repoId, edgeChanged, desired, storedEdgeMap, (e) => sync.wroteContainment(e));
 
     // The last files' scopes first, then the edges, and last the hashes that mark these files as
     // fully written (every file's, when the records did not add up). Reused files about to get new

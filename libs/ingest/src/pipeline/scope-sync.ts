@@ -100,13 +100,11 @@ export class ScopeSync {
   }
 
   /**
-   * Whether this run wrote `e` (a graph edge) as the containment of a new or changed scope. Its
-   * type follows the parent's id, as `diff` writes it.
+   * Whether this run wrote `e` (repository-local ids) as the containment of a new or changed scope.
+   * Its type follows the parent's id, as `diff` writes it.
    */
-  wroteContainment(repoId: string, e: { from: string; type: string; to: string }): boolean {
-    if (e.type !== (e.from.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER')) return false;
-    const prefix = `${repoId}:`;
-    return e.to.startsWith(prefix) && this.contained.has(e.to.slice(prefix.length));
+  wroteContainment(e: { from: string; type: string; to: string }): boolean {
+    return e.type === (e.from.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER') && this.contained.has(e.to);
   }
 
   /** Resolves once the rows waiting for Neo4j are few enough for parsing to go on. */
