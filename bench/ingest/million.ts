@@ -4,7 +4,7 @@
  * and an incremental re-index after touching 1% of the files.
  *
  *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
- *        [--latency-ms 0] [--keep] [--skip-index]
+ *        [--latency-ms 0] [--keep] [--skip-index] [--generate-only]
  *
  * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
  * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
@@ -172,6 +172,7 @@ async function main(): Promise<void> {
   out.files = files.length;
   out.generateMs = Math.round(performance.now() - t0);
   console.log(`corpus ${root}: ${files.length} files (${out.generateMs} ms)`);
+  if (process.argv.includes('--generate-only')) process.exit(0);
 
   const fake = await FakeOpenAiEmbeddings.start();
   fake.setLatency(latencyMs);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cypherInt, Neo4jService } from '@scopegraph/graph';
-import { assertEdgeType, GraphEdgeType, GraphEdge } from '@scopegraph/code-model';
+import { assertEdgeType, GraphEdgeType, GraphEdge, graphId } from '@scopegraph/code-model';
 
 export interface StoredScope {
   id: string;
@@ -152,6 +152,10 @@ export interface EdgeChanges {
   /** The last re-parsed files' scopes, written first (with the edges when they fit one transaction). */
   scopes?: ScopeBatch;
   deletes: { from: string; type: GraphEdgeType; to: string }[];
+  /**
+   * Edges with repository-local ids (`from`/`to` without the `<repoId>:` prefix, added per batch as
+   * it is written): the graph ids of every edge of a full index at once would double its memory.
+   */
   creates: GraphEdge[];
   merges: GraphEdge[];
   /** ExternalModule / Unresolved nodes may have lost their last edge. */
@@ -195,20 +199,33 @@ function scopeBatchStatements(repoId: string, b: ScopeBatch): Statement[] {
 }
 
 /** The statements writing edges, by target kind, in batches of EDGE_BATCH rows. */
-function edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create'): Statement[] {
-  const byTarget = { scope: [] as GraphEdge[], external: [] as GraphEdge[], unresolved: [] as GraphEdge[] };
-  for (const e of edges) byTarget[e.target].push(e);
+/**
+ * One statement per batch of edges, made when it is run: a full index writes millions of edges, and
+ * their rows all at once would double what the edges themselves take.
+ */
+function* edgeStatements(repoId: string, edges: GraphEdge[], mode: 'merge' | 'create', localIds = false): Generator<Statement> {
   const files = { scope: `ingest/${mode}-scope-edges`, external: `ingest/${mode}-external-edges`, unresolved: `ingest/${mode}-unresolved-edges` };
-  return (['scope', 'external', 'unresolved'] as const).flatMap((target) =>
-    chunks(byTarget[target], EDGE_BATCH).map((batch) => ({ name: files[target], params: { repoId, rows: edgeRows(batch) } })),
-  );
+  for (const target of ['scope', 'external', 'unresolved'] as const) {
+    let batch: GraphEdge[] = [];
+    for (const e of edges) {
+      if (e.target !== target) continue;
+      batch.push(e);
+      if (batch.length === EDGE_BATCH) {
+        yield { name: files[target], params: { repoId, rows: edgeRows(batch, localIds ? repoId : null) } };
+        batch = [];
+      }
+    }
+    if (batch.length) yield { name: files[target], params: { repoId, rows: edgeRows(batch, localIds ? repoId : null) } };
+  }
 }
 
-function edgeRows(edges: GraphEdge[]) {
+/** Rows of edges; `localOf`: the repository whose prefix local ids get. */
+function edgeRows(edges: GraphEdge[], localOf: string | null = null) {
+  const id = (x: string) => (localOf === null ? x : graphId(localOf, x));
   return edges.map((e) => {
     assertEdgeType(e.type);
     return {
-      from: e.from, type: e.type, to: e.to, name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
+      from: id(e.from), type: e.type, to: id(e.to), name: e.name ?? null, line: e.line, reason: e.reason ?? null, resolver: e.resolver ?? null,
       provenance: e.provenance ?? null, confidence: e.confidence ?? null, origin: e.origin ?? null,
     };
   });
@@ -322,21 +339,21 @@ export class IngestRepository {
    * midway leaves them to be diffed again.
    */
   async writeEdgeChanges(repoId: string, c: EdgeChanges): Promise<void> {
-    const edges: Statement[] = [
-      ...chunks(c.deletes, WRITE_BATCH).map((rows) => ({ name: 'ingest/delete-edges', params: { rows } })),
-      ...edgeStatements(repoId, c.creates, 'create'),
-      ...edgeStatements(repoId, c.merges, 'merge'),
-      ...(c.cleanOrphans ? [{ name: 'ingest/delete-orphans', params: { repoId } }] : []),
-    ];
+    const edges = function* (): Generator<Statement> {
+      for (const rows of chunks(c.deletes, WRITE_BATCH)) yield { name: 'ingest/delete-edges', params: { rows } };
+      yield* edgeStatements(repoId, c.creates, 'create', true);
+      yield* edgeStatements(repoId, c.merges, 'merge', true);
+      if (c.cleanOrphans) yield { name: 'ingest/delete-orphans', params: { repoId } };
+    };
     const scopes = c.scopes ? scopeBatchStatements(repoId, c.scopes) : [];
     const commits = chunks(c.commits, WRITE_BATCH).map((rows) => ({ name: 'ingest/set-file-hashes', params: { rows } }));
     if (c.deletes.length + c.creates.length + c.merges.length + c.commits.length <= this.singleTransactionRows) {
-      await this.inTransaction([...scopes, ...edges, ...commits]);
+      await this.inTransaction([...scopes, ...edges(), ...commits]);
       return;
     }
     if (scopes.length) await this.inTransaction(scopes);
     await this.markEdgesDirty(c.dirtyFileIds);
-    await this.inBatches(edges);
+    await this.inBatches(edges());
     await this.setFileHashes(c.commits);
   }
 
@@ -347,7 +364,7 @@ export class IngestRepository {
     });
   }
 
-  private async inBatches(statements: Statement[]): Promise<void> {
+  private async inBatches(statements: Iterable<Statement>): Promise<void> {
     for (const st of statements) await this.neo4j.write(st.name, st.params);
   }
 

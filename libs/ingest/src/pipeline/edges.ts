@@ -8,16 +8,13 @@ import { fileScopeId } from './scope-sync';
 /**
  * The edges the graph should hold leaving the scopes of the files `wanted` accepts, from the parse
  * and the resolution of the whole repository (one edge per source, type and target: the first wins).
+ * Their ids are repository-local (graphId without the repository: the parse's own id strings, no
+ * new ones per edge); IngestRepository.writeEdgeChanges adds the prefix as it writes.
  */
-export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
+export function desiredEdges(parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
   const byPath = new Map<string, GraphEdge[]>();
-  const seen = new Set<string>();
-  const g = (id: string) => graphId(repoId, id);
   const { pathOf, kindById, fileIds } = scopeIndex(parsed, wanted);
   const push = (path: string, e: GraphEdge) => {
-    const key = edgeKey(e);
-    if (seen.has(key)) return;
-    seen.add(key);
     let group = byPath.get(path);
     if (!group) byPath.set(path, (group = []));
     group.push(e);
@@ -26,7 +23,7 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
     if (!wanted(f.path)) continue;
     for (const s of f.scopes) {
       if (!s.parentId) continue;
-      push(f.path, { from: g(s.parentId), type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: g(s.id), target: 'scope', line: null });
+      push(f.path, { from: s.parentId, type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: s.id, target: 'scope', line: null });
     }
   }
   for (const e of resolved.edges) {
@@ -34,7 +31,7 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
     if (!path) continue;
     const provenance = e.resolver ? provenanceOf(e.resolver, e.guessed) : undefined;
     push(path, {
-      from: g(e.fromId), type: e.type, to: g(e.toId), target: 'scope', line: e.line ?? null,
+      from: e.fromId, type: e.type, to: e.toId, target: 'scope', line: e.line ?? null,
       ...(e.resolver ? { resolver: e.resolver } : {}),
       ...(provenance ? { provenance, confidence: PROVENANCE_CONFIDENCE[provenance] } : {}),
     });
@@ -43,11 +40,11 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
     const from = fileIds.get(imp.fromPath);
     if (!from || !wanted(imp.fromPath)) continue;
     if (imp.toPath && fileIds.has(imp.toPath)) {
-      push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: g(fileIds.get(imp.toPath)!), target: 'scope', line: imp.line });
+      push(imp.fromPath, { from, type: 'IMPORTS', to: fileIds.get(imp.toPath)!, target: 'scope', line: imp.line });
     } else if (imp.external) {
-      push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
+      push(imp.fromPath, { from, type: 'IMPORTS', to: `module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
     } else {
-      push(imp.fromPath, { from: g(from), type: 'IMPORTS', to: `${repoId}:unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
+      push(imp.fromPath, { from, type: 'IMPORTS', to: `unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
     }
   }
   for (const u of resolved.unresolved) {
@@ -55,33 +52,53 @@ export function desiredEdges(repoId: string, parsed: ParsedFile[], resolved: Res
     const path = pathOf.get(u.fromId);
     if (u.reason === 'builtin' || !path) continue;
     push(path, {
-      from: g(u.fromId), type: u.type, to: `${repoId}:unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
+      from: u.fromId, type: u.type, to: `unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
       reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
     });
+  }
+  // An edge's source scope is in one file, so duplicates are within a file's group: removed one
+  // group at a time (a set of every edge's key at once is the largest thing a full index would hold).
+  for (const [path, group] of byPath) {
+    const seen = new Set<string>();
+    const unique = group.filter((e) => {
+      const key = edgeKey(e);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (unique.length !== group.length) byPath.set(path, unique);
   }
   return byPath;
 }
 
 /**
  * What to write for the files `paths`: edges the graph lacks (creates), edges it holds with another
- * line, reason or resolver (writes), and stored edges no longer desired (deletes). `stored` holds
- * every stored edge leaving those files' scopes, by edgeKey.
+ * line, reason or resolver (writes), and stored edges no longer desired (deletes). `desired` (from
+ * desiredEdges) and the creates and writes carry repository-local ids; `stored` holds every stored
+ * edge leaving those files' scopes, by edgeKey of graph ids, and the deletes are those. `written`
+ * says which of the edges the graph lacks were written this run already as they are desired
+ * (containment written with the scopes).
  */
 export function diffEdges(
+  repoId: string,
   paths: readonly string[],
   desired: ReadonlyMap<string, GraphEdge[]>,
   stored: ReadonlyMap<string, StoredEdge>,
+  written: (e: GraphEdge) => boolean = () => false,
 ): { creates: GraphEdge[]; writes: GraphEdge[]; deletes: { from: string; type: GraphEdgeType; to: string }[] } {
   const desiredKeys = new Set<string>();
   const creates: GraphEdge[] = [];
   const writes: GraphEdge[] = [];
+  // Nothing stored (a first index): no keys to compare, every desired edge not yet written is created.
+  const compare = stored.size > 0;
   for (const path of paths) {
     for (const e of desired.get(path) ?? []) {
-      const key = edgeKey(e);
-      desiredKeys.add(key);
-      const old = stored.get(key);
-      if (!old) creates.push(e);
-      else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
+      const key = compare ? edgeKey({ from: graphId(repoId, e.from), type: e.type, to: graphId(repoId, e.to) }) : '';
+      if (compare) desiredKeys.add(key);
+      const old = compare ? stored.get(key) : undefined;
+      if (!old) {
+        if (!written(e)) creates.push(e);
+      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
         || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) writes.push(e);
     }
   }

@@ -6,23 +6,24 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { edgeKey, graphId } from '@scopegraph/code-model';
-import { FileCommit, IngestRepository, StoredEdge } from '../graph/ingest.repository';
+import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { ParserService } from '../parse/parser.service';
 import { ParsePool } from '../parse/parse-pool';
 import { ReferenceResolver } from '../resolve';
+import type { ResolveRun } from '../resolve/reference-resolver';
 import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
 import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
-import { listRepository } from '../walk/file-walker';
+import { listRepository, RepositoryListing } from '../walk/file-walker';
 import { desiredEdges, diffEdges, edgeHashes } from './edges';
 import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats, reusedOf } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
-import { ParseCache } from './parse-cache';
-import { ParsePhase } from './parse-phase';
-import { resolutionKey, resolutionPlan } from './resolution-plan';
-import { fileScopeId, ScopeSync } from './scope-sync';
+import { KnownFingerprint, ParseCache } from './parse-cache';
+import { FileMeta, ParsePhase } from './parse-phase';
+import { ResolutionPlan, resolutionKey, resolutionPlan } from './resolution-plan';
+import { fileScopeId, ScopeStats, ScopeSync } from './scope-sync';
 
 export { fileScopeId };
 
@@ -186,6 +187,104 @@ export class IngestService {
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
     // Resolution also depends on the SCIP index given (its bytes), if any.
+    const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time });
+    const { files, reusedPaths, unread, plan, completed, resolverRun, edgeCounts, refTotals, scopeStats, scip } = graph;
+    progress.scopes = scopeStats.total;
+    await report(true);
+
+    // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
+    let embeddingError: string | undefined;
+    let embedding: IngestResult['embedding'];
+    if (request.embed !== false) {
+      progress.phase = 'embedding';
+      progress.etaSeconds = null;
+      await report(true);
+      const phaseStarted = performance.now();
+      const stats = await time('embed', () =>
+        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache, undefined, { reuse: this.config.embedding.reuse })).run(repoId, {
+          onTotal: (total) => {
+            progress.toEmbed = total;
+            return report(true);
+          },
+          onEmbedded: (done, reused) => {
+            progress.embedded = done;
+            progress.embedReused = reused ?? progress.embedReused;
+            progress.etaSeconds = etaSeconds(done, progress.toEmbed, performance.now() - phaseStarted);
+            return report();
+          },
+        }),
+      );
+      embedding = {
+        model: this.embedder.model,
+        dimensions: this.embedder.dimensions,
+        reuse: this.config.embedding.reuse ? 'on' : 'off',
+        computed: stats.computed,
+        reused: reusedOf(stats),
+        graphReused: stats.graphReused,
+        cacheHits: stats.cacheHits,
+        duplicates: stats.duplicates,
+        modelSwitched: stats.modelSwitched,
+      };
+      for (const [stage, ms] of Object.entries(stats.profileMs)) timings[`embed.${stage}`] = Math.round(ms);
+      embeddingError = stats.error;
+      if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
+    }
+
+    const embeddedThisRun = progress.embedded;
+    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null, plan.key));
+    progress.phase = 'done';
+    progress.etaSeconds = 0;
+    progress.scopes = totals.scopes;
+    progress.edges = totals.edges;
+    progress.embedded = totals.embedded;
+    await report(true);
+
+    return {
+      repoId,
+      name: request.name,
+      rootPath,
+      files: {
+        indexed: files.length,
+        parsed: files.length - reusedPaths.size,
+        reused: reusedPaths.size,
+        unread,
+        ignored: walk.ignored,
+        skipped: walk.skipped,
+        nonUtf8: files.filter((f) => f.nonUtf8).length,
+        ...completed,
+      },
+      filters: {
+        include: filters.include,
+        exclude: filters.exclude,
+      },
+      scopes: { ...scopeStats, total: totals.scopes },
+      edges: { total: totals.edges, ...edgeCounts, unresolved: refTotals.unresolved, builtinSkipped: refTotals.builtin },
+      resolver: {
+        ts: resolverRun.tsResolver,
+        files: plan.only ? plan.only.size : files.length,
+        ...(plan.all ? { all: plan.all } : {}),
+        ...(resolverRun.precise ? { precise: resolverRun.precise } : {}),
+        py: resolverRun.pyResolver,
+        ...(resolverRun.pyPrecise ? { pyPrecise: resolverRun.pyPrecise } : {}),
+      },
+      embedded: totals.embedded,
+      embeddedThisRun,
+      embeddingError,
+      embedding,
+      errors,
+      timingsMs: timings,
+      bookmarks: await this.repo.bookmarks(),
+      ...(scip ? { scip } : {}),
+    };
+  }
+
+  /**
+   * Steps 2-4 of a run: parse, resolve and write the graph. In a method of its own so that the
+   * parses, the resolution and the edge diff (the bulk of a run's memory) are released before the
+   * embedding phase: closures in run() would keep them alive until it returns.
+   */
+  private async writeGraph(ctx: GraphRun): Promise<GraphWritten> {
+    const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time } = ctx;
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
@@ -282,21 +381,19 @@ export class IngestService {
       refTotals.builtin += c.builtin;
     }
     const changedSet = new Set(edgeChanged);
-    const desired = await time('edgeDiff', async () => desiredEdges(repoId, parsed, resolved, (p) => changedSet.has(p)));
+    const desired = await time('edgeDiff', async () => desiredEdges(parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
     // Files that had scopes before this run: their edges are read. Beside those, the containment this
-    // run creates (written already, or with the last files' scopes just before the edges).
+    // run creates (written already, or with the last files' scopes just before the edges) counts as
+    // stored.
     const before = edgeChanged.filter((p) => stored.has(p));
     const storedEdgeMap = new Map<string, StoredEdge>();
     await time('readEdges', async () => {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
-      for (const p of edgeChanged) {
-        for (const e of sync.containment.get(p) ?? []) {
-          if (!storedEdgeMap.has(edgeKey(e))) storedEdgeMap.set(edgeKey(e), { from: e.from, type: e.type, to: e.to, line: null, reason: null, resolver: null, provenance: null, origin: null });
-        }
-      }
     });
-    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(edgeChanged, desired, storedEdgeMap);
+    // References are resolved into edges by now: only scopes are read of the parses from here on.
+    for (const f of parsed) f.references = [];
+    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(repoId, edgeChanged, desired, storedEdgeMap, (e) => sync.wroteContainment(e));
 
     // The last files' scopes first, then the edges, and last the hashes that mark these files as
     // fully written (every file's, when the records did not add up). Reused files about to get new
@@ -331,92 +428,11 @@ export class IngestService {
       }),
     );
     await fingerprinted;
-    progress.scopes = scopeStats.total;
-    await report(true);
-
-    // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
-    let embeddingError: string | undefined;
-    let embedding: IngestResult['embedding'];
-    if (request.embed !== false) {
-      progress.phase = 'embedding';
-      progress.etaSeconds = null;
-      await report(true);
-      const phaseStarted = performance.now();
-      const stats = await time('embed', () =>
-        (embedRunner ?? new EmbedPhase(this.repo, this.embedder, this.embeddingCache, undefined, { reuse: this.config.embedding.reuse })).run(repoId, {
-          onTotal: (total) => {
-            progress.toEmbed = total;
-            return report(true);
-          },
-          onEmbedded: (done, reused) => {
-            progress.embedded = done;
-            progress.embedReused = reused ?? progress.embedReused;
-            progress.etaSeconds = etaSeconds(done, progress.toEmbed, performance.now() - phaseStarted);
-            return report();
-          },
-        }),
-      );
-      embedding = {
-        model: this.embedder.model,
-        dimensions: this.embedder.dimensions,
-        reuse: this.config.embedding.reuse ? 'on' : 'off',
-        computed: stats.computed,
-        reused: reusedOf(stats),
-        graphReused: stats.graphReused,
-        cacheHits: stats.cacheHits,
-        duplicates: stats.duplicates,
-        modelSwitched: stats.modelSwitched,
-      };
-      for (const [stage, ms] of Object.entries(stats.profileMs)) timings[`embed.${stage}`] = Math.round(ms);
-      embeddingError = stats.error;
-      if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
-    }
-
-    const embeddedThisRun = progress.embedded;
-    const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null, plan.key));
-    progress.phase = 'done';
-    progress.etaSeconds = 0;
-    progress.scopes = totals.scopes;
-    progress.edges = totals.edges;
-    progress.embedded = totals.embedded;
-    await report(true);
-
+    const { result: _resolved, ...resolverRun } = resolveRun;
     return {
-      repoId,
-      name: request.name,
-      rootPath,
-      files: {
-        indexed: files.length,
-        parsed: files.length - reusedPaths.size,
-        reused: reusedPaths.size,
-        unread,
-        ignored: walk.ignored,
-        skipped: walk.skipped,
-        nonUtf8: files.filter((f) => f.nonUtf8).length,
-        ...completed,
-      },
-      filters: {
-        include: filters.include,
-        exclude: filters.exclude,
-      },
-      scopes: { ...scopeStats, total: totals.scopes },
-      edges: { total: totals.edges, added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length, unresolved: refTotals.unresolved, builtinSkipped: refTotals.builtin },
-      resolver: {
-        ts: resolveRun.tsResolver,
-        files: plan.only ? plan.only.size : files.length,
-        ...(plan.all ? { all: plan.all } : {}),
-        ...(resolveRun.precise ? { precise: resolveRun.precise } : {}),
-        py: resolveRun.pyResolver,
-        ...(resolveRun.pyPrecise ? { pyPrecise: resolveRun.pyPrecise } : {}),
-      },
-      embedded: totals.embedded,
-      embeddedThisRun,
-      embeddingError,
-      embedding,
-      errors,
-      timingsMs: timings,
-      bookmarks: await this.repo.bookmarks(),
-      ...(scip ? { scip: { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } } : {}),
+      files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed, resolverRun,
+      edgeCounts: { added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length },
+      refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
     };
   }
 }
@@ -426,4 +442,35 @@ export function nothingReadable(rootPath: string, skipped: Record<string, number
   const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${n} ${reason}`);
   if (unread > 0) reasons.push(`${unread} unreadable`);
   return `nothing could be read in ${rootPath}: every file was skipped (${reasons.join(', ')}); index a folder with source files in a supported language`;
+}
+
+/** What steps 2-4 of a run read from the steps before them. */
+interface GraphRun {
+  request: IngestRequest;
+  repoId: string;
+  rootPath: string;
+  scipInput?: { index: ScipIndex; key: string };
+  walk: RepositoryListing;
+  filters: Awaited<ReturnType<IngestRepository['upsertRepository']>>;
+  storedFiles: { files: StoredFile[]; recordsAddUp: boolean };
+  stored: Map<string, StoredFile>;
+  fingerprints: Map<string, KnownFingerprint>;
+  progress: IngestProgress;
+  report: (force?: boolean) => Promise<void>;
+  addError: (e: IngestErrorEntry) => void;
+  time: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+}
+
+/** What is left of steps 2-4 for the rest of a run: counts and paths, none of the parses or edges. */
+interface GraphWritten {
+  files: FileMeta[];
+  reusedPaths: Set<string>;
+  unread: number;
+  plan: Pick<ResolutionPlan, 'key' | 'only' | 'all'>;
+  completed: { referencesRead: number; reparsed: number };
+  resolverRun: Omit<ResolveRun, 'result'>;
+  edgeCounts: { added: number; updated: number; removed: number };
+  refTotals: { unresolved: number; builtin: number };
+  scopeStats: ScopeStats;
+  scip?: IngestResult['scip'];
 }

@@ -236,11 +236,46 @@ export class ParsePhase {
 }
 
 /**
- * What resolution needs of a parsed file once its scopes are queued for writing: no scope text (the
- * bulk of a parse; TypeScript's checker reads the files it needs itself).
+ * What resolution needs of a parsed file once its scopes are queued for writing, as small as it can
+ * be: it is kept for every file until the edges are written. The scopes keep what a cached view keeps
+ * (ParseCache): no text, signature, doc or hashes (TypeScript's checker reads the files it needs
+ * itself). A parse thread's result arrives with a copy of every string per object, so scope and
+ * parent ids in references and bindings become the scope's own id string, and kinds, languages and
+ * the file's repeated names one string each.
  */
-function slim(file: ParsedFile): ParsedFile {
-  return { ...file, scopes: file.scopes.map((s) => ({ ...s, source: '' })) };
+export function slim(file: ParsedFile): ParsedFile {
+  const path = file.path;
+  const ids = new Map<string, string>();
+  for (const s of file.scopes) ids.set(s.id, s.id);
+  const id = (x: string) => ids.get(x) ?? x;
+  const names = new Map<string, string>();
+  const name = (x: string) => {
+    const known = names.get(x);
+    if (known !== undefined) return known;
+    names.set(x, x);
+    return x;
+  };
+  const language = intern(file.language);
+  return {
+    ...file,
+    language,
+    scopes: file.scopes.map((s) => ({
+      ...s, name: name(s.name), kind: intern(s.kind), language, path, signature: '', docComment: null, source: '', contentHash: '', nameTokens: '',
+      parentId: s.parentId === null ? null : id(s.parentId),
+    })),
+    references: file.references.map((r) => ({ ...r, fromId: id(r.fromId), kind: intern(r.kind), targetName: name(r.targetName) })),
+    imports: file.imports.map((i) => ({ ...i, fromPath: path })),
+    bindings: file.bindings.map((b) => ({ ...b, scopeId: id(b.scopeId), name: name(b.name), typeName: name(b.typeName) })),
+  };
+}
+
+/** Kinds and languages: a handful of strings, one copy each for the whole process. */
+const INTERNED = new Map<string, string>();
+function intern<T extends string>(x: T): T {
+  const known = INTERNED.get(x);
+  if (known !== undefined) return known as T;
+  if (INTERNED.size < 256) INTERNED.set(x, x);
+  return x;
 }
 
 /** Marks a promise that is awaited later as handled, so a failure meanwhile is not an unhandled rejection. */

@@ -43,8 +43,11 @@ interface PendingFile {
  */
 export class ScopeSync {
   readonly stats: ScopeStats = { total: 0, added: 0, changed: 0, moved: 0, deleted: 0, unchanged: 0 };
-  /** Containment edges written for new and changed scopes, by file: in the graph when edges are diffed. */
-  readonly containment = new Map<string, GraphEdge[]>();
+  /**
+   * Scopes (local ids) whose containment edge was written with them (new and changed scopes): in
+   * the graph when edges are diffed. Ids, not edges: a full index writes one per scope.
+   */
+  private readonly contained = new Set<string>();
   /** Scopes of this run in the graph so far (unchanged files' count from the start): what search can already find. */
   committed = 0;
   private pending: PendingFile[] = [];
@@ -94,6 +97,14 @@ export class ScopeSync {
     this.pending.push({ path: file.path, rows });
     this.pendingRows += rows.length;
     if (this.pendingRows >= STREAM_BATCH) this.flush();
+  }
+
+  /**
+   * Whether this run wrote `e` (repository-local ids) as the containment of a new or changed scope.
+   * Its type follows the parent's id, as `diff` writes it.
+   */
+  wroteContainment(e: { from: string; type: string; to: string }): boolean {
+    return e.type === (e.from.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER') && this.contained.has(e.to);
   }
 
   /** Resolves once the rows waiting for Neo4j are few enough for parsing to go on. */
@@ -172,9 +183,7 @@ export class ScopeSync {
             // precede children (files list scopes in source order).
             const edge: GraphEdge = { from: parent, type: parent.endsWith('|file') ? 'DECLARES' : 'HAS_MEMBER', to: row.id, target: 'scope', line: null };
             (old ? batch.changedContainment : batch.newContainment).push(edge);
-            let written = this.containment.get(file.path);
-            if (!written) this.containment.set(file.path, (written = []));
-            written.push(edge);
+            this.contained.add(row.props.localId as string);
           }
         } else if (old.startLine !== startLine || old.endLine !== endLine) {
           this.stats.moved++;

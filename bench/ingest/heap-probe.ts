@@ -1,0 +1,63 @@
+/**
+ * Where an index run's memory goes, phase by phase: a graph-only index of a folder with the heap
+ * measured after a full collection at every phase change (what the run still holds, not what V8 has
+ * yet to collect), and the process's RSS; `peak*` are the highest heap (uncollected) and RSS sampled
+ * every 100 ms during the phase that ends there.
+ *
+ *   node --expose-gc dist/bench/ingest/heap-probe.js --path <folder> --name <repo> [--snapshot-at resolving]
+ *
+ * `--snapshot-at <phase>` also writes a heap snapshot (.cache/bench/heap-<phase>.heapsnapshot) when
+ * that phase starts. Run it against Neo4j and Redis of your own: it writes the whole repository.
+ */
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import { projectRoot } from '@scopegraph/config';
+import { IngestHarness } from '../../test/support/ingest-harness';
+import { arg } from '../support/bench-util';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+async function main(): Promise<void> {
+  if (!gc) throw new Error('run with node --expose-gc');
+  const folder = path.resolve(arg('path', ''));
+  const name = arg('name', 'heap-probe');
+  const snapshotAt = arg('snapshot-at', '');
+  const h = await new IngestHarness('heap-probe').init();
+  await h.repo.deleteRepository(name);
+  await h.deleteKeys('heap-probe:*');
+  const mib = (b: number) => Math.round(b / 2 ** 20);
+  const rows: Record<string, unknown>[] = [];
+  let peak = { heap: 0, rss: 0 };
+  const sampler = setInterval(() => {
+    peak = { heap: Math.max(peak.heap, v8.getHeapStatistics().used_heap_size), rss: Math.max(peak.rss, process.memoryUsage.rss()) };
+  }, 100);
+  const measure = (phase: string) => {
+    const during = peak;
+    gc();
+    const heap = v8.getHeapStatistics();
+    peak = { heap: heap.used_heap_size, rss: process.memoryUsage.rss() };
+    const row = {
+      phase, heapUsedMiB: mib(heap.used_heap_size), heapTotalMiB: mib(heap.total_heap_size), rssMiB: mib(process.memoryUsage.rss()),
+      peakHeapBeforeMiB: mib(during.heap), peakRssBeforeMiB: mib(during.rss), maxRssMiB: mib(process.resourceUsage().maxRSS * 1024),
+    };
+    rows.push(row);
+    console.log(JSON.stringify(row));
+    if (phase === snapshotAt) console.log(`snapshot ${v8.writeHeapSnapshot(path.join(projectRoot(), '.cache', 'bench', `heap-${phase}.heapsnapshot`))}`);
+  };
+  measure('before');
+  let phase = '';
+  const started = performance.now();
+  const result = await h.ingest.index({ path: folder, name, embed: false }, (p) => {
+    if (p.phase !== phase) measure((phase = p.phase));
+  });
+  measure('after');
+  clearInterval(sampler);
+  console.log(JSON.stringify({ scopes: result.scopes.total, edges: result.edges.total, files: result.files.indexed, ms: Math.round(performance.now() - started), timingsMs: result.timingsMs }));
+  await h.dispose([]);
+  process.exit(0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
