@@ -15,7 +15,7 @@ import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './
 import { validatePlan } from './plan';
 import { CALLABLE_KINDS, commonPathWords, FILE_CALL_SHARE, FILE_SECOND_SHARE, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { isTestScope } from './localize/priors';
-import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
+import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withContractPartners, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
 import { extractSignals, looksLikeIssue, withoutHtmlComments } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
@@ -219,7 +219,9 @@ export class SearchService {
     // The function stage: inside the best files, each function scored by the issue's words.
     const stageCandidates = sibKept.filter((r) => stageRecords.has(r.id)).map((r) => ({ ...stageRecords.get(r.id)!, fileIndex: r.pathIndex }));
     const matched = withFunctionMatches(withSibs, sibFiles, stageCandidates, functionMatches(signals.title, issueText, stageCandidates));
-    const kept = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
+    const neighbored = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
+    // Equality, hashing and ordering methods of a best function's type (read with the best files' functions).
+    const kept = withContractPartners(neighbored, seeds.map((s) => ({ ...s, name: records.get(s.id)!.name, qualifiedName: records.get(s.id)!.qualifiedName })), stageCandidates);
     timings.fetch += round(performance.now() - t3);
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
@@ -241,7 +243,7 @@ export class SearchService {
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
         ...(issueText !== plan.semantic!.text ? [`the issue's HTML comments (a template's instructions, not shown on its page) left out: ${plan.semantic!.text.length - issueText.length} characters`] : []),
-        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior); then every function of the ${SIBLING_FILES} best files gains a share of its file's best score (file-sibling) and a share by how well its name and body match the issue's words among that file's functions (function-match), and the callees and callers of the ${TOP_SEEDS} best functions a share of theirs (top-neighbor); a file ranks by its best function plus ${FILE_SECOND_SHARE} x its second and ${FILE_CALL_SHARE} x its functions' top-neighbor evidence`,
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior); then every function of the ${SIBLING_FILES} best files gains a share of its file's best score (file-sibling) and a share by how well its name and body match the issue's words among that file's functions (function-match), and the callees and callers of the ${TOP_SEEDS} best functions a share of theirs (top-neighbor), as do the equality, hashing and ordering partners of such a best method (contract); a file ranks by its best function plus ${FILE_SECOND_SHARE} x its second and ${FILE_CALL_SHARE} x its functions' top-neighbor evidence`,
         ...base.notes,
       ],
     };
