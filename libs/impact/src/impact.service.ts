@@ -5,7 +5,7 @@ import type { ScopeRef } from './scope-ref';
 import { CHANGE_SUGGESTIONS, ChangeSuggestion, PartnerRow, rankChangeSuggestions } from './change-suggestions';
 import { isTestPath } from './test-paths';
 
-export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10, maxChangesWith: 50, defaultChangesWith: 10 };
+export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10, maxChangesWith: 50, defaultChangesWith: 0 };
 
 export type { ScopeRef } from './scope-ref';
 
@@ -76,12 +76,17 @@ export interface ImpactResult {
   coChanged: CoChangedScope[];
   /**
    * What else usually changes with the asked scopes: static edges, same-file neighbours and history's
-   * co-change fused (change-suggestions.ts), each with the lists that ranked it.
+   * co-change fused (change-suggestions.ts), each with the lists that ranked it. Opt-in: empty unless
+   * the request asks for some (changesWithStatus says which).
    */
   changesWith: ChangeSuggestion[];
+  /** computed: changesWith was read (it may still be empty); not-asked: changesWith was 0, nothing was read. */
+  changesWithStatus: ChangesWithStatus;
   history: 'git' | 'none' | 'not-read';
   elapsedMs: number;
 }
+
+export type ChangesWithStatus = 'computed' | 'not-asked';
 
 export interface ImpactRequest {
   repository: string;
@@ -90,7 +95,10 @@ export interface ImpactRequest {
   depth?: number;
   maxNodes?: number;
   coChanged?: number;
-  /** Suggestions in changesWith at most (0: none, and no read for them). */
+  /**
+   * Suggestions in changesWith at most. Default 0: none and no read for them (the read costs a hub
+   * about as much as the walk itself); callers that show "what else usually changes" ask for them.
+   */
   changesWith?: number;
 }
 
@@ -296,6 +304,7 @@ export class ImpactService {
       coverage,
       coChanged,
       changesWith,
+      changesWithStatus: withLimit > 0 ? 'computed' : 'not-asked',
       history: repo.history === 'git' ? 'git' : repo.history === 'none' ? 'none' : 'not-read',
       elapsedMs: Math.round(performance.now() - started),
     };
