@@ -150,7 +150,7 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
         const plain = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, ...req });
         expect({ changesWith: plain.changesWith, status: plain.changesWithStatus }).toEqual({ changesWith: [], status: 'not-asked' });
         const queries = reads.mock.calls.map((c) => c[0]);
-        expect(queries).toContain('impact/inbound');
+        expect(queries).toContain('impact/walk');
         expect(queries).not.toContain('impact/change-partners');
         // The walk itself is the same answer.
         expect(plain.levels).toEqual(result.levels);
@@ -163,6 +163,26 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
       reads.mockRestore();
     }
     await expect(impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], changesWith: 51 })).rejects.toMatchObject({ field: 'changesWith' });
+  });
+
+  it('applies the node cap inside the walk: the first dependents by id, the rest left out and said so', async () => {
+    const full = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3 });
+    const all = full.levels.flatMap((l) => l.scopes);
+    expect(full.coverage.truncated).toBe(false);
+    expect(all.length).toBeGreaterThan(3);
+    const depth1 = full.levels[0].scopes.map((s) => s.scope.id).sort();
+    for (const cap of [1, depth1.length, depth1.length + 1]) {
+      const capped = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, maxNodes: cap });
+      const got = capped.levels.flatMap((l) => l.scopes);
+      expect(got.length).toBe(cap);
+      expect(capped.coverage.truncated).toBe(true);
+      // Level by level, each capped level keeps the first of its new dependents by id.
+      if (cap <= depth1.length) expect(capped.levels.map((l) => l.scopes.map((s) => s.scope.id))).toEqual([depth1.slice(0, cap)]);
+      else expect(capped.levels[0].scopes.map((s) => s.scope.id).sort()).toEqual(depth1);
+      // Edges are those into the dependents kept (and the targets), never into ones left out.
+      expect(capped.coverage.edges).toBeLessThan(full.coverage.edges);
+      expect(got.every((h) => h.path.length === h.depth)).toBe(true);
+    }
   });
 
   it('refuses bad input with a named field', async () => {
