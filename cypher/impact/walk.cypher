@@ -8,7 +8,8 @@
 // bound stops the walk (the caller states `truncated`). Edge rows of a cut level are kept up to the
 // first dependent left out. The block is repeated per depth (1-6): a LIMIT takes no variable and
 // Cypher has no loop that carries a frontier from one MATCH to the next. Keep the six blocks
-// identical but for their numbers (impact.spec.ts checks).
+// identical but for their numbers (impact.spec.ts checks). The counts are read over rows (UNWIND
+// kept), not inside a list comprehension, where the planner runs them as a nested plan per element.
 OPTIONAL MATCH (r:Repository {id: $repoId})
 CALL () {
   MATCH (t:Scope {repoId: $repoId})
@@ -44,9 +45,12 @@ CALL (f0, seen0, room0, stop0) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen0] AS fresh
   WITH rows, fresh[..room0] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room0 THEN fresh[room0].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level1,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits1,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level1, hits AS hits1,
          kept AS f1, seen0 + [k IN kept | k.id] AS seen1, room0 - size(kept) AS room1,
          rowCut OR cutId IS NOT NULL AS cut1, stop0 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop1
 }
@@ -68,9 +72,12 @@ CALL (f1, seen1, room1, stop1) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen1] AS fresh
   WITH rows, fresh[..room1] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room1 THEN fresh[room1].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level2,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits2,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level2, hits AS hits2,
          kept AS f2, seen1 + [k IN kept | k.id] AS seen2, room1 - size(kept) AS room2,
          rowCut OR cutId IS NOT NULL AS cut2, stop1 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop2
 }
@@ -92,9 +99,12 @@ CALL (f2, seen2, room2, stop2) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen2] AS fresh
   WITH rows, fresh[..room2] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room2 THEN fresh[room2].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level3,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits3,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level3, hits AS hits3,
          kept AS f3, seen2 + [k IN kept | k.id] AS seen3, room2 - size(kept) AS room3,
          rowCut OR cutId IS NOT NULL AS cut3, stop2 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop3
 }
@@ -116,9 +126,12 @@ CALL (f3, seen3, room3, stop3) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen3] AS fresh
   WITH rows, fresh[..room3] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room3 THEN fresh[room3].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level4,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits4,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level4, hits AS hits4,
          kept AS f4, seen3 + [k IN kept | k.id] AS seen4, room3 - size(kept) AS room4,
          rowCut OR cutId IS NOT NULL AS cut4, stop3 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop4
 }
@@ -140,9 +153,12 @@ CALL (f4, seen4, room4, stop4) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen4] AS fresh
   WITH rows, fresh[..room4] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room4 THEN fresh[room4].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level5,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits5,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level5, hits AS hits5,
          kept AS f5, seen4 + [k IN kept | k.id] AS seen5, room4 - size(kept) AS room5,
          rowCut OR cutId IS NOT NULL AS cut5, stop4 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop5
 }
@@ -164,9 +180,12 @@ CALL (f5, seen5, room5, stop5) {
        [x IN collect(DISTINCT s) WHERE NOT x.id IN seen5] AS fresh
   WITH rows, fresh[..room5] AS kept, size(rows) >= $rowLimit AS rowCut,
        CASE WHEN size(fresh) > room5 THEN fresh[room5].id END AS cutId
-  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level6,
-         [k IN kept | k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
-           unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}] AS hits6,
+  CALL (kept) {
+    UNWIND kept AS k
+    RETURN collect(k {.id, .name, .qualifiedName, .kind, .path, .startLine, .endLine,
+      unresolvedOut: COUNT { (k)-[u:CALLS|REFERENCES]->(:Unresolved) WHERE u.reason <> 'external' }}) AS hits
+  }
+  RETURN [r IN rows WHERE cutId IS NULL OR r.id < cutId] AS level6, hits AS hits6,
          kept AS f6, seen5 + [k IN kept | k.id] AS seen6, room5 - size(kept) AS room6,
          rowCut OR cutId IS NOT NULL AS cut6, stop5 OR rowCut OR cutId IS NOT NULL OR size(kept) = 0 AS stop6
 }
