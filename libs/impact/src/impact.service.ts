@@ -110,10 +110,9 @@ export interface ImpactOptions {
   coChangeRules?: (ids: string[]) => Promise<PartnerRow[]>;
 }
 
-/** One edge into a dependent, as walk.cypher returns it per level (sorted by dependent, then target). */
-interface EdgeRow {
+/** The first edge (by target id) that reached a dependent: the first step of its path. */
+interface FirstEdge {
   target: string;
-  id: string;
   edge: string;
   line: number | null;
   resolver: string | null;
@@ -122,6 +121,7 @@ interface EdgeRow {
 
 /** A dependent new to the answer, with its unpinned, non-external references out (dynamic calls, unknown receivers). */
 interface HitRow extends ScopeRef {
+  first: FirstEdge;
   unresolvedOut: number | null;
 }
 
@@ -135,10 +135,15 @@ interface WalkRow {
   repository: RepositoryRow | null;
   targets: (ScopeRef & { asked: boolean })[];
   importers: { imported: string; id: string; path: string; line: number | null }[];
-  /** Per depth 1-6 (empty past the depth asked or where the walk stopped). */
-  levels: EdgeRow[][];
+  /** New dependents per depth 1-6, by id (empty past the depth asked or where the walk stopped). */
   hits: HitRow[][];
   truncated: boolean;
+  /** Distinct edges followed, and of them matched by name only (resolver fast) or by a compiler (precise). */
+  edgeCount: number;
+  nameOnly: number;
+  precise: number;
+  /** [dependent, asked scope] for every direct, non-dispatch edge into an asked scope ($callers only). */
+  callers: [string, string][];
 }
 
 const ROWS_PER_NODE = 8;
@@ -201,6 +206,7 @@ export class ImpactService {
       depth: cypherInt(depth),
       maxNodes: cypherInt(maxNodes),
       rowLimit: cypherInt(maxNodes * ROWS_PER_NODE + ROW_SLACK),
+      callers: withLimit > 0,
     });
     const repo = walk?.repository;
     if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
@@ -208,7 +214,6 @@ export class ImpactService {
     if (!targetRows.some((t) => t.asked)) throw new DomainError(DomainErrorCode.InvalidInput, `no scope of "${req.repository}" has the given ids or qualified names`, ids.length ? 'scopeIds' : 'qualifiedNames');
     const targets = targetRows.map(({ asked: _a, ...t }) => t);
     const seen = new Map<string, ImpactedScope | null>(targets.map((t) => [t.id, null]));
-    const edges = new Map<string, PathEdge>();
     const levels: ImpactResult['levels'] = [];
     const truncated = walk.truncated;
     // Unresolved names: read once per index run of the repository, then from memory.
@@ -232,21 +237,11 @@ export class ImpactService {
           ]).then(([a, b]) => [...a, ...b]);
     partnerRows.catch(() => undefined);
     const unresolvedOut = new Map<string, number>();
-    const asked = new Set(askedIds);
-    const callerLinks = new Map<string, Set<string>>();
     for (let d = 1; d <= depth; d++) {
-      const rows = walk.levels[d - 1] ?? [];
-      const hits = new Map((walk.hits[d - 1] ?? []).map((h) => [h.id, h]));
       const level: ImpactedScope[] = [];
-      for (const r of rows) {
-        // Direct dependents of asked scopes are changesWith's static neighbours on the in side.
-        if (d === 1 && !r.via && asked.has(r.target)) callerLinks.set(r.id, (callerLinks.get(r.id) ?? new Set<string>()).add(r.target));
-        const edge: PathEdge = { from: r.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
-        edges.set(`${edge.from}|${edge.edge}|${edge.to}|${edge.line}`, edge);
-        if (seen.has(r.id)) continue;
-        // The query returns edge rows up to the first dependent the cap left out: every new one here is a hit.
-        const h = hits.get(r.id);
-        if (!h) throw new Error(`impact/walk returned an edge from ${r.id} at depth ${d} without the dependent`);
+      for (const h of walk.hits[d - 1] ?? []) {
+        const r = h.first;
+        const edge: PathEdge = { from: h.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
         const parent = seen.get(r.target);
         const hit: ImpactedScope = {
           scope: { id: h.id, name: h.name, qualifiedName: h.qualifiedName, kind: h.kind, path: h.path, startLine: h.startLine, endLine: h.endLine },
@@ -255,12 +250,14 @@ export class ImpactService {
           isTest: isTestPath(h.path),
           path: [edge, ...(parent ? parent.path : [])],
         };
-        seen.set(r.id, hit);
-        unresolvedOut.set(r.id, Number(h.unresolvedOut ?? 0));
+        seen.set(h.id, hit);
+        unresolvedOut.set(h.id, Number(h.unresolvedOut ?? 0));
         level.push(hit);
       }
       if (level.length) levels.push({ depth: d, scopes: level });
     }
+    const callerLinks = new Map<string, Set<string>>();
+    for (const [id, target] of walk.callers) callerLinks.set(id, (callerLinks.get(id) ?? new Set<string>()).add(target));
     const reached = [...seen.values()].filter((h): h is ImpactedScope => h !== null);
 
     const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
@@ -291,16 +288,13 @@ export class ImpactService {
       if (hit) callers.push({ ...hit.scope, source: 'static', links: targetsLinked.size, query: null, distance: null, support: null, confidence: null });
     }
     const changesWith = rankChangeSuggestions(askedIds, mergeStatic([...partners, ...callers]), reached, withLimit);
-    const followed = [...edges.values()];
-    const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
-    const precise = followed.filter((e) => e.resolver === 'precise').length;
     const tests = reached.filter((h) => h.isTest).map((h) => h.scope);
     const testsFound = tests.length > 0 || importers.some((i) => i.isTest);
 
     const coverage: ImpactCoverage = {
-      edges: followed.length,
-      nameOnlyEdges: nameOnly,
-      preciseEdges: precise,
+      edges: Number(walk.edgeCount),
+      nameOnlyEdges: Number(walk.nameOnly),
+      preciseEdges: Number(walk.precise),
       unresolvedSameName: sameName,
       unresolvedInReached: inReached,
       testsFound,

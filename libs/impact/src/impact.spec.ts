@@ -48,7 +48,8 @@ describe('dead-code entry points', () => {
 describe('impact/walk.cypher', () => {
   it('repeats one level block per depth 1-6, identical but for the depth numbers', () => {
     const text = fs.readFileSync(path.join(__dirname, '../../../cypher/impact/walk.cypher'), 'utf8');
-    const blocks = text.slice(0, text.lastIndexOf('\nRETURN ')).split(/^\/\/ Depth \d\.$/m).slice(1).map((b) => b.trim());
+    // Each block runs from its "// Depth N." line to the first line that closes it.
+    const blocks = text.split(/^\/\/ Depth \d\.$/m).slice(1).map((b) => b.slice(0, b.indexOf('\n}\n') + 2).trim());
     expect(blocks).toHaveLength(IMPACT_LIMITS.maxDepth);
     const shapes = blocks.map((b, i) => b.replaceAll(`$depth >= ${i + 1}`, '$depth >= D').replace(/\b([a-z]+)[0-9]\b/gi, '$1#'));
     expect(new Set(shapes).size).toBe(1);
