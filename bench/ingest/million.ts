@@ -4,7 +4,7 @@
  * and an incremental re-index after touching 1% of the files.
  *
  *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
- *        [--latency-ms 0] [--keep] [--skip-index] [--generate-only]
+ *        [--latency-ms 0] [--keep] [--skip-index] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
  *
  * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
  * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
@@ -22,6 +22,10 @@
  * 2. Queries, in this process through SearchService with the query vectors precomputed (the query
  *    embedding excluded, as bench:search does): hybrid over names and docstring phrases of the corpus,
  *    GRAPH over "who calls X" / "what does X call" for scopes with such edges. p50/p95 after warm-up.
+ *    --lists: each list of hybrid's statement also alone (the keyword list at hybrid's 150 and at
+ *    BM25 mode's 10, the semantic list filtered inside the index, post-filtered after the unfiltered
+ *    index, and unfiltered; both joined), variants alternated per query, with the top-10 agreement of
+ *    the two semantic strategies. --modes: which query modes to time.
  * 3. Incremental: --touch-percent of the files get a comment line appended; a re-index (a new process:
  *    Redis fingerprints and the parse cache save the work) is timed against the full index.
  *
@@ -39,7 +43,9 @@ import { CypherFiles, cypherInt, Neo4jService } from '@scopegraph/graph';
 import type { RecordShape } from 'neo4j-driver';
 import { IngestRepository } from '@scopegraph/ingest';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
-import { defaultPlan, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
+import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
+import { postfilterK } from '../../libs/search/src/filters/strategy';
+import { buildLuceneQuery, keywordQuery } from '../../libs/search/src/query/lucene';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
 import { PrecomputedEmbedder } from '../search/precomputed-embedder';
 import { arg, percentile, printTable } from '../support/bench-util';
@@ -157,6 +163,46 @@ async function timeQueries(service: SearchService, mode: SearchMode, texts: stri
   return { ms, empty, slowest: slowest.text, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
 }
 
+/** Each list of hybrid's joined statement alone and joined, variants alternated per query (see the header, --lists). */
+async function timeLists(repo: SearchRepository, texts: string[], repoId: string): Promise<Record<string, unknown>> {
+  const filters: CypherFilters = { repoIds: [repoId], kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null };
+  const coverage = await repo.vectorCoverage([repoId]);
+  const share = coverage.embedded / Math.max(1, coverage.embedded + coverage.elsewhere);
+  const wanted = 150;
+  const k = postfilterK(wanted, share);
+  const variants: Record<string, (v: number[], q: string) => Promise<ScoredId[]>> = {
+    'bm25 k=150': (_v, q) => repo.fullText(q, filters, wanted),
+    'bm25 k=10': (_v, q) => repo.fullText(q, filters, 10),
+    'semantic index-filter': async (v) => (await repo.vectorIndexFiltered(v, filters, wanted, wanted)).hits,
+    'semantic index-postfilter': async (v) => (await repo.vectorIndexPostfiltered(v, filters, k, wanted)).hits,
+    'semantic unfiltered': (v) => repo.vectorIndex(v, wanted),
+    'joined index-filter': async (v, q) => (await repo.bothLists({ list: 'vectorIndexFiltered', vector: v, k: wanted, limit: wanted }, { query: q, k: wanted }, filters)).semantic.hits,
+    'joined index-postfilter': async (v, q) => (await repo.bothLists({ list: 'vectorIndexPostfiltered', vector: v, k, limit: wanted }, { query: q, k: wanted }, filters)).semantic.hits,
+  };
+  const names = Object.keys(variants);
+  const ms: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  let agree = 0;
+  let short = 0;
+  for (const [i, text] of texts.entries()) {
+    const v = textVector(semanticQueryText(text));
+    const q = keywordQuery(buildLuceneQuery(text));
+    const hits: Record<string, ScoredId[]> = {};
+    // A different first variant each query: none always runs on a cold cache or after another's work.
+    for (let j = 0; j < names.length; j++) {
+      const name = names[(i + j) % names.length];
+      const t0 = performance.now();
+      hits[name] = await variants[name](v, q);
+      ms[name].push(performance.now() - t0);
+    }
+    const top = new Set(hits['semantic index-filter'].slice(0, 10).map((h) => h.id));
+    agree += hits['semantic index-postfilter'].slice(0, 10).filter((h) => top.has(h.id)).length / Math.max(1, Math.min(10, top.size));
+    if (hits['semantic index-postfilter'].length < wanted) short++;
+  }
+  const out: Record<string, unknown> = { share: Number(share.toFixed(4)), postfilterK: k, queries: texts.length, top10AgreementPostVsFilter: Number((agree / texts.length).toFixed(3)), postfilterShort: short };
+  for (const n of names) out[n] = { p50: Math.round(percentile(ms[n], 50)), p95: Math.round(percentile(ms[n], 95)) };
+  return out;
+}
+
 async function main(): Promise<void> {
   const target = Number(arg('scopes', '1000000'));
   const queryCount = Number(arg('queries', '100'));
@@ -239,15 +285,22 @@ async function main(): Promise<void> {
     Object.assign(precomputed, { model: MODEL });
     const service = new SearchService(new SearchRepository(neo4j), precomputed);
     const loadQ = load();
-    const hybrid = await timeQueries(service, 'hybrid', hybridTexts, repoId);
-    const graph = await timeQueries(service, 'graph', graphTexts, repoId);
-    const bm25 = await timeQueries(service, 'bm25', hybridTexts, repoId);
+    const modes = arg('modes', 'hybrid,graph,bm25').split(',');
+    const none: Timed = { ms: [NaN], empty: 0, slowest: '', stages: {}, strategy: '' };
+    const hybrid = modes.includes('hybrid') ? await timeQueries(service, 'hybrid', hybridTexts, repoId) : none;
+    const graph = modes.includes('graph') ? await timeQueries(service, 'graph', graphTexts, repoId) : none;
+    const bm25 = modes.includes('bm25') ? await timeQueries(service, 'bm25', hybridTexts, repoId) : none;
     const row = (q: Timed) => ({
       queries: q.ms.length, p50: Math.round(percentile(q.ms, 50)), p95: Math.round(percentile(q.ms, 95)), max: Math.round(Math.max(...q.ms)), empty: q.empty, slowest: q.slowest,
       stagesP50Ms: q.stages, strategy: q.strategy,
     });
     out.queries = { hybrid: row(hybrid), graph: row(graph), bm25: row(bm25), load: [loadQ, load()] };
     console.log(`queries: ${JSON.stringify(out.queries)}`);
+    if (process.argv.includes('--lists')) {
+      const loadL = load();
+      out.lists = { ...(await timeLists(new SearchRepository(neo4j), hybridTexts, repoId)), load: [loadL, load()] };
+      console.log(`lists: ${JSON.stringify(out.lists)}`);
+    }
   } finally {
     await neo4j.onModuleDestroy();
   }

@@ -15,6 +15,16 @@ export interface CypherFilters {
   name: string | null;
 }
 
+export interface VectorCoverage {
+  scopes: number;
+  embedded: number;
+  indexing: number;
+  /** Vectors of the finished repositories not searched. */
+  elsewhere: number;
+  /** Other repositories being indexed (their vectors are not in `elsewhere`). */
+  elsewhereIndexing: number;
+}
+
 export interface ScoredId {
   id: string;
   score: number;
@@ -28,6 +38,18 @@ export interface GraphAnchorRow {
   path: string;
   inDegree: number;
   outDegree: number;
+  /** Scopes carrying one of the names in all (graph-anchors.cypher reads at most `scan` of them per lookup); absent in rows made by hand. */
+  definitions?: number;
+}
+
+/** What graphAnchors looks up: the names, the spelling as typed (read first) and the kinds the relation is about (read next). */
+export interface AnchorLookup {
+  names: string[];
+  target: string;
+  /** Empty: any kind fits. */
+  targetKinds: string[];
+  /** Candidates read per lookup of graph-anchors.cypher (its five lookups overlap). */
+  scan: number;
 }
 
 export interface GraphRelatedRow {
@@ -69,7 +91,7 @@ export function withSourceChars(scope: ScopeRecord, chars: number | null): Scope
 
 /** A list query's one row: its hits in order. */
 /** The semantic list files that bothLists can run together with the keyword list. */
-export type JoinableVectorList = 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered';
+export type JoinableVectorList = 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered' | 'vectorIndexPostfiltered';
 
 export interface BothListsRequest {
   vector: { list: JoinableVectorList; vector: number[]; k: number; limit: number };
@@ -87,7 +109,7 @@ export interface BothListsAnswer {
  * they answer each list.
  */
 export async function listsOneByOne(
-  repo: Pick<SearchRepository, 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered' | 'fullText'>,
+  repo: Pick<SearchRepository, 'vectorIndex' | 'vectorExact' | 'vectorIndexFiltered' | 'vectorIndexPostfiltered' | 'fullText'>,
   { vector: v, keyword }: BothListsRequest,
   filters: CypherFilters,
 ): Promise<BothListsAnswer> {
@@ -96,7 +118,9 @@ export async function listsOneByOne(
       ? { pool: null, hits: await repo.vectorIndex(v.vector, v.k) }
       : v.list === 'vectorExact'
         ? { pool: null, hits: await repo.vectorExact(v.vector, filters, v.k) }
-        : await repo.vectorIndexFiltered(v.vector, filters, v.k, v.limit);
+        : v.list === 'vectorIndexPostfiltered'
+          ? await repo.vectorIndexPostfiltered(v.vector, filters, v.k, v.limit)
+          : await repo.vectorIndexFiltered(v.vector, filters, v.k, v.limit);
   return { semantic, bm25: await repo.fullText(keyword.query, filters, keyword.k) };
 }
 
@@ -151,6 +175,7 @@ export const SEARCH_CYPHER = {
   vectorCoverage: 'search/vector-coverage',
   vectorIndex: 'search/vector-index',
   vectorIndexFiltered: 'search/vector-index-filtered',
+  vectorIndexPostfiltered: 'search/vector-index-postfiltered',
   vectorExact: 'search/vector-exact',
   fullText: 'search/fulltext',
   scopesById: 'search/scopes-by-id',
@@ -196,10 +221,17 @@ export class SearchRepository {
     return row ?? { repositoryIds: [], n: 0 };
   }
 
-  /** Scopes and embedded scopes of the repositories (all when null), and how many of them are being indexed. */
-  async vectorCoverage(repoIds: string[] | null): Promise<{ scopes: number; embedded: number; indexing: number }> {
-    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number }>(SEARCH_CYPHER.vectorCoverage, { repoIds });
-    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0 };
+  /**
+   * Scopes and embedded scopes of the repositories (all when null), how many of them are being
+   * indexed, and the vectors of the other repositories (`elsewhere`: finished ones;
+   * `elsewhereIndexing`: how many others are being indexed, their vectors not counted).
+   */
+  async vectorCoverage(repoIds: string[] | null): Promise<VectorCoverage> {
+    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number; elsewhere: number | null; elsewhereIndexing: number | null }>(
+      SEARCH_CYPHER.vectorCoverage,
+      { repoIds },
+    );
+    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0, elsewhere: row?.elsewhere ?? 0, elsewhereIndexing: row?.elsewhereIndexing ?? 0 };
   }
 
   async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
@@ -221,6 +253,17 @@ export class SearchRepository {
     return row ?? { pool: 0, hits: [] };
   }
 
+  /** As vectorIndexFiltered, from the unfiltered index with the filters applied after (vector-index-postfiltered.cypher). */
+  async vectorIndexPostfiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
+    const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(SEARCH_CYPHER.vectorIndexPostfiltered, {
+      vector,
+      ...filters,
+      k: cypherInt(k),
+      limit: cypherInt(limit),
+    });
+    return row ?? { pool: 0, hits: [] };
+  }
+
   async fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
     return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query: withinRepositories(query, filters.repoIds), ...filters, bm25K: cypherInt(k) }));
   }
@@ -228,12 +271,13 @@ export class SearchRepository {
   /**
    * The semantic list (`vector`: which of its files, as vectorIndex/vectorExact/vectorIndexFiltered
    * take it) and the keyword list (as fullText) in one round trip. `pool` is set for
-   * vectorIndexFiltered only.
+   * vectorIndexFiltered and vectorIndexPostfiltered only.
    */
   async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], filters: CypherFilters): Promise<BothListsAnswer> {
     let statement = this.bothListsStatements.get(vector.list);
     if (!statement) {
-      statement = bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullText), vector.list === 'vectorIndexFiltered' ? ['pool', 'hits'] : ['hits']);
+      const pooled = vector.list === 'vectorIndexFiltered' || vector.list === 'vectorIndexPostfiltered';
+      statement = bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullText), pooled ? ['pool', 'hits'] : ['hits']);
       this.bothListsStatements.set(vector.list, statement);
     }
     const [row] = await this.neo4j.readRendered<{ semanticPool?: number; semanticHits: ScoredId[]; bm25Hits: ScoredId[] }>(statement, {
@@ -269,9 +313,17 @@ export class SearchRepository {
     return new Map(rows.map((r) => [r.id, r.connections]));
   }
 
-  /** Scopes named by one of `names` (name or qualified name), with their degree over `edgeTypes`. */
-  graphAnchors(names: string[], repoIds: string[], edgeTypes: GraphEdgeType[]): Promise<GraphAnchorRow[]> {
-    return this.neo4j.read<GraphAnchorRow>(SEARCH_CYPHER.graphAnchors, { names, repoIds, edgeTypes });
+  /** Scopes named by one of `names` (name or qualified name), at most `scan` per lookup, with their degree over `edgeTypes`. */
+  graphAnchors(lookup: AnchorLookup, repoIds: string[], edgeTypes: GraphEdgeType[]): Promise<GraphAnchorRow[]> {
+    const { names, target, targetKinds, scan } = lookup;
+    return this.neo4j.read<GraphAnchorRow>(SEARCH_CYPHER.graphAnchors, {
+      names,
+      target,
+      targetKinds: targetKinds.length > 0 ? targetKinds : null,
+      scan: cypherInt(scan),
+      repoIds,
+      edgeTypes,
+    });
   }
 
   /** Scopes related to each anchor over `edgeTypes`, nearest first, filtered like the other lists. */

@@ -5,6 +5,7 @@ import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { type BothListsRequest, type CypherFilters, type ExpansionRow, listsOneByOne, type ScoredId, type SearchRepository } from './search.repository';
 import { duplicateKey, SearchService } from './search.service';
+import { postfilterK } from './filters/strategy';
 import type { ScopeRecord } from './search.types';
 
 /**
@@ -56,7 +57,8 @@ class FakeRepository {
   /** Not recorded in `calls`: the tests of call order are about filters and lists. */
   async vectorCoverage(repoIds: string[] | null) {
     const rows = this.rows.filter((r) => !repoIds || repoIds.includes(r.repoId));
-    return { scopes: rows.length, embedded: rows.filter((r) => r.vector).length, indexing: 0 };
+    const elsewhere = this.rows.filter((r) => repoIds && !repoIds.includes(r.repoId) && r.vector).length;
+    return { scopes: rows.length, embedded: rows.filter((r) => r.vector).length, indexing: 0, elsewhere, elsewhereIndexing: 0 };
   }
   async countCandidates(counted: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number) {
     this.calls.push('countCandidates');
@@ -77,6 +79,12 @@ class FakeRepository {
     const pool = this.ranked(this.rows.filter((r) => this.passesIndex(r, f)), vector).slice(0, k);
     const byId = new Map(this.rows.map((r) => [r.id, r]));
     return { pool: pool.length, hits: pool.filter((h) => this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
+  }
+  async vectorIndexPostfiltered(vector: number[], f: CypherFilters, k: number, limit: number) {
+    this.calls.push(`vectorIndexPostfiltered:${k}`);
+    const pool = this.ranked(this.rows, vector).slice(0, k);
+    const byId = new Map(this.rows.map((r) => [r.id, r]));
+    return { pool: pool.length, hits: pool.filter((h) => this.passesIndex(byId.get(h.id)!, f) && this.passesPost(byId.get(h.id)!, f)).slice(0, limit) };
   }
   /** The two lists of one round trip: the calls are recorded as the single-list ones would be, under `bothLists`. */
   async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], f: CypherFilters) {
@@ -285,6 +293,38 @@ describe('SearchService', () => {
     expect(explain.vectorStrategy.name).toBe('index-filter');
     expect(results.every((r) => r.scope.kind === 'method')).toBe(true);
     expect(results).toHaveLength(5);
+  });
+
+  it('asks the unfiltered index and post-filters when the repository holds nearly all vectors', async () => {
+    const rows = [...Array.from({ length: 40 }, (_, i) => row(`a${i}`)), row('other', { repoId: 'r2', vector: [0, 1] })];
+    const { rag, repo } = setup(rows);
+    const { results, explain } = await rag.scope().inRepository('r1').semanticSearchBySource('q').filterStrategy('auto', { exactMaxCandidates: 1 }).limit(5).execute();
+    expect(explain.vectorStrategy.name).toBe('index-postfilter');
+    expect(explain.vectorCoverage?.indexShare).toBeCloseTo(40 / 41, 3);
+    expect(explain.lists[0].params.k).toBe(postfilterK(5, 40 / 41));
+    expect(repo.calls).toContain(`vectorIndexPostfiltered:${postfilterK(5, 40 / 41)}`);
+    expect(repo.calls.some((c) => c.startsWith('vectorIndexFiltered'))).toBe(false);
+    expect(results).toHaveLength(5);
+    expect(results.every((r) => r.scope.repoId === 'r1')).toBe(true);
+    // A kind filter: the repository's share says nothing about what passes it.
+    const kinds = await rag.scope().inRepository('r1').whereKind('function').semanticSearchBySource('q').filterStrategy('auto', { exactMaxCandidates: 1 }).execute();
+    expect(kinds.explain.vectorStrategy.name).toBe('index-filter');
+  });
+
+  it('filters inside the index when other repositories hold more of it, and falls back when the post-filter kept too few', async () => {
+    // 40 of 49 vectors (0.82) in r1, but the nine of r2 are the nearest: the post-filter keeps none of k.
+    const rows = [...Array.from({ length: 40 }, (_, i) => row(`a${i}`, { vector: [0, 1] })), ...Array.from({ length: 9 }, (_, i) => row(`b${i}`, { repoId: 'r2' }))];
+    const { rag, repo } = setup(rows);
+    const res = await rag.scope().inRepository('r1').semanticSearchBySource('q').filterStrategy('auto', { exactMaxCandidates: 1 }).limit(5).execute();
+    expect(res.explain.vectorStrategy.name).toBe('index-postfilter');
+    expect(repo.calls.filter((c) => c.startsWith('vector'))).toEqual([expect.stringMatching(/^vectorIndexPostfiltered:/), expect.stringMatching(/^vectorIndexFiltered:/)]);
+    expect(res.explain.notes.join(' ')).toMatch(/index-postfilter kept 0 of \d+ semantic hits/);
+    expect(res.results).toHaveLength(5);
+    expect(res.results.every((r) => r.scope.repoId === 'r1')).toBe(true);
+    // r2 with 19 vectors: r1's 40 are 0.68 of the index, below INDEX_SHARE_MIN.
+    const more = setup([...rows, ...Array.from({ length: 10 }, (_, i) => row(`c${i}`, { repoId: 'r2' }))]);
+    const filtered = await more.rag.scope().inRepository('r1').semanticSearchBySource('q').filterStrategy('auto', { exactMaxCandidates: 1 }).limit(5).execute();
+    expect(filtered.explain.vectorStrategy.name).toBe('index-filter');
   });
 
   it('matches a glob in TypeScript and passes the matching paths to both lists', async () => {

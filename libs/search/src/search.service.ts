@@ -5,7 +5,7 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
-import { chooseVectorStrategy, nextOverfetchK, StrategyChoice } from './filters/strategy';
+import { chooseVectorStrategy, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
 import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
@@ -22,7 +22,7 @@ import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { CypherFilters, ExpansionRow, GraphRelatedRow, JoinableVectorList, SEARCH_CYPHER, ScoredId, SearchRepository, withSourceChars } from './search.repository';
+import { CypherFilters, ExpansionRow, GraphRelatedRow, JoinableVectorList, SEARCH_CYPHER, ScoredId, SearchRepository, type VectorCoverage, withSourceChars } from './search.repository';
 import {
   type Direction,
   type ExpandPlan,
@@ -56,6 +56,13 @@ const KEYWORD_SOURCE_CHARS = 4_000;
 const EXPLAIN_LIST_MAX = 20;
 /** Related scopes read per anchor of a relationship question (before filters and de-duplication). */
 const GRAPH_PER_ANCHOR_MIN = 50;
+/**
+ * Candidates of a relationship question's name read per lookup of graph-anchors.cypher (five
+ * lookups: spelled as asked, of a fitting kind, ...) and ranked by their edges. A name defined in
+ * thousands of places (`__virtual__` at 1M scopes: 20,425) cost a degree count for each: GRAPH p95
+ * 836 ms. MAX_ANCHORS (8) of them are walked either way.
+ */
+export const ANCHOR_SCAN = 100;
 /** semantic_rerank: scopes holding a phrase of the query added to its vector pool. */
 const PHRASE_POOL = 10;
 /** Extra hits fetched beyond the limit so that folding copies of one scope still fills the page. */
@@ -65,6 +72,7 @@ const JOINABLE_STRATEGIES: Partial<Record<StrategyChoice['name'], JoinableVector
   'unfiltered-index': 'vectorIndex',
   'exact-prefilter': 'vectorExact',
   'index-filter': 'vectorIndexFiltered',
+  'index-postfilter': 'vectorIndexPostfiltered',
 };
 /** How long a search reuses the repository ids and candidate count another search read (see CatalogCache). */
 const CATALOG_TTL_MS = 2_000;
@@ -94,6 +102,8 @@ interface Prepared {
   candidateCount: SearchExplain['candidateCount'];
   lucene: LuceneQuery | null;
   explain: SearchExplain;
+  /** The searched repositories' share of the vector index, when known (filters/strategy.ts). */
+  indexShare: number | null;
 }
 
 type Stage = Exclude<keyof SearchTimings, 'total'>;
@@ -109,7 +119,7 @@ export class SearchService {
 
   private readonly counts: CatalogCache<{ repositoryIds: string[]; n: number }>;
   private readonly repositories: CatalogCache<string[]>;
-  private readonly coverage: CatalogCache<{ scopes: number; embedded: number; indexing: number }>;
+  private readonly coverage: CatalogCache<VectorCoverage>;
   private readonly files: CatalogCache<{ repoId: string; path: string }[]>;
 
   constructor(
@@ -317,14 +327,18 @@ export class SearchService {
       const vector = await embed();
       if (!vector) return [[], await keywordRun()];
       const t1 = performance.now();
+      const k = prep.strategy.name === 'index-postfilter' ? postfilterK(semanticWanted, prep.indexShare!) : semanticWanted;
       const both = await this.repo.bothLists(
-        { list: joinable, vector, k: semanticWanted, limit: semanticWanted },
+        { list: joinable, vector, k, limit: semanticWanted },
         { query: keywordQuery(prep.lucene!), k: bm25Wanted },
         prep.filters.cypher,
       );
       const ms = round(performance.now() - t1);
       timings.semantic += ms;
       timings.bm25 += ms;
+      if (prep.strategy.name === 'index-postfilter' && both.semantic.hits.length < semanticWanted && both.semantic.pool === k) {
+        return [await time('semantic', () => this.postfilterFallback(vector, prep, semanticWanted, both.semantic.hits.length, semanticExplain)), both.bm25];
+      }
       return [both.semantic.hits, both.bm25];
     };
     // A relationship question is answered from the graph: GRAPH mode always, hybrid when it recognises one.
@@ -395,6 +409,7 @@ export class SearchService {
           `structural question (${structural.question.relation} of "${structural.question.target}"): ${structural.rows.length} answers from the graph placed first, then the fused lists`,
         );
       }
+      if (structural.explain.anchorNote) prep.explain.notes.push(structural.explain.anchorNote);
       const answerIds = new Set(structural.rows.map((r) => r.id));
       // Say when answers rest on name matching rather than a compiler or a SCIP index.
       const byName = structural.rows.filter((r) => (r.provenances ?? []).some(isNameOnly)).length;
@@ -511,9 +526,11 @@ export class SearchService {
     const question = recogniseStructural(text);
     if (!question) return null;
     const spec = RELATION_SPECS[question.relation];
-    const anchorRows = await this.repo.graphAnchors(question.names, filters.repoIds, spec.edges);
+    const anchorRows = await this.repo.graphAnchors({ names: question.names, target: question.target, targetKinds: spec.targetKinds, scan: ANCHOR_SCAN }, filters.repoIds, spec.edges);
     const anchors = rankAnchors(question, anchorRows);
     if (anchors.length === 0) return null;
+    const considered = new Set(anchorRows.map((r) => r.id)).size;
+    const definitions = Math.max(considered, ...anchorRows.map((r) => r.definitions ?? 0));
     const anchorIds = anchors.map((a) => a.id);
     const perAnchor = Math.max(GRAPH_PER_ANCHOR_MIN, 3 * limit);
     const walk = { edgeTypes: spec.edges, direction: spec.direction, maxDepth: spec.maxDepth, viaFile: question.relation === 'importers' };
@@ -538,6 +555,15 @@ export class SearchService {
         direction: spec.direction,
         maxDepth: spec.maxDepth,
         anchors: anchors.map((a) => ({ id: a.id, qualifiedName: a.qualifiedName, kind: a.kind, path: a.path, degree: a.degree })),
+        definitions,
+        considered,
+        ...(definitions > considered
+          ? {
+              anchorNote:
+                `"${question.target}" names ${definitions} scopes: ${considered} of them were read (at most ${ANCHOR_SCAN} per lookup: spelled as asked first, ` +
+                `then of a kind the relation is about, then other spellings) and the ${anchors.length} with the most ${spec.edges.join('/')} edges ${spec.direction === 'in' ? 'pointing at them' : 'leaving them'} walked`,
+            }
+          : {}),
         cypher,
         answered: ordered.length,
       },
@@ -576,6 +602,16 @@ export class SearchService {
     const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
     timings.filters += round(performance.now() - t0);
 
+    // How much of the searched repositories' scopes the vector list sees, and their share of the
+    // vector index (which may choose the strategy).
+    const coverageRepoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
+    const coverage = plan.semantic && !filters.matchesNothing ? await this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh) : null;
+    const repositoriesOnly = coverageRepoIds !== null && !plan.filters.kinds?.length && !plan.filters.languages?.length && !filters.hasPostFilters;
+    const indexShare =
+      coverage && repositoriesOnly && coverage.indexing === 0 && coverage.elsewhereIndexing === 0 && coverage.embedded > 0
+        ? coverage.embedded / (coverage.embedded + coverage.elsewhere)
+        : null;
+
     let strategy: StrategyChoice;
     if (!plan.semantic) strategy = { name: 'none', reason: 'no semantic list in this mode' };
     else if (filters.matchesNothing) strategy = { name: 'empty', reason: 'the path glob matches no file' };
@@ -586,16 +622,22 @@ export class SearchService {
         count: candidateCount === null ? null : candidateCount.count,
         exactMax: plan.exactMaxCandidates,
         choice: plan.filterStrategy,
+        indexShare,
       });
     }
     const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
     if (lucene && plan.phrases === false) lucene.phrases = [];
     if (lucene && plainWords) lucene.boosts = PROSE_FIELD_BOOSTS;
-    const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene);
-    if (plan.semantic && !filters.matchesNothing) {
-      const repoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
-      const c = await this.coverage.get(JSON.stringify(repoIds), () => this.repo.vectorCoverage(repoIds), fresh);
-      explain.vectorCoverage = { ...c, share: c.scopes > 0 ? Math.round((c.embedded / c.scopes) * 1000) / 1000 : 1 };
+    const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene, indexShare);
+    if (coverage) {
+      const c = coverage;
+      explain.vectorCoverage = {
+        scopes: c.scopes,
+        embedded: c.embedded,
+        share: c.scopes > 0 ? Math.round((c.embedded / c.scopes) * 1000) / 1000 : 1,
+        indexing: c.indexing,
+        indexShare: indexShare === null ? null : Math.round(indexShare * 1000) / 1000,
+      };
       if (c.embedded < c.scopes) {
         explain.notes.push(vectorCoverageNote(c));
       }
@@ -606,7 +648,7 @@ export class SearchService {
         `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}, name-words bonus ${plainWords.rescoreNameWordsBonus}`,
       );
     }
-    return { plan, filters, strategy, candidateCount, lucene, explain };
+    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare };
   }
 
   /**
@@ -695,6 +737,12 @@ export class SearchService {
         return this.repo.vectorExact(vector, f, wanted);
       case 'index-filter':
         return (await this.repo.vectorIndexFiltered(vector, f, wanted, wanted)).hits;
+      case 'index-postfilter': {
+        const k = postfilterK(wanted, prep.indexShare!);
+        const round = await this.repo.vectorIndexPostfiltered(vector, f, k, wanted);
+        if (round.hits.length < wanted && round.pool === k) return this.postfilterFallback(vector, prep, wanted, round.hits.length, explain);
+        return round.hits;
+      }
       case 'overfetch-postfilter': {
         const attempts: OverfetchAttempt[] = [];
         const maxK = Math.max(SEARCH_DEFAULTS.overfetchMaxK, wanted);
@@ -717,6 +765,14 @@ export class SearchService {
       default:
         return [];
     }
+  }
+
+  /** index-postfilter kept too few of what the unfiltered index returned: the filtered index answers, and explain says so. */
+  private async postfilterFallback(vector: number[], prep: Prepared, wanted: number, kept: number, explain: ListExplain | undefined): Promise<ScoredId[]> {
+    const note = `index-postfilter kept ${kept} of ${wanted} semantic hits: asked the filtered index (${SEARCH_CYPHER.vectorIndexFiltered}) instead`;
+    prep.explain.notes.push(note);
+    if (explain) explain.attempts = [{ k: postfilterK(wanted, prep.indexShare!), pool: postfilterK(wanted, prep.indexShare!), kept }];
+    return (await this.repo.vectorIndexFiltered(vector, prep.filters.cypher, wanted, wanted)).hits;
   }
 
   private async expandFrom(seedIds: string[], expand: ExpandPlan, sourceChars: number | null): Promise<Neighbor[]> {
@@ -746,6 +802,7 @@ export class SearchService {
     strategy: StrategyChoice,
     candidateCount: SearchExplain['candidateCount'],
     lucene: LuceneQuery | null,
+    indexShare: number | null = null,
   ): SearchExplain {
     const lists: ListExplain[] = [];
     const notes: string[] = [];
@@ -757,6 +814,10 @@ export class SearchService {
         'unfiltered-index': { cypher: SEARCH_CYPHER.vectorIndex, params: base },
         'exact-prefilter': { cypher: SEARCH_CYPHER.vectorExact, params: { ...base, ...filters.explainParams } },
         'index-filter': { cypher: SEARCH_CYPHER.vectorIndexFiltered, params: { ...base, limit: wanted, ...filters.explainParams } },
+        'index-postfilter': {
+          cypher: SEARCH_CYPHER.vectorIndexPostfiltered,
+          params: { ...base, k: indexShare === null ? wanted : postfilterK(wanted, indexShare), limit: wanted, ...filters.explainParams },
+        },
         'overfetch-postfilter': {
           cypher: SEARCH_CYPHER.vectorIndexFiltered,
           params: {

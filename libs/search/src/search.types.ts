@@ -324,7 +324,7 @@ export interface SearchTimings {
   total: number;
 }
 
-export type VectorStrategyName = 'none' | 'unfiltered-index' | 'exact-prefilter' | 'index-filter' | 'overfetch-postfilter' | 'empty';
+export type VectorStrategyName = 'none' | 'unfiltered-index' | 'exact-prefilter' | 'index-filter' | 'index-postfilter' | 'overfetch-postfilter' | 'empty';
 
 export interface OverfetchAttempt {
   k: number;
@@ -366,7 +366,8 @@ export interface SearchExplain {
    * the share the vector list could see (below 1 while an index is still embedding: keyword, exact
    * and graph lists already see every written scope). `indexing`: repositories counted live.
    */
-  vectorCoverage?: { scopes: number; embedded: number; share: number; indexing: number };
+  /** indexShare: the searched repositories' share of the vector index, when known (null otherwise). */
+  vectorCoverage?: { scopes: number; embedded: number; share: number; indexing: number; indexShare?: number | null };
   /** LOCALIZE: the signals read from the issue, the lists they ran and what was cut. */
   localize?: LocalizeExplain;
   notes: string[];
@@ -400,6 +401,12 @@ export interface StructuralExplain {
   direction: 'in' | 'out';
   maxDepth: number;
   anchors: { id: string; qualifiedName: string; kind: string; path: string; degree: number }[];
+  /** Scopes carrying the target's name (any spelling looked up). */
+  definitions: number;
+  /** Of those, the candidates read and ranked (graph-anchors.cypher bounds each lookup). */
+  considered: number;
+  /** Set when some definitions were not read: how many there are and which were used. */
+  anchorNote?: string;
   cypher: string[];
   /** Hits answered from the graph (placed first). */
   answered: number;

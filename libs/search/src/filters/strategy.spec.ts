@@ -1,4 +1,4 @@
-import { chooseVectorStrategy, nextOverfetchK } from './strategy';
+import { chooseVectorStrategy, INDEX_SHARE_MIN, nextOverfetchK, postfilterK } from './strategy';
 
 const base = { hasFilters: true, hasPostFilters: false, count: 10, exactMax: 2000, choice: 'auto' as const };
 
@@ -54,5 +54,31 @@ describe('over-fetch growth', () => {
     expect(nextOverfetchK({ ...round, kept: 10 })).toBeNull();
     expect(nextOverfetchK({ ...round, pool: 39 })).toBeNull();
     expect(nextOverfetchK({ ...round, k: 4096, pool: 4096 })).toBeNull();
+  });
+});
+
+describe('unfiltered index plus post-filter when the repositories hold nearly all vectors', () => {
+  const large = { ...base, count: 2001 };
+  it('takes it from INDEX_SHARE_MIN of the index on, and says the share', () => {
+    const r = chooseVectorStrategy({ ...large, indexShare: 0.999 });
+    expect(r.name).toBe('index-postfilter');
+    expect(r.reason).toMatch(/99\.9% of the vector index/);
+    expect(chooseVectorStrategy({ ...large, indexShare: INDEX_SHARE_MIN }).name).toBe('index-postfilter');
+  });
+  it('filters inside the index below that share, when the share is unknown, or with path/name filters', () => {
+    expect(chooseVectorStrategy({ ...large, indexShare: INDEX_SHARE_MIN - 0.01 }).name).toBe('index-filter');
+    expect(chooseVectorStrategy({ ...large, indexShare: null }).name).toBe('index-filter');
+    expect(chooseVectorStrategy(large).name).toBe('index-filter');
+    expect(chooseVectorStrategy({ ...large, indexShare: 1, hasPostFilters: true }).name).toBe('overfetch-postfilter');
+  });
+  it('keeps exact search for small sets and forced choices', () => {
+    expect(chooseVectorStrategy({ ...base, count: 5, indexShare: 1 }).name).toBe('exact-prefilter');
+    expect(chooseVectorStrategy({ ...large, indexShare: 1, choice: 'overfetch' }).name).toBe('index-filter');
+    expect(chooseVectorStrategy({ ...large, indexShare: 1, choice: 'exact' }).name).toBe('exact-prefilter');
+  });
+  it('asks the index for a little over wanted / share', () => {
+    expect(postfilterK(150, 1)).toBe(151);
+    expect(postfilterK(150, 0.999)).toBe(152);
+    expect(postfilterK(150, 0.8)).toBe(226);
   });
 });

@@ -7,6 +7,9 @@ import type { FilterStrategyChoice, VectorStrategyName } from '../search.types';
  *  - no scope passes                     -> `empty`: nothing to search
  *  - few pass (count <= exactMax)        -> `exact-prefilter`: filter first, cosine over each (exact)
  *  - many pass, index properties only    -> `index-filter`: SEARCH ... WHERE inside the index
+ *  - the repositories alone filter, and  -> `index-postfilter`: the unfiltered index for a k a little
+ *    they hold >= INDEX_SHARE_MIN of the    over wanted / share, the filters applied exactly after
+ *    index's vectors                        (falls back to `index-filter` when too few survive)
  *  - many pass, path/name filters too    -> `overfetch-postfilter`: SEARCH ... WHERE for the index
  *                                           properties, k × factor, post-filter, grow k until enough
  */
@@ -20,6 +23,24 @@ export interface StrategyInput {
   count: number | null;
   exactMax: number;
   choice: FilterStrategyChoice;
+  /**
+   * Share of the vector index's vectors that pass the filters: known when the filters are
+   * repositories alone and no other repository is being indexed (null or absent: unknown).
+   */
+  indexShare?: number | null;
+}
+
+/**
+ * From this share of the index's vectors in the searched repositories on, the unfiltered index plus
+ * an exact post-filter answers instead of SEARCH ... WHERE: filtering inside the index costs ~1.3x
+ * the HNSW work even when every vector passes (107k scopes, docs/ingest-scale.md), and at 1M scopes
+ * more (measured there). Below it the post-filter would throw away too much of what the index read.
+ */
+export const INDEX_SHARE_MIN = 0.8;
+
+/** k for the unfiltered index so that about `wanted` of its hits pass a filter that `share` of the vectors pass. */
+export function postfilterK(wanted: number, share: number): number {
+  return Math.ceil((wanted / share) * (2 - share)) + 1;
 }
 
 export interface StrategyChoice {
@@ -52,6 +73,15 @@ export function chooseVectorStrategy(input: StrategyInput): StrategyChoice {
     return {
       name: 'exact-prefilter',
       reason: `${count} embedded scopes pass the filters (at most ${exactMax}): brute-force cosine over all of them is exact and cheap`,
+    };
+  }
+  const share = input.indexShare ?? null;
+  if (!hasPostFilters && share !== null && share >= INDEX_SHARE_MIN) {
+    return {
+      name: 'index-postfilter',
+      reason:
+        `the searched repositories hold ${Math.floor(share * 1000) / 10}% of the vector index (at least ${INDEX_SHARE_MIN * 100}%): ` +
+        'the unfiltered index, asked for a little over wanted / share, and the filters applied after cost less than filtering inside it',
     };
   }
   return indexed;
