@@ -87,8 +87,8 @@ export const envSchema = z.object({
   // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
   // package installed, precise falls back to fast with a warning. Off by default: pyright's type
   // evaluation keeps a graph-only first index 5-15x slower on six packages; with its phase deferred
-  // (INGEST_PY_PRECISE_PHASE) a default index, embedding included, measured 0.95-1.24x on four packages
-  // (single runs at a higher load: 1.7x, 2.85x; bench/graph/README.md).
+  // (INGEST_PY_PRECISE_PHASE) a default index, embedding included, measured 0.95-1.24x on five packages
+  // (requests' one run 1.7x with pyright given up; bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('fast'),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
