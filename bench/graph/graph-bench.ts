@@ -15,6 +15,10 @@
  * --index-only: only the full-index timing (fast vs precise alternated, medians, peak memory of the
  * pyright process and of this process, the worker), of every repository given instead of the first.
  *
+ * --embed (with --index/--index-only): the full indexes embed too, with the local model and EMBED_REUSE
+ * off (every run computes its vectors), what a default index does; --py-phase deferred|inline sets
+ * INGEST_PY_PRECISE_PHASE for the precise runs (default: the configured one).
+ *
  * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
  * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
  * beside the others: each language's figure with and without SCIP.
@@ -275,7 +279,9 @@ async function main(): Promise<void> {
   let index: Record<string, unknown> | undefined;
   if (indexOnly) {
     index = {};
-    for (const { name, root } of repos()) index[name] = await indexTiming(root, runs);
+    // --warmup N: uncounted rounds before the first repository's (default 1); later ones run warm.
+    const warmup = Number(arg('warmup', '1'));
+    for (const [i, { name, root }] of repos().entries()) index[name] = await indexTiming(root, runs, i === 0 ? warmup : 0);
     printTable([
       ['repo', 'fast ms (median)', 'precise ms (median)', 'precise / fast', 'fast CPU ms', 'precise CPU ms (with pyright)', 'CPU precise / fast', 'pyright peak MB', 'worker peak MB'],
       ...Object.entries(index).map(([repo, o]) => {
@@ -308,18 +314,24 @@ async function withPyResolver<T>(name: string, fn: (r: ReferenceResolver) => Pro
 }
 
 /** Full indexes of the first repository (Neo4j writes, embeddings off), fast and precise alternated. */
-async function indexTiming(root: string, runs: number): Promise<Record<string, unknown>> {
+async function indexTiming(root: string, runs: number, warmup = 1): Promise<Record<string, unknown>> {
   let reindex: Record<string, unknown> = {};
+  const embed = process.argv.includes('--embed');
+  const pyPhase = (arg('py-phase', '') || undefined) as 'deferred' | 'inline' | undefined;
   const h = new IngestHarness();
-  // Embeddings are off in these runs: the hash provider only satisfies the constructor.
-  await h.init(createEmbeddingProvider({ provider: 'hash', dimensions: h.config.embedding.dimensions }));
+  // Without --embed, embeddings are off: the hash provider only satisfies the constructor. With it,
+  // the local model, and no vector copied from an earlier run (the other mode indexes the same texts).
+  if (embed) h.config.embedding = { ...h.config.embedding, reuse: false };
+  await h.init(embed ? undefined : createEmbeddingProvider({ provider: 'hash', dimensions: h.config.embedding.dimensions }));
   // One parse pool and one checker thread for every run, as in a long-lived worker; each run gets a
   // fresh service whose repository has no compiler state (a first index).
   // Python too: `precise` is pyright as well (INGEST_PY_RESOLVER), a fresh process per run.
   const service = async (mode: 'fast' | 'precise', repo: string) => {
     h.checker.forget(repo);
-    return h.serviceWith({ tsResolver: mode, pyResolver: mode });
+    return h.serviceWith({ tsResolver: mode, pyResolver: mode, ...(pyPhase ? { pyPrecisePhase: pyPhase } : {}) });
   };
+  const loads: string[] = [];
+  const phases: Record<'fast' | 'precise', { embedMs?: number; pyPhaseMs?: number; pyWaitMs?: number; edges: number; unresolved: number }[]> = { fast: [], precise: [] };
   // Per process: other runs of this bench on the same Neo4j keep their own repositories.
   const names = { fast: `bench-graph-fast-${process.pid}`, precise: `bench-graph-precise-${process.pid}` };
   const ms: Record<'fast' | 'precise', number[]> = { fast: [], precise: [] };
@@ -328,7 +340,7 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
   const py: unknown[] = [];
   try {
     // Round 0 warms up (threads, the compiler's lib files, query plans) and is not counted.
-    for (let i = 0; i <= runs; i++) {
+    for (let i = 1 - warmup; i <= runs; i++) {
       // Alternate who goes first so neither mode always inherits a warm or throttled CPU.
       for (const mode of i % 2 === 0 ? (['fast', 'precise'] as const) : (['precise', 'fast'] as const)) {
         const repo = names[mode];
@@ -336,14 +348,18 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
         const { ingest: indexer, resolver } = await service(mode, repo);
         const t = performance.now();
         const c = process.cpuUsage();
-        const r = await indexer.index({ path: root, name: repo, embed: false });
+        const r = await indexer.index({ path: root, name: repo, embed });
         const took = performance.now() - t;
+        const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+        process.stderr.write(`${path.basename(path.dirname(root))} round ${i} ${mode}: ${Math.round(took)} ms (embed ${r.timingsMs.embed ?? '-'} ms, pyright phase ${r.resolver.pyPrecise?.phaseMs ?? '-'} ms, waited for it ${r.timingsMs.pyPhaseWait ?? '-'} ms, edges ${r.edges.total}) load ${load}\n`);
         // CPU of this process (the worker: walk, parse threads, resolve, driver) plus pyright's: what a
         // loaded machine does not distort the way it does wall time (Neo4j's, the same for both, is not counted)
         const used = process.cpuUsage(c);
         await resolver.onModuleDestroy();
-        if (i === 0) continue;
+        if (i <= 0) continue;
         ms[mode].push(took);
+        loads.push(load);
+        phases[mode].push({ embedMs: r.timingsMs.embed, pyPhaseMs: r.resolver.pyPrecise?.phaseMs, pyWaitMs: r.timingsMs.pyPhaseWait, edges: r.edges.total, unresolved: r.edges.unresolved });
         cpu[mode].push((used.user + used.system) / 1000 + (r.resolver.pyPrecise?.cpuMs ?? 0));
         if (r.resolver.precise) rechecked.push(r.resolver.precise.rechecked);
         if (r.resolver.pyPrecise) py.push(r.resolver.pyPrecise);
@@ -351,9 +367,9 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
     }
     // A re-index with nothing changed, precise resolver state kept: how incremental runs behave.
     const { ingest: kept, resolver } = await service('precise', names.precise);
-    await kept.index({ path: root, name: names.precise, embed: false });
+    await kept.index({ path: root, name: names.precise, embed });
     const t = performance.now();
-    const again = await kept.index({ path: root, name: names.precise, embed: false });
+    const again = await kept.index({ path: root, name: names.precise, embed });
     reindex = { ms: performance.now() - t, rechecked: again.resolver.precise?.rechecked, resolveMs: again.timingsMs.resolve, py: again.resolver.pyPrecise };
     await resolver.onModuleDestroy();
   } finally {
@@ -364,9 +380,9 @@ async function indexTiming(root: string, runs: number): Promise<Record<string, u
   const out = {
     fastMs: median(ms.fast), preciseMs: median(ms.precise), ratio: median(ms.precise) / median(ms.fast), runs: ms,
     fastCpuMs: median(cpu.fast), preciseCpuMs: median(cpu.precise), cpuRatio: median(cpu.precise) / median(cpu.fast), cpu,
-    rechecked, py, reindex, workerPeakMb,
+    rechecked, py, reindex, workerPeakMb, embed, pyPhase: pyPhase ?? h.config.ingest.pyPrecisePhase, phases, loads,
   };
-  printTable([[`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (no embeddings)`, 'fast ms', 'precise ms', 'precise / fast'], ['median', out.fastMs, out.preciseMs, out.ratio.toFixed(2)]]);
+  printTable([[`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (${embed ? 'embeddings by the local model' : 'no embeddings'})`, 'fast ms', 'precise ms', 'precise / fast'], ['median', out.fastMs, out.preciseMs, out.ratio.toFixed(2)]]);
   return out;
 }
 

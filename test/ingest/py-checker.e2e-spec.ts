@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { IngestService, PyChecker } from '@scopegraph/ingest';
+import { IngestProgress, IngestService, PyChecker } from '@scopegraph/ingest';
 import { IngestHarness } from '../support/ingest-harness';
 import { ROOT, runId } from '../support/processes';
 
@@ -181,5 +181,128 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
     expect(ms).toBeLessThan(15_000);
     expect(await names(repos.mid)).toEqual(await names(repos.fast));
     expect(await alive(pid)).toBe(false);
+  });
+});
+
+describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake language servers the test holds back, and the real pyright)', () => {
+  const h = new IngestHarness();
+  const repos = { fast: runId('py-two-fast'), two: runId('py-two'), mid: runId('py-two-mid'), inline: runId('py-two-inline'), deferred: runId('py-two-deferred') };
+  const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
+  let dir: string;
+
+  const calls = async (repo: string) =>
+    (await h.neo4j.runStatement<{ edge: string }>(
+      `MATCH (a:Scope {repoId: $repo})-[r:CALLS]->(b:Scope {repoId: $repo})
+       RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + coalesce(r.resolver, '') + '/' + coalesce(r.provenance, '') AS edge ORDER BY edge`,
+      { repo },
+    )).map((r) => r.edge);
+
+  /** A fake pyright whose behaviour is the script's name (py-checker-fake-server.js); `<script>.go` opens its gate. */
+  const fake = (as: string) => {
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-pyright-')), as);
+    fs.writeFileSync(script, `require(${JSON.stringify(FAKE)});\n`);
+    return script;
+  };
+
+  const deferredService = async (script: string, requestTimeoutMs = 60_000) => {
+    const made = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred' });
+    await made.resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs, startTimeoutMs: 30_000 }));
+    return made;
+  };
+
+  /** Waits for a condition the run reports (bounded: the test fails rather than hangs). */
+  const until = async (what: string, ok: () => boolean, ms = 120_000) => {
+    const end = Date.now() + ms;
+    while (!ok()) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  /** Distinct successive values. */
+  const steps = (values: (string | undefined)[]) => values.filter((v, i) => v !== undefined && v !== values[i - 1]);
+
+  beforeAll(async () => {
+    await h.init();
+    dir = h.copyOf(FIXTURE);
+    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
+    await ingest.index({ path: dir, name: repos.fast, embed: false });
+  });
+
+  afterAll(async () => {
+    await h.dispose(Object.values(repos));
+  });
+
+  it('the graph is written and searchable with the fast edges while pyright works; its edges replace them after, and the run ends only then', async () => {
+    const script = fake('by-name-gated.js');
+    const { ingest, resolver } = await deferredService(script);
+    const events: IngestProgress[] = [];
+    let finished = false;
+    const running = ingest.index({ path: dir, name: repos.two, embed: true }, (p) => void events.push(p)).finally(() => (finished = true));
+    // The embedding is done and only pyright's phase is left: its answers are held back.
+    await until('the checking phase', () => events.some((p) => p.phase === 'checking'));
+    expect(finished).toBe(false);
+    const hits = await h.neo4j.runStatement<{ name: string; embedded: boolean }>(
+      `CALL db.index.fulltext.queryNodes('scope_fulltext', 'checkout') YIELD node AS s WHERE s.repoId = $repo
+       RETURN s.qualifiedName AS name, s.embedding IS NOT NULL AS embedded`,
+      { repo: repos.two },
+    );
+    expect(hits).toContainEqual({ name: 'CartService.checkout', embedded: true });
+    expect(await calls(repos.two)).toEqual(await calls(repos.fast));
+
+    fs.writeFileSync(`${script}.go`, '');
+    const run = await running;
+    expect(run.resolver).toMatchObject({ py: 'precise', pyPrecise: { phase: 'deferred', files: 5 } });
+    expect(run.resolver.pyPrecise!.edges!.files).toBeGreaterThan(0);
+    expect(run.resolver.pyPrecise!.edges!.added).toBeGreaterThan(0);
+    const after = await calls(repos.two);
+    expect(after).toContain('CartService.checkout -> CartRepository.latest precise/compiler');
+    expect(after).toContain('Cart.total -> Item.discounted precise/compiler');
+    // Where the checker answered, its edge replaced the miss; the fast resolver's pinned edges stand.
+    for (const e of await calls(repos.fast)) if (e.includes(' -> ')) expect(after).toContain(e);
+    expect(steps(events.map((p) => p.checker))).toEqual(['answering', 'writing', 'done']);
+    expect(events.filter((p) => p.checker === 'answering').map((p) => p.phase)).toContain('embedding');
+    expect(events.at(-1)).toMatchObject({ phase: 'done', checker: 'done', edges: run.edges.total });
+
+    // A re-index with nothing changed writes nothing; a changed file brings pyright's edges back the same.
+    const before = await h.snapshot(repos.two);
+    const again = await ingest.index({ path: dir, name: repos.two, embed: false });
+    expect(again.edges).toMatchObject({ added: 0, updated: 0, removed: 0 });
+    expect((await h.snapshot(repos.two)).edges).toEqual(before.edges);
+    fs.appendFileSync(path.join(dir, 'src/app.py'), '\n# touched\n');
+    const touched = await ingest.index({ path: dir, name: repos.two, embed: false });
+    expect(touched.resolver).toMatchObject({ all: 'py-checker', pyPrecise: { phase: 'deferred' } });
+    expect((await h.snapshot(repos.two)).edges).toEqual(before.edges);
+    await resolver.onModuleDestroy();
+  });
+
+  it('pyright failing part-way: the fast edges stand, the progress and the result say why', async () => {
+    const script = fake('by-name-hang-after-1.js');
+    fs.writeFileSync(`${script}.go`, '');
+    const { ingest, resolver } = await deferredService(script, 400);
+    const events: IngestProgress[] = [];
+    const run = await ingest.index({ path: dir, name: repos.mid, embed: false }, (p) => void events.push(p));
+    expect(run.resolver.pyPrecise).toMatchObject({ phase: 'deferred', failed: expect.stringMatching(/did not answer textDocument\/definition within 400 ms after \d answers/) });
+    expect(steps(events.map((p) => p.checker)).at(-1)).toBe('failed');
+    expect(events.at(-1)).toMatchObject({ phase: 'done', checker: 'failed' });
+    const edges = await calls(repos.mid);
+    for (const e of await calls(repos.fast)) expect(edges).toContain(e);
+    await resolver.onModuleDestroy();
+  });
+
+  it('with the real pyright, deferred and inline write the same graph', async () => {
+    const { ingest: deferred, resolver: r1 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred' });
+    const { ingest: inline, resolver: r2 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline' });
+    const a = await deferred.index({ path: FIXTURE, name: repos.deferred, embed: false });
+    const b = await inline.index({ path: FIXTURE, name: repos.inline, embed: false });
+    expect(a.resolver.pyPrecise).toMatchObject({ phase: 'deferred' });
+    expect(b.resolver.pyPrecise?.phase).toBeUndefined();
+    expect(a.resolver.pyPrecise!.answered).toBe(b.resolver.pyPrecise!.answered);
+    expect(a.edges).toMatchObject({ total: b.edges.total, unresolved: b.edges.unresolved, builtinSkipped: b.edges.builtinSkipped });
+    const [sa, sb] = [await h.snapshot(repos.deferred), await h.snapshot(repos.inline)];
+    expect(sa.edges).toEqual(sb.edges);
+    expect(sa.nodes).toEqual(sb.nodes);
+    await r1.onModuleDestroy();
+    await r2.onModuleDestroy();
   });
 });

@@ -86,7 +86,9 @@ export const envSchema = z.object({
   // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
   // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
   // package installed, precise falls back to fast with a warning. Off by default: pyright's type
-  // start-up and type evaluation keep a first full index 5-15x slower on six packages (bench/graph/README.md).
+  // evaluation keeps a graph-only first index 5-15x slower on six packages; with its phase deferred
+  // (INGEST_PY_PRECISE_PHASE) a default index, embedding included, measured 0.95-1.24x on five packages
+  // (requests' one run 1.7x with pyright given up; bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('fast'),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
@@ -96,6 +98,10 @@ export const envSchema = z.object({
   // the fast resolver answers the rest of the run (said in the index result's resolver.pyPrecise).
   INGEST_PY_PRECISE_TIMEOUT_MS: positiveInt.min(100).default(30_000),
   INGEST_PY_PRECISE_START_TIMEOUT_MS: positiveInt.min(100).default(60_000),
+  // deferred: the graph is written with the fast resolver's Python edges first (searchable at once),
+  // then pyright answers beside the embedding phase and its edges replace them in a second write;
+  // inline: pyright answers during resolution, before anything is written (bench/graph/README.md).
+  INGEST_PY_PRECISE_PHASE: z.enum(['deferred', 'inline']).default('deferred'),
   // Threads that read and parse files beside the main thread (0: in-process). Default: one per core
   // beyond the main thread's, at least 1, at most 4 (on 2 shared cores one thread indexed a 53k-scope
   // repository at 1,056 scopes/s median against 919 in-process: docs/ingest-scale.md).
@@ -278,6 +284,8 @@ export interface AppConfig {
     pyPreciseMaxHeapMb: number;
     pyPreciseTimeoutMs: number;
     pyPreciseStartTimeoutMs: number;
+    /** INGEST_PY_PRECISE_PHASE: pyright after the graph write, beside the embedding (`deferred`), or during resolution. */
+    pyPrecisePhase: 'deferred' | 'inline';
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
@@ -373,6 +381,7 @@ export function toAppConfig(env: Env): AppConfig {
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
       pyPreciseTimeoutMs: env.INGEST_PY_PRECISE_TIMEOUT_MS,
       pyPreciseStartTimeoutMs: env.INGEST_PY_PRECISE_START_TIMEOUT_MS,
+      pyPrecisePhase: env.INGEST_PY_PRECISE_PHASE,
       parseThreads: env.INGEST_PARSE_THREADS ?? Math.max(1, Math.min(4, os.availableParallelism() - 1)),
       lockTtlMs: env.INGEST_LOCK_TTL_MS,
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,

@@ -104,7 +104,9 @@ export class IngestErrorEntry {
 @ObjectType()
 export class IndexProgress {
   @Field(() => ID) jobId: string;
-  @Field({ description: 'walking | parsing | resolving | writing | embedding | done | failed' }) phase: string;
+  @Field({ description: 'walking | parsing | resolving | writing | embedding | checking | done | failed (checking: only pyright\'s phase is left)' }) phase: string;
+  @Field({ nullable: true, description: 'Pyright\'s phase after the graph write (INGEST_PY_PRECISE_PHASE=deferred): answering | writing | done | failed' })
+  checker?: string;
   @Field(() => Int) filesTotal: number;
   @Field(() => Int) filesParsed: number;
   @Field(() => Int) filesReused: number;

@@ -6,7 +6,7 @@ import { ApiClient, CliError } from '../client';
 /** What the indexProgress subscription sends: the worker's progress, plus the result at the end. */
 type Progress = IngestProgress & { result?: IngestResult; failedReason?: string };
 
-const PROGRESS_FIELDS = 'phase filesTotal filesParsed filesReused scopes edges embedded embedReused toEmbed etaSeconds errors recentErrors { path message } result failedReason';
+const PROGRESS_FIELDS = 'phase checker filesTotal filesParsed filesReused scopes edges embedded embedReused toEmbed etaSeconds errors recentErrors { path message } result failedReason';
 
 /** `scopegraph index <path>`: queue an index job and follow it with a progress bar until it ends. */
 export async function indexCommand(
@@ -98,7 +98,8 @@ const COVERAGE_FIELDS = 'coverage { language resolved byCompiler byScip byName b
 /** Pyright's part of the run, and why the fast resolver stood in for it when it did. */
 function pyrightLine(p: NonNullable<IngestResult['resolver']['pyPrecise']>): string {
   if (p.skipped) return `  python  resolved fast: pyright not used (${p.skipped})`;
-  const run = `pyright asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${p.peakMb ? `, peak ${p.peakMb} MB` : ''}`;
+  const later = p.phase === 'deferred' && p.edges ? ` after the graph write (edges of ${p.edges.files} files upgraded)` : '';
+  const run = `pyright asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}`;
   return p.failed ? `  python  ${run}; then given up (${p.failed}): the fast resolver answered the rest` : `  python  ${run}`;
 }
 

@@ -22,6 +22,7 @@ import { etaSeconds } from './eta';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
 import { FileMeta, ParsePhase } from './parse-phase';
+import { PyPhaseInput, PyPhaseResult, upgradePythonEdges } from './py-phase';
 import { ResolutionPlan, resolutionKey, resolutionPlan } from './resolution-plan';
 import { fileScopeId, ScopeStats, ScopeSync } from './scope-sync';
 
@@ -188,9 +189,11 @@ export class IngestService {
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
     // Resolution also depends on the SCIP index given (its bytes), if any.
     const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time });
-    const { files, reusedPaths, unread, plan, completed, resolverRun, edgeCounts, refTotals, scopeStats, scip } = graph;
+    const { files, reusedPaths, unread, plan, completed, edgeCounts, refTotals, scopeStats, scip } = graph;
     progress.scopes = scopeStats.total;
     await report(true);
+    // 4b. Pyright's answers beside the embedding (INGEST_PY_PRECISE_PHASE=deferred, py-phase.ts).
+    const pyPhase = graph.pyPhase ? this.pythonPhase(graph.pyPhase, progress, report) : undefined;
 
     // 5. Embed whatever lacks an embedding (new, changed, or left over from an interrupted run).
     let embeddingError: string | undefined;
@@ -230,6 +233,12 @@ export class IngestService {
       if (embeddingError) addError({ path: '', message: `embedding: ${embeddingError}` });
     }
 
+    const py = pyPhase ? await time('pyPhaseWait', () => this.awaitPythonPhase(repoId, pyPhase, progress, report)) : undefined;
+    const resolverRun = py?.run ?? graph.resolverRun;
+    if (py) {
+      refTotals.unresolved += py.unresolvedDelta;
+      refTotals.builtin += py.builtinDelta;
+    }
     const embeddedThisRun = progress.embedded;
     const totals = await time('finish', () => this.repo.finishRepository(repoId, request.jobId ?? null, plan.key));
     progress.phase = 'done';
@@ -265,7 +274,7 @@ export class IngestService {
         ...(plan.all ? { all: plan.all } : {}),
         ...(resolverRun.precise ? { precise: resolverRun.precise } : {}),
         py: resolverRun.pyResolver,
-        ...(resolverRun.pyPrecise ? { pyPrecise: resolverRun.pyPrecise } : {}),
+        ...(resolverRun.pyPrecise ? { pyPrecise: { ...resolverRun.pyPrecise, ...(py ? { phase: 'deferred' as const, edges: { files: py.files, added: py.added, updated: py.updated, removed: py.removed }, phaseMs: py.ms } : {}) } } : {}),
       },
       embedded: totals.embedded,
       embeddedThisRun,
@@ -276,6 +285,27 @@ export class IngestService {
       bookmarks: await this.repo.bookmarks(),
       ...(scip ? { scip } : {}),
     };
+  }
+
+  /** Starts pyright's phase; it never rejects (a failure is handed to awaitPythonPhase). */
+  private pythonPhase(input: PyPhaseInput, progress: IngestProgress, report: (force?: boolean) => Promise<void>): Promise<PyPhaseResult | Error> {
+    return upgradePythonEdges(this.repo, this.resolver, input, (stage) => {
+      progress.checker = stage;
+      return report(true);
+    }).catch((e: Error) => e);
+  }
+
+  /** The run finishes only when pyright's phase has: progress says when it is all that is left. */
+  private async awaitPythonPhase(repoId: string, phase: Promise<PyPhaseResult | Error>, progress: IngestProgress, report: (force?: boolean) => Promise<void>): Promise<PyPhaseResult> {
+    if (progress.checker !== 'done' && progress.checker !== 'failed') {
+      progress.phase = 'checking';
+      progress.etaSeconds = null;
+      await report(true);
+    }
+    const r = await phase;
+    if (r instanceof Error) throw r;
+    if (r.run.pyPrecise?.failed) this.logger.warn(`${repoId}: pyright's phase gave up (${r.run.pyPrecise.failed}): the fast resolver's edges stand for the rest`);
+    return r;
   }
 
   /**
@@ -352,7 +382,8 @@ export class IngestService {
     // the index was made is stale (its references, and those to its symbols, go by name).
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
     if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
-    const resolveRun = await time('resolve', async () => this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}));
+    const resolveRun = await time('resolve', async () =>
+      this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}, { deferPython: this.resolver.defersPython }));
     const resolved = resolveRun.result;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
@@ -391,6 +422,8 @@ export class IngestService {
     await time('readEdges', async () => {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
     });
+    // Pyright's phase resolves again after the write: it keeps the references (its own shallow copies).
+    const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
     // References are resolved into edges by now: only scopes are read of the parses from here on.
     for (const f of parsed) f.references = [];
     const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(repoId, edgeChanged, desired, storedEdgeMap, (e) => sync.wroteContainment(e));
@@ -428,8 +461,9 @@ export class IngestService {
       }),
     );
     await fingerprinted;
-    const { result: _resolved, ...resolverRun } = resolveRun;
+    const { result: _resolved, pyDeferred, ...resolverRun } = resolveRun;
     return {
+      pyPhase: pyLater && pyDeferred ? { repoId, rootPath, parsed: pyLater, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState } : undefined,
       files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed, resolverRun,
       edgeCounts: { added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length },
       refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
@@ -468,7 +502,9 @@ interface GraphWritten {
   unread: number;
   plan: Pick<ResolutionPlan, 'key' | 'only' | 'all'>;
   completed: { referencesRead: number; reparsed: number };
-  resolverRun: Omit<ResolveRun, 'result'>;
+  resolverRun: Omit<ResolveRun, 'result' | 'pyDeferred'>;
+  /** Set when pyright's questions wait for its own phase (INGEST_PY_PRECISE_PHASE=deferred). */
+  pyPhase?: PyPhaseInput;
   edgeCounts: { added: number; updated: number; removed: number };
   refTotals: { unresolved: number; builtin: number };
   scopeStats: ScopeStats;

@@ -1,6 +1,7 @@
 import type { ScipImportStats } from '../scip/scip-resolution';
 
-export type IngestPhase = 'walking' | 'parsing' | 'resolving' | 'writing' | 'embedding' | 'done' | 'failed';
+/** `checking`: all that is left of the run is pyright's phase (INGEST_PY_PRECISE_PHASE=deferred). */
+export type IngestPhase = 'walking' | 'parsing' | 'resolving' | 'writing' | 'embedding' | 'checking' | 'done' | 'failed';
 
 export interface IngestErrorEntry {
   path: string;
@@ -26,6 +27,11 @@ export interface IngestProgress {
   errors: number;
   /** The latest errors (bounded), for display. */
   recentErrors: IngestErrorEntry[];
+  /**
+   * Pyright's own phase, when it runs after the graph write (beside the embedding): `answering`, then
+   * `writing` its edges, then `done`, or `failed` (it gave up or was skipped: the fast edges stand).
+   */
+  checker?: 'answering' | 'writing' | 'done' | 'failed';
 }
 
 export interface IngestResult {
@@ -60,7 +66,16 @@ export interface IngestResult {
      * those and their importers), questions asked and answered, time waiting for it, its process's
      * peak memory, and why it was skipped (not installed, too many files).
      */
-    pyPrecise?: { files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; cpuMs?: number; skipped?: string; failed?: string };
+    pyPrecise?: {
+      files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; cpuMs?: number; skipped?: string; failed?: string;
+      /**
+       * `deferred`: pyright answered after the graph was written with the fast resolver's edges, beside
+       * the embedding; `edges` is its second write (files whose edges changed), `phaseMs` its wall time.
+       */
+      phase?: 'deferred';
+      edges?: { files: number; added: number; updated: number; removed: number };
+      phaseMs?: number;
+    };
   };
   /** Scopes with an embedding after the run, and how many of them this run embedded. */
   embedded: number;

@@ -23,6 +23,19 @@ export interface ResolveRun {
   pyResolver: Exclude<ResolverName, 'scip'>;
   /** Set when pyright was asked for: its run, and how many questions it was asked and answered. */
   pyPrecise?: PyRunStats & { asked: number; answered: number; ms: number };
+  /**
+   * Set when the Python questions were left to a phase of their own (`deferPython`): how many there
+   * were (this run's Python answers are the fast resolver's), and every other answer, to reuse then.
+   */
+  pyDeferred?: { questions: number; answers: Map<string, PreciseOutcome | undefined> };
+}
+
+/** How one resolution treats the checkers' questions. */
+export interface ResolvePhase {
+  /** Ask pyright nothing now: count its questions (pyDeferred) and answer them fast. */
+  deferPython?: boolean;
+  /** Answers already known (an earlier phase's pyDeferred.answers): not asked again. */
+  seed?: ReadonlyMap<string, PreciseOutcome | undefined>;
 }
 
 const PYTHON_LANGUAGES = new Set(['python']);
@@ -86,9 +99,12 @@ export class ReferenceResolver implements OnModuleDestroy {
     this.preparePython(repoId, rootPath, paths);
   }
 
-  /** Pyright alone (a Python file changed, no TS/JS one). */
+  /**
+   * Pyright alone (a Python file changed, no TS/JS one). Not when its questions wait for a phase of
+   * their own: its start-up and stubs would compete with the parse for the CPU.
+   */
   preparePython(repoId: string, rootPath: string, paths: string[]): void {
-    if (this.config.ingest.pyResolver === 'precise') this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
+    if (this.config.ingest.pyResolver === 'precise' && !this.defersPython) this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
   }
 
   /**
@@ -104,6 +120,11 @@ export class ReferenceResolver implements OnModuleDestroy {
       .digest('hex');
   }
 
+  /** INGEST_PY_PRECISE_PHASE=deferred with pyright in effect: index runs ask it after the graph is written. */
+  get defersPython(): boolean {
+    return this.config.ingest.pyPrecisePhase === 'deferred' && this.pyResolverInEffect() === 'precise';
+  }
+
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
   async resolve(
     repoId: string,
@@ -112,6 +133,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     only?: ReadonlySet<string>,
     /** `scip`: an imported SCIP index's answers; `collectOutcomes` (benchmarks): per-reference outcomes. */
     extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip'> = {},
+    phase: ResolvePhase = {},
   ): Promise<ResolveRun> {
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
@@ -124,6 +146,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     const pyResolver = this.pyResolverInEffect();
     // Asked for but not installed: the checker's run says why it was skipped, in every index result.
     const py = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
+    const defer = py && phase.deferPython === true;
     const tsResolver: Exclude<ResolverName, 'scip'> = ts ? 'precise' : 'fast';
     if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver };
     const preciseFamilies = new Set<string>([...(ts ? ['js'] : []), ...(py ? ['py'] : [])]);
@@ -135,11 +158,13 @@ export class ReferenceResolver implements OnModuleDestroy {
     const openPy = () => this.py.open(repoId, rootPath, pyFiles);
     // Resolving only some files, the checkers are opened only if asked something (answers depend on
     // the reference and the program alone, so when it is opened makes no difference to them).
-    let opened = ts && !only ? open() : undefined;
-    let openedPy = py && !only ? openPy() : undefined;
+    // A later phase (seeded) asks the TS checker only what the first did not: it is opened if asked.
+    let opened = ts && !only && !phase.seed ? open() : undefined;
+    let openedPy = py && !defer && !only ? openPy() : undefined;
     let pyStats: ResolveRun['pyPrecise'];
     let stats: PreciseRunStats | undefined;
-    const answers = new Map<string, PreciseOutcome | undefined>();
+    const answers = new Map<string, PreciseOutcome | undefined>(phase.seed ?? []);
+    const deferred = new Set<string>();
     for (let passes = 1; ; passes++) {
       const asked = new Map<string, CheckerQuery>();
       const oracle = {
@@ -158,6 +183,7 @@ export class ReferenceResolver implements OnModuleDestroy {
         ...(stats ? { precise: { ...stats, passes } } : {}),
         pyResolver: pyStats && !pyStats.skipped ? 'precise' : 'fast',
         ...(pyStats ? { pyPrecise: pyStats } : {}),
+        ...(defer ? { pyDeferred: { questions: deferred.size, answers: new Map([...answers].filter(([k]) => !deferred.has(k))) } } : {}),
       });
       if (asked.size === 0) {
         if (opened) stats = await opened;
@@ -166,6 +192,14 @@ export class ReferenceResolver implements OnModuleDestroy {
       const jsAsked: [string, CheckerQuery][] = [];
       const pyAsked: [string, CheckerQuery][] = [];
       for (const entry of asked) (familyOf(languageForPath(entry[1].path) ?? 'sql') === 'py' ? pyAsked : jsAsked).push(entry);
+      if (defer) {
+        // No answer now (the fast resolver's stands), and not asked again this run.
+        for (const [key] of pyAsked) {
+          deferred.add(key);
+          answers.set(key, undefined);
+        }
+        pyAsked.length = 0;
+      }
       const jsAnswers = (async () => {
         if (!jsAsked.length) return [];
         stats = await (opened ??= open());

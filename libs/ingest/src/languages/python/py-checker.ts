@@ -86,6 +86,8 @@ interface Session {
   timedOut?: string;
   /** When the server last answered anything (ms since the epoch). */
   lastAnswer: number;
+  /** Whether it has answered a question yet (the first one loads the standard library's stubs). */
+  warm?: boolean;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -259,9 +261,12 @@ export class PyChecker {
     const late = new Promise<never>((_, reject) => {
       const arm = (delay: number) => (timer = setTimeout(check, delay));
       const check = () => {
-        const left = Math.max(sent, s.lastAnswer) + ms - Date.now();
+        // Until its first answer (the stubs' load, on a machine whose cores the embedding may be
+        // using) a question is bounded by the start-up limit.
+        const limit = method === 'textDocument/definition' && !s.warm ? Math.max(ms, this.startMs) : ms;
+        const left = Math.max(sent, s.lastAnswer) + limit - Date.now();
         if (left > 0) return void arm(left);
-        const why = `pyright did not answer ${method} within ${ms} ms`;
+        const why = `pyright did not answer ${method} within ${limit} ms`;
         s.timedOut ??= why;
         if (this.sessions.get(s.key) === s) this.sessions.delete(s.key);
         s.dead ??= why;
@@ -272,7 +277,10 @@ export class PyChecker {
       };
       arm(ms);
     });
-    const answered = s.conn.sendRequest<unknown>(method, params).finally(() => (s.lastAnswer = Date.now()));
+    const answered = s.conn.sendRequest<unknown>(method, params).then((r) => {
+      if (method === 'textDocument/definition') s.warm = true;
+      return r;
+    }).finally(() => (s.lastAnswer = Date.now()));
     try {
       return await Promise.race([answered, late]);
     } finally {
