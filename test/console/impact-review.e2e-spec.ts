@@ -120,6 +120,14 @@ describe('console: impact view and change review', () => {
     expect(await view.getByLabel('co-changed').locator('li', { hasText: 'settings' }).textContent()).toMatch(/settings pkg\/conf\.py:1-2 100% of 3 commits \(scope\)/);
     await shot('impact');
 
+    // What usually changes with it is read on request: a button, then the fused list (helper's caller
+    // run_app comes by its static edge).
+    const changesWith = view.getByLabel('changes with', { exact: true });
+    expect(await changesWith.locator('li').count()).toBe(0);
+    await changesWith.getByRole('button', { name: 'Show what usually changes with it' }).click();
+    await changesWith.locator('li', { hasText: 'run_app' }).waitFor();
+    expect(await changesWith.locator('li', { hasText: 'run_app' }).getAttribute('data-sources')).toMatch(/static/);
+
     // Depth 1 only: the deeper level goes, and a dependent's link opens its scope.
     await page.getByLabel('impact depth', { exact: true }).selectOption('1');
     await page.waitForFunction(() => !document.querySelector('[aria-label="impact"] [data-depth="2"]') && !!document.querySelector('[aria-label="impact"] [data-depth="1"]'));

@@ -103,7 +103,7 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
   });
 
   it('walks dependents by depth with paths, tests and co-change partners no static edge links', async () => {
-    const result = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3 });
+    const result = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, changesWith: 10 });
     const at = (d: number) => result.levels.find((l) => l.depth === d)?.scopes.map((s) => s.scope.qualifiedName).sort() ?? [];
     expect(at(1)).toEqual(expect.arrayContaining(['Invoice.total', 'format']));
     expect(at(2)).toEqual(expect.arrayContaining(['Invoice.describe', 'checkTotal']));
@@ -140,8 +140,49 @@ describe('history, impact, review and dead code (real git, Neo4j)', () => {
     });
     expect(src('Invoice.describe')).toEqual({ static: expect.objectContaining({ links: 0, depth: 2 }) });
     expect(result.changesWith[0].score).toBeGreaterThan(result.changesWith[1].score);
-    expect((await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], changesWith: 0 })).changesWith).toEqual([]);
+    expect(result.changesWithStatus).toBe('computed');
+
+    // Opt-in: by default (and with 0) nothing is read for changesWith, and the answer says it was not asked.
+    const reads = jest.spyOn(h.neo4j, 'read');
+    try {
+      for (const req of [{}, { changesWith: 0 }]) {
+        reads.mockClear();
+        const plain = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, ...req });
+        expect({ changesWith: plain.changesWith, status: plain.changesWithStatus }).toEqual({ changesWith: [], status: 'not-asked' });
+        const queries = reads.mock.calls.map((c) => c[0]);
+        expect(queries).toContain('impact/walk');
+        expect(queries).not.toContain('impact/change-partners');
+        // The walk itself is the same answer.
+        expect(plain.levels).toEqual(result.levels);
+        expect(plain.coverage).toEqual(result.coverage);
+      }
+      reads.mockClear();
+      await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, changesWith: 3 });
+      expect(reads.mock.calls.map((c) => c[0])).toContain('impact/change-partners');
+    } finally {
+      reads.mockRestore();
+    }
     await expect(impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], changesWith: 51 })).rejects.toMatchObject({ field: 'changesWith' });
+  });
+
+  it('applies the node cap inside the walk: the first dependents by id, the rest left out and said so', async () => {
+    const full = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3 });
+    const all = full.levels.flatMap((l) => l.scopes);
+    expect(full.coverage.truncated).toBe(false);
+    expect(all.length).toBeGreaterThan(3);
+    const depth1 = full.levels[0].scopes.map((s) => s.scope.id).sort();
+    for (const cap of [1, depth1.length, depth1.length + 1]) {
+      const capped = await impact.impact({ repository: repoId, scopeIds: [id('src/money.ts#round|function')], depth: 3, maxNodes: cap });
+      const got = capped.levels.flatMap((l) => l.scopes);
+      expect(got.length).toBe(cap);
+      expect(capped.coverage.truncated).toBe(true);
+      // Level by level, each capped level keeps the first of its new dependents by id.
+      if (cap <= depth1.length) expect(capped.levels.map((l) => l.scopes.map((s) => s.scope.id))).toEqual([depth1.slice(0, cap)]);
+      else expect(capped.levels[0].scopes.map((s) => s.scope.id).sort()).toEqual(depth1);
+      // Edges are those into the dependents kept (and the targets), never into ones left out.
+      expect(capped.coverage.edges).toBeLessThan(full.coverage.edges);
+      expect(got.every((h) => h.path.length === h.depth)).toBe(true);
+    }
   });
 
   it('refuses bad input with a named field', async () => {

@@ -67,15 +67,16 @@ describe('impact, reviewChange, history and deadCode through the API, MCP and CL
     const withEmails = await gql(stack.url, 'query($r: String!) { history(repository: $r, includeEmails: true) { authors { email } } }', { r: name });
     expect(withEmails.body.data.history.authors[0].email).toBe('eve@example.org');
 
-    const impact = await gql(
-      stack.url,
-      `query($i: ImpactInput!) { impact(input: $i) { levels { depth scopes { relation scope { qualifiedName } path { edge resolver } } } coverage { nameOnlyEdges testsFound summary } history
-         changesWith { scope { qualifiedName } sources { kind rank links depth lineDistance support confidence } } } }`,
-      {
-        i: { repository: name, qualifiedNames: ['helper'], depth: 2 },
-      },
-    );
+    const IMPACT_QUERY = `query($i: ImpactInput!) { impact(input: $i) { levels { depth scopes { relation scope { qualifiedName } path { edge resolver } } } coverage { nameOnlyEdges testsFound summary } history
+         changesWith { scope { qualifiedName } sources { kind rank links depth lineDistance support confidence } } changesWithStatus } }`;
+    // changesWith is opt-in: by default none are computed and the answer says it was not asked.
+    const plain = await gql(stack.url, IMPACT_QUERY, { i: { repository: name, qualifiedNames: ['helper'], depth: 2 } });
+    expect(plain.body.errors).toBeUndefined();
+    expect(plain.body.data.impact).toMatchObject({ changesWith: [], changesWithStatus: 'not-asked' });
+    const impact = await gql(stack.url, IMPACT_QUERY, { i: { repository: name, qualifiedNames: ['helper'], depth: 2, changesWith: 10 } });
     expect(impact.body.errors).toBeUndefined();
+    expect(impact.body.data.impact.changesWithStatus).toBe('computed');
+    expect(impact.body.data.impact.levels).toEqual(plain.body.data.impact.levels);
     // run_app calls helper and changed with it in all three commits; unused_thing sits 4 lines below it.
     const changesWith = impact.body.data.impact.changesWith;
     expect(changesWith.map((c: { scope: { qualifiedName: string } }) => c.scope.qualifiedName)).toEqual(['run_app', 'unused_thing']);
@@ -109,12 +110,17 @@ describe('impact, reviewChange, history and deadCode through the API, MCP and CL
   });
 
   it('gives the same answers as MCP tools and CLI commands', async () => {
-    const tool = await mcp.callTool({ name: 'impact', arguments: { repository: name, qualifiedNames: ['helper'] } });
+    const plainTool = await mcp.callTool({ name: 'impact', arguments: { repository: name, qualifiedNames: ['helper'] } });
+    expect(textOf(plainTool)).toMatch(/depth 1:\n\s+caller run_app pkg\/app\.py:4-5 \(CALLS line 5, by name\)/);
+    expect(textOf(plainTool)).toContain('usually changes with it: not asked (pass changesWith: N for N suggestions)');
+    const tool = await mcp.callTool({ name: 'impact', arguments: { repository: name, qualifiedNames: ['helper'], changesWith: 10 } });
     expect(textOf(tool)).toMatch(/depth 1:\n\s+caller run_app pkg\/app\.py:4-5 \(CALLS line 5, by name\)/);
     expect(textOf(tool)).toMatch(/usually changes with it \(static edges, same file, co-change fused\):\n\s+run_app pkg\/app\.py:4-5 \(static: linked to 1; co-change: 100% of 3\+ commits\)/);
     const histTool = await mcp.callTool({ name: 'history', arguments: { repository: name } });
     expect(textOf(histTool)).toMatch(/3 commits from/);
     const cli = await run(process.execPath, [path.join(ROOT, 'bin/scopegraph'), 'dead-code', '--repo', name, '--min-confidence', '0'], { env: { ...process.env, SCOPEGRAPH_URL: stack.url }, cwd: ROOT });
     expect(cli.stdout).toMatch(/function unused_thing pkg\/util\.py:5-6/);
+    const cliImpact = await run(process.execPath, [path.join(ROOT, 'bin/scopegraph'), 'impact', 'helper', '--repo', name, '--changes-with', '5'], { env: { ...process.env, SCOPEGRAPH_URL: stack.url }, cwd: ROOT });
+    expect(cliImpact.stdout).toMatch(/usually changes with it \(static edges, same file, co-change fused\):\n\s+run_app pkg\/app\.py:4-5 \(static: linked to 1; co-change: 100% of 3\+ commits\)/);
   });
 });

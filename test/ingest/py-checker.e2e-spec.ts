@@ -149,6 +149,29 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
     expect(await alive(pid)).toBe(false);
   });
 
+  it('a checker forgotten while it starts (a repository deleted mid-start): no unhandled rejection, open() says why', async () => {
+    // vscode-jsonrpc rethrows a failed request write where nothing can catch it: `initialize` still
+    // queued when the process is stopped ended the whole worker (found on liblz4, whose few Python
+    // scripts started pyright, which was asked nothing and stopped at once).
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-pyright-')), 'hang-after-0.js');
+    fs.writeFileSync(script, `require(${JSON.stringify(FAKE)});\n`);
+    const unhandled: unknown[] = [];
+    const heard = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', heard);
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs: 4000, startTimeoutMs: 10_000 });
+    try {
+      const file = { path: 'src/app.py', contentHash: 'x', scopes: [] } as unknown as Parameters<PyChecker['open']>[2][number];
+      const opening = checker.open('forgotten', dir, [file]);
+      checker.forget('forgotten');
+      expect((await opening).skipped).toMatch(/pyright failed to start/);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', heard);
+      await checker.close();
+    }
+  });
+
   it('a server that stops answering part-way: the fast resolver answers the rest, the summary says so', async () => {
     // Answers the warm-up question asked while files are parsed, then nothing.
     const { run, ms, pid } = await indexWith('hang-after-1.js', repos.mid, 30_000);

@@ -199,7 +199,7 @@ describe('LOCALIZE: from an issue to the functions a fix changes', () => {
     expect(callee!.evidence!.some((e) => e.signal === 'top-neighbor' && e.edge === 'CALLS' && e.from === 'Cart.total')).toBe(true);
     expect(res.explain.notes.join(' ')).toMatch(/function-match.*top-neighbor/);
     const after = res.explain.localize!.afterFusion!;
-    expect(after.map((s) => s.signal)).toEqual(['file-prior', 'file-sibling', 'function-match', 'top-neighbor']);
+    expect(after.map((s) => s.signal)).toEqual(['file-prior', 'file-sibling', 'function-match', 'top-neighbor', 'contract']);
     expect(after.find((s) => s.signal === 'top-neighbor')!.hits).toBeGreaterThan(0);
   });
 

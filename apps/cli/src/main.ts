@@ -86,6 +86,7 @@ program
   .requiredOption('--repo <name>', 'repository')
   .option('--depth <n>', 'levels to walk (1-6, default 3)', positiveInt)
   .option('--max-nodes <n>', 'dependents at most (default 500)', positiveInt)
+  .option('--changes-with <n>', 'also what usually changes with them: n suggestions (static edges, same file, co-change; default none)', positiveInt)
   .option('--json', 'print JSON')
   .action((scopes: string[], o) => run(() => impactCommand(scopes, o)));
 program

@@ -3,6 +3,7 @@
 // hooks of a test suite the package does not ship, Node module-loader hooks. Each is a convention,
 // not a list of names: every rule says which shape of code it reads.
 import * as path from 'node:path';
+import { isTestPath } from './test-paths';
 
 /**
  * `new (class X {...})()`, `register(A, new (class X {...})())`, `foo(class X {...})`: a named class
@@ -73,9 +74,17 @@ export function commentAbove(lines: string[], startLine: number): string {
  * `'_' + name + 'Summary'`, as used in `this[key]()`. Only strings that are nothing but identifier
  * characters around one substitution count (prose like `` `Error: ${e}` `` is not a key).
  */
-export function keyAffixes(text: string, into: Set<string>): void {
+export function keyAffixes(text: string, into: Set<string>, python = false): void {
   for (const m of text.matchAll(/`([\p{L}\p{N}_$]*)\$\{[^`{}]*\}([\p{L}\p{N}_$]*)`/gu)) addAffix(m[1], m[2], into);
   for (const m of text.matchAll(/(['"])([\p{L}\p{N}_$]*)\1\s*\+\s*[\p{L}\p{N}_$.]+\s*\+\s*(['"])([\p{L}\p{N}_$]+)\3/gu)) addAffix(m[2], m[4], into);
+  if (!python) return;
+  // Python's ways of writing the same key, handed to getattr/hasattr/__dict__ or a registry lookup:
+  // '_%s_formatter' % kind, '_{}_formatter'.format(kind), f"_{kind}_formatter", and a tail alone
+  // appended to a variable (kind + '_handler').
+  for (const m of text.matchAll(/(['"])(\w*)%[sr]([\w]*)\1\s*%/g)) addAffix(m[2], m[3], into);
+  for (const m of text.matchAll(/(['"])(\w*)\{\w*\}(\w*)\1\s*\.format\(/g)) addAffix(m[2], m[3], into);
+  for (const m of text.matchAll(/\b(?:[fF][rR]?|[rR][fF])(['"])(\w*)\{[^'"{}]+\}(\w*)\1/g)) addAffix(m[2], m[3], into);
+  for (const m of text.matchAll(/(?<![\w'"])[A-Za-z_][\w.]*\s*\+\s*(['"])([A-Za-z_]\w+)\1(?!\s*\+)/g)) addAffix('', m[2], into);
 }
 
 function addAffix(head: string, tail: string, into: Set<string>): void {
@@ -110,4 +119,30 @@ export function isLoaderHook(name: string, file: string, hookFiles: Set<string>)
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Test suites named by their folder at the top of the repository beyond tests/ (fabric's
+ * integration/, Maven's it/, functional/, e2e/, acceptance/): a runner collects their classes and
+ * functions by name, nothing calls them. Only top-level folders count: `pkg/integration/` is more
+ * often code that integrates with something.
+ */
+const SUITE_DIR = /^(integration|it|functional|e2e|acceptance)\//;
+
+export function isTestSuitePath(p: string): boolean {
+  return isTestPath(p) || SUITE_DIR.test(p);
+}
+
+/**
+ * A Python function whose body is nothing but a docstring with `>>>` examples (urwid's
+ * `_test_process_input`, "Doctest for process_input"): it exists to hold a doctest, which doctest
+ * collection runs without calling the function. `lines` are the declaration's own lines.
+ */
+export function isDoctestHolder(lines: string[]): boolean {
+  const text = lines.join('\n');
+  const header = text.match(/^[\s\S]*?\bdef\s+\w+\s*\([\s\S]*?\)\s*(->[^:]*)?:[ \t]*(#.*)?\n/);
+  if (!header) return false;
+  const body = text.slice(header[0].length).trim();
+  const doc = body.match(/^[rRuU]?("""|''')([\s\S]*?)\1\s*(pass)?$/);
+  return !!doc && /^\s*>>>/m.test(doc[2]);
 }

@@ -6,9 +6,8 @@ import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
 import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
-import { frameworkConvention, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, topLevelPackages } from './python-conventions';
-import { isTestPath } from './test-paths';
-import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
+import { dottedBases, frameworkConvention, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
+import { affixMatch, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
 const KINDS = ['function', 'method', 'class'];
@@ -107,7 +106,7 @@ export class DeadCodeService {
       else open.push(r);
     }
     const names = new Set(open.map((r) => r.name));
-    const definitions = names.size ? await this.neo4j.read<{ name: string; path: string; startLine: number | null }>('impact/name-definitions', { repoId: req.repository, names: [...names] }) : [];
+    const definitions = names.size ? await this.neo4j.read<{ name: string; path: string; startLine: number | null; qualifiedName?: string | null }>('impact/name-definitions', { repoId: req.repository, names: [...names] }) : [];
 
     const candidatePaths = new Set(open.map((r) => r.path));
     const moduleValues = new Set<string>();
@@ -135,15 +134,17 @@ export class DeadCodeService {
       nameUses(f.path, codeOnly(f.path, text, true), names, inStrings);
       for (const [name, list] of inStrings) stringMentions.set(name, (stringMentions.get(name) ?? 0) + list.length);
       if (candidatePaths.has(f.path)) for (const m of text.matchAll(MODULE_VALUE)) moduleValues.add(`${f.path}#${m[1]}`);
-      keyAffixes(text, affixes);
+      keyAffixes(text, affixes, /\.pyi?$/.test(f.path));
       registeredHookFiles(f.path, text, hookFiles);
       if (candidatePaths.has(f.path)) sources.set(f.path, text.split('\n'));
     });
-    const testsShipped = files.some((f) => isTestPath(f.path));
+    const testsShipped = files.some((f) => isTestSuitePath(f.path));
     const definitionCount = new Map<string, number>();
     for (const [name, list] of uses) definitionCount.set(name, list.length);
     dropDeclarations(uses, definitions);
     for (const [name, n] of definitionCount) definitionCount.set(name, n - (uses.get(name)?.length ?? 0));
+    // `Class.method` of every declaration of the candidates' names, to tell overrides of dotted bases.
+    const qualifiedNames = new Set(definitions.map((d) => (d.qualifiedName ?? '').split('.').slice(-2).join('.')));
     // Config, templates, rc files and docs name commands, handlers and keybindings the graph never sees.
     const packages = topLevelPackages(files.map((f) => f.path));
     // Held in an object: the callback below sets it, which TypeScript's narrowing does not follow.
@@ -173,12 +174,17 @@ export class DeadCodeService {
         exclude(hook);
         continue;
       }
+      const base = pythonBase(r, python.fileImports.get(r.path) ?? new Set(), packages, qualifiedNames);
+      if (base.entry) {
+        exclude(base.entry);
+        continue;
+      }
       const signs = declarationSigns(r, sources.get(r.path) ?? [], { hookFiles, affixes, testsShipped });
       if (signs.entry) {
         exclude(signs.entry);
         continue;
       }
-      const { confidence, reasons } = judge(r, {
+      const { confidence, reasons } = judge(base.repoBase ? { ...r, repoBase: true } : r, {
         testHook: signs.testHook,
         keyAffix: signs.keyAffix,
         quoted: quoted.get(r.name) ?? 0,
@@ -361,18 +367,38 @@ function pythonHook(r: CandidateRow, python: ReturnType<typeof pythonContext>): 
  * loader hook) or evidence for `judge` (a test hook, a run-time key it fits).
  */
 function declarationSigns(
-  r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'startLine'>,
+  r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'startLine' | 'endLine' | 'language'>,
   lines: string[],
   ctx: { hookFiles: Set<string>; affixes: Set<string>; testsShipped: boolean },
 ): { entry: string | null; testHook: string | null; keyAffix: string | null } {
   const start = r.startLine === null ? null : Number(r.startLine);
   if (r.kind === 'class' && start !== null && isClassExpression(lines[start - 1] ?? '', r.name)) return { entry: 'a class expression: its value is used where it is written', testHook: null, keyAffix: null };
   if (isLoaderHook(r.name, r.path, ctx.hookFiles)) return { entry: 'a Node module-loader hook (its file is given to register())', testHook: null, keyAffix: null };
+  if (r.language === 'python' && r.kind !== 'class' && start !== null && r.endLine !== null && isDoctestHolder(lines.slice(start - 1, Number(r.endLine)))) {
+    return { entry: 'holds only a doctest, which doctest collection runs', testHook: null, keyAffix: null };
+  }
   return {
     entry: null,
     testHook: ctx.testsShipped || start === null ? null : testHook(r.name, commentAbove(lines, start)),
     keyAffix: r.kind === 'class' ? null : affixMatch(r.name, ctx.affixes),
   };
+}
+
+/**
+ * What a Python method's class inherits where the graph has no edge: a standard-library protocol
+ * reached through the repository's classes, a dotted base (`json.JSONEncoder`, `SCons.cpp.PreProcessor`)
+ * from outside (the method may be one of its hooks) or from the repository (the method overrides one
+ * of the base's when the base declares the same name; otherwise the class still extends another).
+ */
+export function pythonBase(r: CandidateRow, fileImports: Set<string>, packages: Set<string>, qualifiedNames: Set<string>): { entry: string | null; repoBase: boolean } {
+  if (r.language !== 'python' || r.kind !== 'method') return { entry: null, repoBase: false };
+  const protocol = stdlibProtocol(r, r.outsideAncestors);
+  if (protocol) return { entry: 'a standard-library protocol method of an outside base the class inherits', repoBase: false };
+  const dotted = r.parentHead ? dottedBases(r.parentHead, fileImports, packages) : [];
+  if (dotted.some((d) => d.where === 'outside')) return { entry: 'overrides a method of an outside class', repoBase: false };
+  const own = dotted.filter((d) => d.where === 'repository');
+  if (own.some((d) => qualifiedNames.has(`${d.className}.${r.name}`))) return { entry: 'overrides a method of its base class (a dotted base the graph has no edge for)', repoBase: false };
+  return { entry: null, repoBase: own.length > 0 };
 }
 
 /** Public API: manifest entry files, and files they import (re-exports, `from .x import y` in __init__). */
@@ -405,7 +431,7 @@ export function entryPoint(
   publicFiles: Set<string>,
   manifests?: Pick<Manifests, 'entryFunctions' | 'library'>,
 ): string | null {
-  if (isTestPath(r.path) || /^test/i.test(r.name)) return 'test';
+  if (isTestSuitePath(r.path) || /^test/i.test(r.name)) return 'test';
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
   if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';

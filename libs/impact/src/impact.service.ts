@@ -5,7 +5,7 @@ import type { ScopeRef } from './scope-ref';
 import { CHANGE_SUGGESTIONS, ChangeSuggestion, PartnerRow, rankChangeSuggestions } from './change-suggestions';
 import { isTestPath } from './test-paths';
 
-export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10, maxChangesWith: 50, defaultChangesWith: 10 };
+export const IMPACT_LIMITS = { maxDepth: 6, defaultDepth: 3, maxNodes: 2_000, defaultNodes: 500, maxTargets: 200, maxCoChanged: 50, defaultCoChanged: 10, maxChangesWith: 50, defaultChangesWith: 0 };
 
 export type { ScopeRef } from './scope-ref';
 
@@ -76,12 +76,17 @@ export interface ImpactResult {
   coChanged: CoChangedScope[];
   /**
    * What else usually changes with the asked scopes: static edges, same-file neighbours and history's
-   * co-change fused (change-suggestions.ts), each with the lists that ranked it.
+   * co-change fused (change-suggestions.ts), each with the lists that ranked it. Opt-in: empty unless
+   * the request asks for some (changesWithStatus says which).
    */
   changesWith: ChangeSuggestion[];
+  /** computed: changesWith was read (it may still be empty); not-asked: changesWith was 0, nothing was read. */
+  changesWithStatus: ChangesWithStatus;
   history: 'git' | 'none' | 'not-read';
   elapsedMs: number;
 }
+
+export type ChangesWithStatus = 'computed' | 'not-asked';
 
 export interface ImpactRequest {
   repository: string;
@@ -90,7 +95,10 @@ export interface ImpactRequest {
   depth?: number;
   maxNodes?: number;
   coChanged?: number;
-  /** Suggestions in changesWith at most (0: none, and no read for them). */
+  /**
+   * Suggestions in changesWith at most. Default 0: none and no read for them (the read costs a hub
+   * about as much as the walk itself); callers that show "what else usually changes" ask for them.
+   */
   changesWith?: number;
 }
 
@@ -102,20 +110,40 @@ export interface ImpactOptions {
   coChangeRules?: (ids: string[]) => Promise<PartnerRow[]>;
 }
 
-interface InboundRow extends ScopeRef {
+/** The first edge (by target id) that reached a dependent: the first step of its path. */
+interface FirstEdge {
   target: string;
-  /** Unpinned, non-external references out of the dependent (dynamic calls, unknown receivers). */
-  unresolvedOut: number | null;
   edge: string;
   line: number | null;
   resolver: string | null;
   via: string | null;
 }
 
+/** A dependent new to the answer, with its unpinned, non-external references out (dynamic calls, unknown receivers). */
+interface HitRow extends ScopeRef {
+  first: FirstEdge;
+  unresolvedOut: number | null;
+}
+
 interface RepositoryRow {
   history: string | null;
   indexedAt: string | null;
   edges: number | null;
+}
+
+interface WalkRow {
+  repository: RepositoryRow | null;
+  targets: (ScopeRef & { asked: boolean })[];
+  importers: { imported: string; id: string; path: string; line: number | null }[];
+  /** New dependents per depth 1-6, by id (empty past the depth asked or where the walk stopped). */
+  hits: HitRow[][];
+  truncated: boolean;
+  /** Distinct edges followed, and of them matched by name only (resolver fast) or by a compiler (precise). */
+  edgeCount: number;
+  nameOnly: number;
+  precise: number;
+  /** [dependent, asked scope] for every direct, non-dispatch edge into an asked scope ($callers only). */
+  callers: [string, string][];
 }
 
 const ROWS_PER_NODE = 8;
@@ -168,28 +196,33 @@ export class ImpactService {
     const names = req.qualifiedNames ?? [];
     if (ids.length + names.length === 0) throw new DomainError(DomainErrorCode.InvalidInput, 'give at least one scope id or qualified name', 'scopeIds');
     if (ids.length + names.length > IMPACT_LIMITS.maxTargets) throw new DomainError(DomainErrorCode.InvalidInput, `at most ${IMPACT_LIMITS.maxTargets} scopes`, 'scopeIds');
-    // Both reads at once: a round trip is tens of milliseconds on a loaded server.
-    const [[repo], targetRows] = await Promise.all([
-      this.neo4j.read<RepositoryRow>('impact/repository', { repoId: req.repository }),
-      this.neo4j.read<ScopeRef & { asked: boolean }>('impact/targets', { repoId: req.repository, ids, names }),
-    ]);
+    // One round trip for the repository, the targets, the whole walk and the importers: on a loaded
+    // server each round trip cost tens of milliseconds, and the node cap is applied per level inside
+    // the query, so a hub's dependents past the cap are never read.
+    const [walk] = await this.neo4j.read<WalkRow>('impact/walk', {
+      repoId: req.repository,
+      ids,
+      names,
+      depth: cypherInt(depth),
+      maxNodes: cypherInt(maxNodes),
+      rowLimit: cypherInt(maxNodes * ROWS_PER_NODE + ROW_SLACK),
+      callers: withLimit > 0,
+    });
+    const repo = walk?.repository;
     if (!repo) throw new DomainError(DomainErrorCode.UnknownRepository, `no repository named "${req.repository}"`, 'repository');
+    const targetRows = walk.targets;
     if (!targetRows.some((t) => t.asked)) throw new DomainError(DomainErrorCode.InvalidInput, `no scope of "${req.repository}" has the given ids or qualified names`, ids.length ? 'scopeIds' : 'qualifiedNames');
     const targets = targetRows.map(({ asked: _a, ...t }) => t);
     const seen = new Map<string, ImpactedScope | null>(targets.map((t) => [t.id, null]));
-    const edges = new Map<string, PathEdge>();
     const levels: ImpactResult['levels'] = [];
-    let frontier = targets.map((t) => t.id);
-    let truncated = false;
-    // Unresolved names (read once per index run of the repository) and importers, beside the walk.
+    const truncated = walk.truncated;
+    // Unresolved names: read once per index run of the repository, then from memory.
     const unresolvedNames = this.unresolvedNames(req.repository, repo);
     unresolvedNames.catch(() => undefined);
     const targetPaths = [...new Set(targets.map((t) => t.path))];
     const fileIds = targetPaths.map((p) => `${req.repository}:${p}#${p}|file`);
-    const importerRows = this.neo4j.read<{ imported: string; id: string; path: string; line: number | null }>('impact/importers', { fileIds });
-    importerRows.catch(() => undefined);
     // Candidates for changesWith need only the asked scopes (not the members they stand for: the
-    // ranking was measured on the asked ones): read beside the walk, one round trip.
+    // ranking was measured on the asked ones): one more round trip, only when asked for.
     const askedIds = targetRows.filter((t) => t.asked).map((t) => t.id);
     const partnerRows: Promise<PartnerRow[]> =
       withLimit === 0
@@ -204,46 +237,32 @@ export class ImpactService {
           ]).then(([a, b]) => [...a, ...b]);
     partnerRows.catch(() => undefined);
     const unresolvedOut = new Map<string, number>();
-    const asked = new Set(askedIds);
-    const callerLinks = new Map<string, Set<string>>();
-    for (let d = 1; d <= depth && frontier.length && !truncated; d++) {
-      // Rows beyond a few per node the cap still allows would be dropped anyway: the step stops there.
-      const rowLimit = (maxNodes - (seen.size - targets.length)) * ROWS_PER_NODE + ROW_SLACK;
-      const rows = await this.neo4j.read<InboundRow>('impact/inbound', { ids: frontier, limit: cypherInt(rowLimit) });
-      if (rows.length >= rowLimit) truncated = true;
-      rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.target < b.target ? -1 : 1));
+    for (let d = 1; d <= depth; d++) {
       const level: ImpactedScope[] = [];
-      for (const r of rows) {
-        // Direct dependents of asked scopes are changesWith's static neighbours on the in side.
-        if (d === 1 && !r.via && asked.has(r.target)) callerLinks.set(r.id, (callerLinks.get(r.id) ?? new Set<string>()).add(r.target));
-        const edge: PathEdge = { from: r.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
-        edges.set(`${edge.from}|${edge.edge}|${edge.to}|${edge.line}`, edge);
-        if (seen.has(r.id)) continue;
-        if (seen.size - targets.length >= maxNodes) {
-          truncated = true;
-          break;
-        }
+      for (const h of walk.hits[d - 1] ?? []) {
+        const r = h.first;
+        const edge: PathEdge = { from: h.id, edge: r.edge, to: r.via ?? r.target, line: r.line ?? null, resolver: r.resolver ?? null, via: r.via ? r.target : null };
         const parent = seen.get(r.target);
         const hit: ImpactedScope = {
-          scope: { id: r.id, name: r.name, qualifiedName: r.qualifiedName, kind: r.kind, path: r.path, startLine: r.startLine, endLine: r.endLine },
+          scope: { id: h.id, name: h.name, qualifiedName: h.qualifiedName, kind: h.kind, path: h.path, startLine: h.startLine, endLine: h.endLine },
           depth: d,
           relation: r.via ? 'dispatch-caller' : RELATION[r.edge],
-          isTest: isTestPath(r.path),
+          isTest: isTestPath(h.path),
           path: [edge, ...(parent ? parent.path : [])],
         };
-        seen.set(r.id, hit);
-        unresolvedOut.set(r.id, Number(r.unresolvedOut ?? 0));
+        seen.set(h.id, hit);
+        unresolvedOut.set(h.id, Number(h.unresolvedOut ?? 0));
         level.push(hit);
       }
       if (level.length) levels.push({ depth: d, scopes: level });
-      frontier = level.map((h) => h.scope.id);
     }
+    const callerLinks = new Map<string, Set<string>>();
+    for (const [id, target] of walk.callers) callerLinks.set(id, (callerLinks.get(id) ?? new Set<string>()).add(target));
     const reached = [...seen.values()].filter((h): h is ImpactedScope => h !== null);
 
     const answerNames = [...new Set([...targets, ...reached.map((h) => h.scope)].map((s) => s.name).filter((n) => n && n.length > 0))];
-    // Independent reads: importers, history's partners and the unresolved names, at once.
-    const [importers0, coRows, byName, partners] = await Promise.all([
-      importerRows,
+    // Independent reads: history's partners and the unresolved names, at once.
+    const [coRows, byName, partners] = await Promise.all([
       // Without history there are no CO_CHANGED edges to read: one round trip fewer.
       coLimit > 0 && repo.history === 'git'
         ? this.neo4j.read<ScopeRef & { confidence: number; support: number; with: string[]; level: string }>('impact/co-changed', {
@@ -258,7 +277,7 @@ export class ImpactService {
     // An unpinned reference `x.y.name` or `name` could be a use of any scope named `name`.
     const sameName = answerNames.reduce((n, name) => n + (byName.get(name) ?? 0), 0);
     const inReached = reached.reduce((n, h) => n + (unresolvedOut.get(h.scope.id) ?? 0), 0);
-    const importers = importers0
+    const importers = walk.importers
       .filter((r) => !targetPaths.includes(r.path))
       .map((r) => ({ path: r.path, imports: r.imported, line: r.line ?? null, isTest: isTestPath(r.path) }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -269,16 +288,13 @@ export class ImpactService {
       if (hit) callers.push({ ...hit.scope, source: 'static', links: targetsLinked.size, query: null, distance: null, support: null, confidence: null });
     }
     const changesWith = rankChangeSuggestions(askedIds, mergeStatic([...partners, ...callers]), reached, withLimit);
-    const followed = [...edges.values()];
-    const nameOnly = followed.filter((e) => e.resolver === 'fast').length;
-    const precise = followed.filter((e) => e.resolver === 'precise').length;
     const tests = reached.filter((h) => h.isTest).map((h) => h.scope);
     const testsFound = tests.length > 0 || importers.some((i) => i.isTest);
 
     const coverage: ImpactCoverage = {
-      edges: followed.length,
-      nameOnlyEdges: nameOnly,
-      preciseEdges: precise,
+      edges: Number(walk.edgeCount),
+      nameOnlyEdges: Number(walk.nameOnly),
+      preciseEdges: Number(walk.precise),
       unresolvedSameName: sameName,
       unresolvedInReached: inReached,
       testsFound,
@@ -296,6 +312,7 @@ export class ImpactService {
       coverage,
       coChanged,
       changesWith,
+      changesWithStatus: withLimit > 0 ? 'computed' : 'not-asked',
       history: repo.history === 'git' ? 'git' : repo.history === 'none' ? 'none' : 'not-read',
       elapsedMs: Math.round(performance.now() - started),
     };

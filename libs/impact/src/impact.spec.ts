@@ -1,5 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { changedByContent, mapChangedScopes, VersionScope } from './change-mapper';
 import { entryPoint } from './dead-code.service';
+import { IMPACT_LIMITS } from './impact.service';
 import { isTestPath } from './test-paths';
 
 const scope = (id: string, startLine: number, endLine: number, contentHash = id): VersionScope => ({ id, name: id, qualifiedName: id, kind: 'function', startLine, endLine, contentHash });
@@ -39,5 +42,22 @@ describe('dead-code entry points', () => {
   it('knows test paths of several languages', () => {
     expect(['test/a.e2e-spec.ts', 'src/a.spec.ts', 'pkg/test_x.py', 'x_test.go', 'FooTest.java', 'spec/a_spec.rb'].every(isTestPath)).toBe(true);
     expect(isTestPath('src/contest.ts')).toBe(false);
+  });
+});
+
+describe('impact/walk.cypher', () => {
+  it('repeats one level block per depth 1-6, identical but for the depth numbers', () => {
+    const text = fs.readFileSync(path.join(__dirname, '../../../cypher/impact/walk.cypher'), 'utf8');
+    // Each block runs from its "// Depth N." line to the first line that closes it.
+    const blocks = text.split(/^\/\/ Depth \d\.$/m).slice(1).map((b) => b.slice(0, b.indexOf('\n}\n') + 2).trim());
+    expect(blocks).toHaveLength(IMPACT_LIMITS.maxDepth);
+    const shapes = blocks.map((b, i) => b.replaceAll(`$depth >= ${i + 1}`, '$depth >= D').replace(/\b([a-z]+)[0-9]\b/gi, '$1#'));
+    expect(new Set(shapes).size).toBe(1);
+    // Each block reads the previous depth's frontier and writes its own.
+    blocks.forEach((b, i) => {
+      expect(b).toContain(`CALL (f${i}, seen${i}, room${i}, stop${i})`);
+      expect(b).toContain(`AS level${i + 1},`);
+      expect(b).toContain(`$depth >= ${i + 1} AND`);
+    });
   });
 });

@@ -28,6 +28,8 @@ interface Convention {
   scope: 'file' | 'repository';
   /** A file name the framework loads by itself (doit's dodo.py), with no import needed. */
   file?: RegExp;
+  /** Code in the file that hands its objects to the framework (`sys.meta_path.append(self)`), instead of an import. */
+  marker?: RegExp;
 }
 
 /**
@@ -42,11 +44,21 @@ const CONVENTIONS: Convention[] = [
   { framework: 'Python-Markdown loads an extension module by name and calls its makeExtension', kind: 'function', name: /^makeExtension$/, module: 'markdown', scope: 'file' },
   { framework: 'Pelican loads a plugin module and calls its register()', kind: 'function', name: /^register$/, module: 'pelican', scope: 'file' },
   { framework: 'Textual dispatches action_/on_/watch_/compute_/validate_ methods by name', kind: 'method', name: /^(action|on|watch|compute|validate)_\w/, module: 'textual', scope: 'file' },
+  {
+    framework: 'importlib calls the finder/loader protocol of objects put on sys.meta_path or sys.path_hooks',
+    kind: 'method',
+    name: /^(find_spec|find_module|create_module|exec_module|load_module|module_repr|get_code|get_source|get_data|get_filename|is_package|get_resource_reader|path_stats|set_data|source_to_code|invalidate_caches|find_distributions)$/,
+    module: 'importlib.abc',
+    scope: 'file',
+    marker: /\bsys\.(meta_path|path_hooks)\b|\bimportlib\.(machinery|abc)\b|\bspec_from_loader\(/,
+  },
 ];
 
 export interface PythonContext {
   /** Imports per Python file. */
   fileImports: Map<string, Set<string>>;
+  /** Files whose code carries a convention's marker, by convention. */
+  marked?: Map<Convention, Set<string>>;
   /** Every module imported by some file of the repository. */
   repoImports: Set<string>;
 }
@@ -54,13 +66,19 @@ export interface PythonContext {
 export function pythonContext(files: { path: string; text: string }[]): PythonContext {
   const fileImports = new Map<string, Set<string>>();
   const repoImports = new Set<string>();
+  const marked = new Map<Convention, Set<string>>();
   for (const f of files) {
     if (!/\.pyi?$/.test(f.path)) continue;
+    for (const c of CONVENTIONS) {
+      if (!c.marker?.test(f.text)) continue;
+      if (!marked.has(c)) marked.set(c, new Set());
+      marked.get(c)!.add(f.path);
+    }
     const imports = pythonImports(f.text);
     fileImports.set(f.path, imports);
     for (const i of imports) repoImports.add(i);
   }
-  return { fileImports, repoImports };
+  return { fileImports, repoImports, marked };
 }
 
 /** The framework convention that calls this declaration by its name, or null. */
@@ -69,6 +87,7 @@ export function frameworkConvention(r: { name: string; kind: string; path: strin
   for (const c of CONVENTIONS) {
     if (c.kind !== r.kind || !c.name.test(r.name)) continue;
     if (c.file?.test(r.path)) return c.framework;
+    if (ctx.marked?.get(c)?.has(r.path)) return c.framework;
     const imports = c.scope === 'file' ? ctx.fileImports.get(r.path) ?? new Set<string>() : ctx.repoImports;
     if (importsModule(imports, c.module)) return c.framework;
   }
@@ -134,4 +153,59 @@ export function importsOwnPackage(text: string, packages: Set<string>): string |
 /** Whether a file lies inside the named top-level package (`pkg/...`, `src/pkg/...`). */
 export function inPackage(path: string, pkg: string): boolean {
   return path.startsWith(`${pkg}/`) || path.startsWith(`src/${pkg}/`);
+}
+
+/**
+ * Methods the standard library calls by name on subclasses of its classes (socketserver handlers,
+ * logging handlers, threads, unittest, importlib finders and loaders, HTMLParser, ast visitors, asyncio
+ * protocols, JSON encoders, formatters), by the base's last name. Used where the class reaches the
+ * base through the repository's own classes, so no edge leads from the base to the method.
+ */
+const STDLIB_PROTOCOLS: { base: RegExp; method: RegExp }[] = [
+  { base: /RequestHandler$/, method: /^(setup|handle|finish|log_message|log_request|log_error|send_head|version_string|handle_one_request)$/ },
+  { base: /^(?:logging\.)?\w*Handler$/, method: /^(emit|flush|close|handleError|format|shouldRollover|doRollover)$/ },
+  { base: /^(?:threading\.)?(Thread|Timer)$/, method: /^run$/ },
+  { base: /TestCase$/, method: /^(setUp|tearDown|setUpClass|tearDownClass|asyncSetUp|asyncTearDown|runTest|shortDescription)$/ },
+  { base: /(Finder|Loader)$/, method: /^(find_spec|find_module|create_module|exec_module|load_module|get_code|get_source|get_data|get_filename|is_package|path_stats|set_data|source_to_code|invalidate_caches|get_resource_reader)$/ },
+  { base: /HTMLParser$/, method: /^(handle_\w+|unknown_decl)$/ },
+  { base: /^(?:ast\.)?Node(Visitor|Transformer)$/, method: /^(visit_\w+|generic_visit)$/ },
+  { base: /^asyncio\.(\w*Protocol)$|^(SubprocessProtocol|DatagramProtocol|BufferedProtocol)$/, method: /^(connection_made|connection_lost|data_received|eof_received|datagram_received|error_received|pause_writing|resume_writing|get_buffer|buffer_updated|pipe_data_received|pipe_connection_lost|process_exited)$/ },
+  { base: /JSONEncoder$/, method: /^(default|encode|iterencode)$/ },
+  { base: /Formatter$/, method: /^(format|formatTime|formatException|formatStack|get_value|get_field|format_field|convert_field|parse|check_unused_args)$/ },
+];
+
+/** The standard-library base, reached through the repository's classes, whose protocol calls this method by name; or null. */
+export function stdlibProtocol(r: { name: string; kind: string; language: string }, outsideAncestors: string[] | null | undefined): string | null {
+  if (r.language !== 'python' || r.kind !== 'method' || !outsideAncestors) return null;
+  for (const b of outsideAncestors) for (const p of STDLIB_PROTOCOLS) if (p.base.test(b) && p.method.test(r.name)) return b;
+  return null;
+}
+
+/** The bases written in a class's `class X(A, b.C, metaclass=M):` line, keywords left out. */
+export function classBases(classSource: string): string[] {
+  const m = classSource.match(/^[ \t]*class[ \t]+\w+[ \t]*\(([^)]*)\)/m);
+  if (!m) return [];
+  return m[1]
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b && !b.includes('='))
+    .map((b) => b.replace(/\[.*$/, ''));
+}
+
+/**
+ * A dotted base (`class X(json.JSONEncoder)`, `class Y(SCons.cpp.PreProcessor)`): the graph records
+ * no edge for it. `outside` when its first name is a module the file imports from outside the
+ * repository (the method may override one of its hooks), `repository` when it is one of the
+ * repository's own packages, with the base's class name.
+ */
+export function dottedBases(classSource: string, fileImports: Set<string>, packages: Set<string>): { base: string; where: 'outside' | 'repository'; className: string }[] {
+  const out: { base: string; where: 'outside' | 'repository'; className: string }[] = [];
+  for (const b of classBases(classSource)) {
+    if (!/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(b)) continue;
+    const root = b.slice(0, b.indexOf('.'));
+    const className = b.slice(b.lastIndexOf('.') + 1);
+    if (packages.has(root)) out.push({ base: b, where: 'repository', className });
+    else if ([...fileImports].some((i) => i === root || i.startsWith(`${root}.`)) && !HOOKLESS_BASES.test(b)) out.push({ base: b, where: 'outside', className });
+  }
+  return out;
 }

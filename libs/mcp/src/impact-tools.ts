@@ -11,7 +11,7 @@ const IMPACT_FIELDS = `targets { ${REF} } depth
     levels { depth scopes { relation isTest scope { ${REF} } path { from edge to line resolver via } } }
     importers { path imports isTest } tests { ${REF} }
     coverage { summary edges nameOnlyEdges unresolvedSameName unresolvedInReached testsFound truncated }
-    ${COCHANGED} changesWith { ${SUGGESTION} } history`;
+    ${COCHANGED} changesWith { ${SUGGESTION} } changesWithStatus history`;
 
 export const IMPACT = `query McpImpact($input: ImpactInput!) { impact(input: $input) { ${IMPACT_FIELDS} } }`;
 export const REVIEW = `query McpReview($input: ReviewChangeInput!) {
@@ -47,6 +47,7 @@ type ImpactData = {
   coverage: { summary: string };
   coChanged: { confidence: number; support: number; scope: Ref }[];
   changesWith: Suggestion[];
+  changesWithStatus: string;
   history: string;
 };
 type Suggestion = {
@@ -78,6 +79,7 @@ export function formatImpact(r: ImpactData): string {
   }
   if (r.importers.length) out.push(`importers: ${r.importers.map((i) => `${i.path}${i.isTest ? ' [test]' : ''}`).join(', ')}`);
   if (r.changesWith.length) out.push('usually changes with it (static edges, same file, co-change fused):', ...suggestionLines(r.changesWith));
+  else if (r.changesWithStatus === 'not-asked') out.push('usually changes with it: not asked (pass changesWith: N for N suggestions)');
   if (r.coChanged.length) {
     out.push('history alone (no static edge):');
     for (const c of r.coChanged) out.push(`  ${c.scope.qualifiedName} ${at(c.scope)} ${pct(c.confidence)} of ${c.support}+ commits [id ${c.scope.id}]`);
@@ -99,7 +101,8 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
       name: 'impact' as const,
       meta: {
         title: 'Impact of changing code',
-        description: 'What depends on the given scopes: callers, overriders, implementers, importers and tests, by depth with the edge path of each; how far to trust it (name-only edges, unresolved references that could also lead here, tests found); scopes that usually change with them (git history). Use before editing a function.',
+        description:
+          'What depends on the given scopes: callers, overriders, implementers, importers and tests, by depth with the edge path of each; how far to trust it (name-only edges, unresolved references that could also lead here, tests found); scopes that git history says change with them and no static edge links. Use before editing a function. To ask "what else usually changes with this" (static edges, same-file neighbours and co-change fused), set changesWith (e.g. 10): not computed otherwise.',
       },
       shape: {
         repository: z.string().min(1).describe('repository (see list_repositories)'),
@@ -107,8 +110,9 @@ export function impactTools(call: GraphqlCall): ImpactToolDef[] {
         qualifiedNames: z.array(z.string().min(1)).max(200).optional().describe('or exact qualified names, e.g. Invoice.total'),
         depth: z.number().int().min(1).max(6).optional().describe('default 3'),
         maxNodes: z.number().int().min(1).max(2_000).optional().describe('default 500'),
+        changesWith: z.number().int().min(0).max(50).optional().describe('what else usually changes with these scopes: that many suggestions (static edges, same file, co-change fused); default 0, not computed'),
       },
-      handler: async (args: { repository: string; scopeIds?: string[]; qualifiedNames?: string[]; depth?: number; maxNodes?: number }) => {
+      handler: async (args: { repository: string; scopeIds?: string[]; qualifiedNames?: string[]; depth?: number; maxNodes?: number; changesWith?: number }) => {
         const { impact } = await call<{ impact: ImpactData }>(IMPACT, { input: args });
         return formatImpact(impact);
       },

@@ -13,10 +13,10 @@ import { allowedEdgeTypes, EXPAND_CYPHER, expansionPattern } from './graph/expan
 import { orderRelated, rankAnchors, type RankedAnchor } from './graph/graph-answer';
 import { recogniseStructural, RELATION_SPECS, type StructuralQuestion } from './graph/structural';
 import { validatePlan } from './plan';
-import { CALLABLE_KINDS, commonPathWords, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
+import { CALLABLE_KINDS, commonPathWords, FILE_CALL_SHARE, FILE_SECOND_SHARE, filePrior, fileRollup, isTestPath, issueWords, localize, PER_FILE, PROSE_HITS, proseEmbedText, proseQuery, SIBLING_FILES, SIBLING_SHARE, siblingFiles, TEST_FILE_FACTOR, withSiblings } from './localize/localizer';
 import { isTestScope } from './localize/priors';
-import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
-import { extractSignals, looksLikeIssue } from './localize/signals';
+import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withContractPartners, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
+import { extractSignals, looksLikeIssue, withoutHtmlComments } from './localize/signals';
 import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
@@ -152,7 +152,9 @@ export class SearchService {
     const { glob } = validatePlan(plan);
     const timings = emptyTimings();
     const t1 = performance.now();
-    const signals = extractSignals(plan.semantic!.text);
+    // The issue's words as its page shows them (a template's comments are the same in every issue).
+    const issueText = withoutHtmlComments(plan.semantic!.text);
+    const signals = extractSignals(issueText);
     const signalsMs = performance.now() - t1;
     // The prose search (hybrid: its own filters, the embedding, two lists, a fetch) is the longest
     // chain: it starts first, its query embedding at once, and runs while the filters, the files
@@ -189,7 +191,7 @@ export class SearchService {
     const inFilters = (s: ScopeRecord) => (!paths || paths.has(s.path)) && (contains === null || s.path.includes(contains)) && (!plan.filters.languages?.length || plan.filters.languages.includes(s.language));
     const head = outcome.ranked.slice(0, depth);
     const records = outcome.records;
-    const words = issueWords(plan.semantic!.text, commonPathWords(allFiles));
+    const words = issueWords(issueText, commonPathWords(allFiles));
     const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
       // Priors on the file (tests and vendored code count less, files named like the issue more); the evidence says so.
@@ -222,8 +224,10 @@ export class SearchService {
     const withSibs = withSiblings(primed, sibFiles, sibKept);
     // The function stage: inside the best files, each function scored by the issue's words.
     const stageCandidates = sibKept.map((r) => ({ ...stageRecords.get(r.id)!, fileIndex: r.pathIndex }));
-    const matched = withFunctionMatches(withSibs, sibFiles, stageCandidates, functionMatches(signals.title, plan.semantic!.text, stageCandidates));
-    const kept = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
+    const matched = withFunctionMatches(withSibs, sibFiles, stageCandidates, functionMatches(signals.title, issueText, stageCandidates));
+    const neighbored = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
+    // Equality, hashing and ordering methods of a best function's type (read with the best files' functions).
+    const kept = withContractPartners(neighbored, seeds.map((s) => ({ ...s, name: records.get(s.id)!.name, qualifiedName: records.get(s.id)!.qualifiedName })), stageCandidates);
     timings.fetch += round(performance.now() - t3);
     const stageCpuMs = performance.now() - t4;
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
@@ -233,7 +237,7 @@ export class SearchService {
       scoreBreakdown: { fusion: 'localize', filtersApplied: filters.descriptions },
       evidence: r.evidence,
     }));
-    const files_: FileRollup[] = fileRollup(kept.map((r) => ({ scope: records.get(r.id)!, score: r.score })));
+    const files_: FileRollup[] = fileRollup(kept.map((r) => ({ scope: records.get(r.id)!, score: r.score, evidence: r.evidence })));
 
     const base = proseResponse?.explain ?? this.explainOf(plan, filters, { name: 'none', reason: 'no prose to search' }, null, null);
     const explain: SearchExplain = {
@@ -245,7 +249,8 @@ export class SearchService {
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
-        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior); then every function of the ${SIBLING_FILES} best files gains a share of its file's best score (file-sibling) and a share by how well its name and body match the issue's words among that file's functions (function-match), and the callees and callers of the ${TOP_SEEDS} best functions a share of theirs (top-neighbor)`,
+        ...(issueText !== plan.semantic!.text ? [`the issue's HTML comments (a template's instructions, not shown on its page) left out: ${plan.semantic!.text.length - issueText.length} characters`] : []),
+        `prose searched by hybrid (its lists below), fused with the signal lists by weighted RRF; results are ${CALLABLE_KINDS.join(', ')}; scopes in test files count ${TEST_FILE_FACTOR} of their score, vendored code less, files whose path shares words with the issue more (evidence file-prior); then every function of the ${SIBLING_FILES} best files gains a share of its file's best score (file-sibling) and a share by how well its name and body match the issue's words among that file's functions (function-match), and the callees and callers of the ${TOP_SEEDS} best functions a share of theirs (top-neighbor), as do the equality, hashing and ordering partners of such a best method (contract); a file ranks by its best function plus ${FILE_SECOND_SHARE} x its second and ${FILE_CALL_SHARE} x its functions' top-neighbor evidence`,
         ...base.notes,
       ],
     };

@@ -239,7 +239,8 @@ export interface LocalizeEvidence {
    * frame | frame-neighbor | name | name-neighbor | member | overrider | phrase | code | path | prose (the lists);
    * file-prior (test, vendored or issue-named file), file-sibling (in one of the best files), function-match
    * (its name and body hold the issue's words, within the best files), top-neighbor (calls or is called by
-   * one of the best functions): the stages after the fusion.
+   * one of the best functions), contract (an equality, hashing or ordering partner of one of the best methods): the
+   * stages after the fusion.
    */
   signal: string;
   /** What the signal was: the frame (`sessions.py:456 in request`), the name, the quoted message... */

@@ -95,7 +95,8 @@ export class ImpactResult {
   @Field(() => [ImpactScopeRef]) tests: ImpactScopeRef[];
   @Field(() => ImpactCoverage) coverage: ImpactCoverage;
   @Field(() => [CoChangedScope], { description: 'History alone: partners no static edge of the answer links (see changesWith)' }) coChanged: CoChangedScope[];
-  @Field(() => [ChangeSuggestion], { description: 'What usually changes with the asked scopes: static edges, same-file neighbours and co-change fused, with provenance' }) changesWith: ChangeSuggestion[];
+  @Field(() => [ChangeSuggestion], { description: 'What usually changes with the asked scopes: static edges, same-file neighbours and co-change fused, with provenance. Only when asked (input changesWith > 0); otherwise empty, and changesWithStatus says so' }) changesWith: ChangeSuggestion[];
+  @Field({ description: 'computed (changesWith was read; it may still be empty) or not-asked (input changesWith was 0, the default: nothing was read; ask with changesWith: N to see what usually changes with these scopes)' }) changesWithStatus: string;
   @Field({ description: 'git, none (not a git checkout) or not-read' }) history: string;
   @Field(() => Int) elapsedMs: number;
 }
@@ -108,7 +109,7 @@ export class ImpactInput {
   @Field(() => Int, { nullable: true, description: `1-${IMPACT_LIMITS.maxDepth} (default ${IMPACT_LIMITS.defaultDepth})` }) depth?: number;
   @Field(() => Int, { nullable: true, description: `Dependents at most, 1-${IMPACT_LIMITS.maxNodes} (default ${IMPACT_LIMITS.defaultNodes})` }) maxNodes?: number;
   @Field(() => Int, { nullable: true, description: `Co-changed scopes at most, 0-${IMPACT_LIMITS.maxCoChanged} (default ${IMPACT_LIMITS.defaultCoChanged})` }) coChanged?: number;
-  @Field(() => Int, { nullable: true, description: `Change suggestions at most, 0-${IMPACT_LIMITS.maxChangesWith} (default ${IMPACT_LIMITS.defaultChangesWith})` }) changesWith?: number;
+  @Field(() => Int, { nullable: true, description: `Change suggestions at most, 0-${IMPACT_LIMITS.maxChangesWith} (default ${IMPACT_LIMITS.defaultChangesWith}: not computed, no read for them; ask for them when the user wants "what else usually changes": on a hub the read costs about as much as the walk)` }) changesWith?: number;
 }
 
 @InputType()

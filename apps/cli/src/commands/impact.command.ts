@@ -17,11 +17,11 @@ async function runTool(tool: Tool, args: Record<string, unknown>, json: boolean 
   return 0;
 }
 
-export function impactCommand(scopes: string[], o: { repo: string; depth?: number; maxNodes?: number; json?: boolean }, client = new ApiClient()): Promise<number> {
+export function impactCommand(scopes: string[], o: { repo: string; depth?: number; maxNodes?: number; changesWith?: number; json?: boolean }, client = new ApiClient()): Promise<number> {
   // Ids hold a ':' after the repository; anything else is a qualified name.
   const scopeIds = scopes.filter((s) => s.includes(':'));
   const qualifiedNames = scopes.filter((s) => !s.includes(':'));
-  return runTool('impact', { repository: o.repo, ...(scopeIds.length ? { scopeIds } : {}), ...(qualifiedNames.length ? { qualifiedNames } : {}), depth: o.depth, maxNodes: o.maxNodes }, o.json, client);
+  return runTool('impact', { repository: o.repo, ...(scopeIds.length ? { scopeIds } : {}), ...(qualifiedNames.length ? { qualifiedNames } : {}), depth: o.depth, maxNodes: o.maxNodes, changesWith: o.changesWith }, o.json, client);
 }
 
 export function reviewCommand(o: { repo: string; diff?: string; base?: string; head?: string; depth?: number; written?: boolean; json?: boolean }, client = new ApiClient()): Promise<number> {

@@ -118,7 +118,7 @@ const IMPACT_FIELDS = `targets { ${IMPACT_REF} } depth history elapsedMs
     tests { ${IMPACT_REF} }
     coverage { edges nameOnlyEdges preciseEdges unresolvedSameName unresolvedInReached testsFound truncated summary }
     coChanged { confidence support with level scope { ${IMPACT_REF} } }
-    changesWith { ${SUGGESTION} }`;
+    changesWith { ${SUGGESTION} } changesWithStatus`;
 
 /** What depends on a scope, by depth, with coverage and co-changed scopes (the scope page's impact view). */
 export const IMPACT = `query ConsoleImpact($input: ImpactInput!) { impact(input: $input) { ${IMPACT_FIELDS} } }`;

@@ -13,7 +13,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
  * trust it (coverage in plain words), and what history says changes with them. All text goes
  * through React's escaping: names and paths come from the indexed code.
  */
-export function ImpactView({ impact }: { impact: Impact }) {
+export function ImpactView({ impact, onAskChangesWith }: { impact: Impact; onAskChangesWith?: () => void }) {
   const count = impact.levels.reduce((n, l) => n + l.scopes.length, 0);
   return (
     <div className="impact" aria-label="impact">
@@ -57,7 +57,21 @@ export function ImpactView({ impact }: { impact: Impact }) {
           </ul>
         </section>
       )}
-      <SuggestionList title="Usually changes with it" label="changes with" items={impact.changesWith} empty="No function or method is linked to it, near it in its file, or changes with it in the history read." />
+      {impact.changesWithStatus === 'computed' ? (
+        <SuggestionList title="Usually changes with it" label="changes with" items={impact.changesWith} empty="No function or method is linked to it, near it in its file, or changes with it in the history read." />
+      ) : (
+        // Opt-in: the suggestions cost a hub about as much as the walk, so they are read on request.
+        <section aria-label="changes with">
+          <h4>Usually changes with it</h4>
+          {onAskChangesWith ? (
+            <button type="button" onClick={onAskChangesWith}>
+              Show what usually changes with it
+            </button>
+          ) : (
+            <p className="muted small">Not asked for.</p>
+          )}
+        </section>
+      )}
       <CoChangedList title="History alone: changes with it, no static edge" label="co-changed" items={impact.coChanged} empty={impact.history === 'git' ? 'No scope changes with it often enough in the history read.' : impact.history === 'none' ? 'No history: the repository is not a git checkout.' : 'History not read yet.'} />
     </div>
   );

@@ -13,6 +13,8 @@ import { useQuery } from '../lib/use-query';
 import { ScopeTitle } from './SearchPage';
 
 const MAX_NODES = 40;
+/** "Usually changes with it" on request: the API computes it only when asked. */
+const CHANGE_SUGGESTIONS = 10;
 
 export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabulary | null }) {
   const scope = useQuery<ConsoleScopeQuery>(SCOPE_QUERY, { id }, id);
@@ -26,8 +28,12 @@ export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabula
   const open = (target: string) => (location.hash = scopeHref(target));
   const toggleEdge = (t: string) => setEdges((list) => (list.includes(t) ? list.filter((x) => x !== t) : [...list, t]));
   const [impactDepth, setImpactDepth] = useState(2);
+  const [withSuggestions, setWithSuggestions] = useState(false);
   const repoId = scope.data?.scope?.repoId ?? '';
-  const impactVars = useMemo(() => ({ input: { repository: repoId, scopeIds: [id], depth: impactDepth } }), [repoId, id, impactDepth]);
+  const impactVars = useMemo(
+    () => ({ input: { repository: repoId, scopeIds: [id], depth: impactDepth, ...(withSuggestions ? { changesWith: CHANGE_SUGGESTIONS } : {}) } }),
+    [repoId, id, impactDepth, withSuggestions],
+  );
   const impact = useQuery<ConsoleImpactQuery>(IMPACT, impactVars, JSON.stringify(impactVars), !repoId);
   const kinds = useMemo(() => [...new Set(n ? [n.root.kind, ...n.neighbors.map((x) => x.scope.kind)] : [])], [n]);
 
@@ -95,7 +101,7 @@ export function ScopePage({ id, vocabulary }: { id: string; vocabulary: Vocabula
               </div>
               <ErrorBox error={impact.error} onRetry={impact.reload} />
               {impact.loading && !impact.data && <p className="muted">Loading…</p>}
-              {impact.data && <ImpactView impact={impact.data.impact} />}
+              {impact.data && <ImpactView impact={impact.data.impact} onAskChangesWith={() => setWithSuggestions(true)} />}
             </section>
           )}
         </div>

@@ -1,5 +1,5 @@
 import { weightedTerms } from '../fusion/pool-bm25';
-import { afterFusionExplain, CALLEE_SHARE, CALLER_SHARE, functionMatches, issueTerms, queryTermFrequencies, STAGE_SHARE, type StageCandidate, stageTokens, withFunctionMatches, withTopNeighbors } from './function-stage';
+import { afterFusionExplain, CALLEE_SHARE, CALLER_SHARE, CONTRACT_SHARE, functionMatches, isContractMethod, issueTerms, queryTermFrequencies, STAGE_SHARE, type StageCandidate, stageTokens, withContractPartners, withFunctionMatches, withTopNeighbors } from './function-stage';
 import { filePrior, isTestScope, TEST_FILE_FACTOR } from './priors';
 
 const fn = (id: string, qualifiedName: string, source: string, fileIndex = 0): StageCandidate => ({ id, name: qualifiedName.split('.').pop()!, qualifiedName, fileIndex, source });
@@ -124,6 +124,7 @@ describe('LOCALIZE explain of the stages after the fusion', () => {
         { evidence: [{ signal: 'prose' }, { signal: 'file-sibling' }, { signal: 'function-match' }] },
         { evidence: [{ signal: 'file-sibling' }, { signal: 'top-neighbor' }] },
         { evidence: [{ signal: 'file-prior' }] },
+        { evidence: [{ signal: 'contract' }] },
       ],
       3,
       0.5,
@@ -133,8 +134,56 @@ describe('LOCALIZE explain of the stages after the fusion', () => {
       ['file-sibling', 2],
       ['function-match', 1],
       ['top-neighbor', 1],
+      ['contract', 1],
     ]);
     expect(out[1].rule).toContain('3 best files');
     expect(out[0].rule).toContain(`x${TEST_FILE_FACTOR}`);
   });
+
+describe('LOCALIZE contract partners: equality, hashing and ordering agree', () => {
+  const rec = (id: string, qualifiedName: string) => ({ id, name: qualifiedName.split('.').pop()!, qualifiedName });
+  const candidates = [
+    rec('cmp', 'Version.compareTo'),
+    rec('eq', 'Version.equals'),
+    rec('hash', 'Version.hashCode'),
+    rec('str', 'Version.toString'),
+    rec('otherEq', 'TypeReference.equals'),
+    rec('pyEq', 'Point.__eq__'),
+    rec('freeEq', 'equals'),
+  ];
+
+  it('a best method of the contract lends its type’s other contract methods a share of its score', () => {
+    const ranked = [
+      { id: 'cmp', score: 1, evidence: [] },
+      { id: 'str', score: 0.5, evidence: [] },
+      { id: 'eq', score: 0.3, evidence: [] },
+    ];
+    const seeds = [{ ...ranked[0], ...rec('cmp', 'Version.compareTo') }];
+    const out = withContractPartners(ranked, seeds, candidates);
+    const by = new Map(out.map((r) => [r.id, r]));
+    expect(CONTRACT_SHARE).toBe(0.3);
+    expect(by.get('eq')!.score).toBeCloseTo(0.6, 6);
+    // A partner no list found joins the ranking.
+    expect(by.get('hash')!.score).toBeCloseTo(0.3, 6);
+    expect(by.get('hash')!.evidence[0]).toMatchObject({ signal: 'contract', from: 'Version.compareTo', rank: 1 });
+    // Not the seed itself, not a non-contract method, not another type's equals, not a free function.
+    expect(by.get('cmp')!.score).toBe(1);
+    expect(by.get('str')!.score).toBe(0.5);
+    expect(by.has('otherEq')).toBe(false);
+    expect(by.has('freeEq')).toBe(false);
+    // equals, below toString before, now above it.
+    expect(out.map((r) => r.id)).toEqual(['cmp', 'eq', 'str', 'hash']);
+  });
+
+  it('a best function outside the contract lends nothing', () => {
+    const ranked = [{ id: 'str', score: 1, evidence: [] }];
+    const out = withContractPartners(ranked, [{ ...ranked[0], ...rec('str', 'Version.toString') }], candidates);
+    expect(out).toEqual(ranked);
+  });
+
+  it('knows the contract methods of Java, Python, Rust and C#', () => {
+    for (const n of ['equals', 'hashCode', 'compareTo', '__eq__', '__hash__', '__lt__', 'eq', 'partial_cmp', 'GetHashCode']) expect(isContractMethod(n)).toBe(true);
+    for (const n of ['toString', '__init__', 'equal', 'hash_value']) expect(isContractMethod(n)).toBe(false);
+  });
+});
 });

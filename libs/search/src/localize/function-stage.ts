@@ -229,5 +229,57 @@ export function afterFusionExplain(ranked: readonly { evidence: readonly { signa
     { signal: 'file-sibling', hits: count('file-sibling'), rule: `every function of the ${siblingFiles} best files gains ${siblingShare} x its file's best score` },
     { signal: 'function-match', hits: count('function-match'), rule: `in those files (up to ${STAGE_PER_FILE} functions each), ${STAGE_SHARE} x the file's best score x the function's BM25 match with the issue (name x${NAME_WEIGHT}, body; idf over those functions) relative to the file's best match` },
     { signal: 'top-neighbor', hits: count('top-neighbor'), rule: `callees of the ${TOP_SEEDS} best functions gain ${CALLEE_SHARE} x its score, callers ${CALLER_SHARE} x` },
+    { signal: 'contract', hits: count('contract'), rule: `when one of the ${TOP_SEEDS} best functions is an equality, hashing or ordering method (equals, hashCode, compareTo, __eq__, __hash__, eq, cmp...), the same type's other such methods gain ${CONTRACT_SHARE} x its score` },
   ];
+}
+
+/**
+ * Equality contracts: equality, hashing and ordering of a type must agree (Java's `equals` /
+ * `hashCode` / `compareTo`, Python's `__eq__` / `__hash__` / `__lt__`..., Rust's `eq` / `hash` /
+ * `cmp`, C#'s `Equals` / `GetHashCode` / `CompareTo`), so a fix to one of them ("compare
+ * `_snapshotInfo` in `Version.compareTo`") changes its partners too, which share none of the issue's
+ * words. When one of the TOP_SEEDS best functions is such a method, the same type's other contract
+ * methods (read with the best files' functions) gain CONTRACT_SHARE of its score.
+ */
+export const CONTRACT_SHARE = 0.3;
+const CONTRACT_METHODS = new Set(
+  'equals hashCode compareTo __eq__ __ne__ __hash__ __lt__ __le__ __gt__ __ge__ __cmp__ eq ne hash cmp partial_cmp Equals GetHashCode CompareTo'.split(' '),
+);
+
+export function isContractMethod(name: string): boolean {
+  return CONTRACT_METHODS.has(name);
+}
+
+/** The type a method belongs to (its qualified name less its own name), or null for a free function. */
+function ownerOf(qualifiedName: string, name: string): string | null {
+  return qualifiedName.endsWith(`.${name}`) ? qualifiedName.slice(0, -name.length - 1) : null;
+}
+
+export function withContractPartners(
+  ranked: readonly StageRanked[],
+  seeds: readonly (StageRanked & { name: string; qualifiedName: string })[],
+  candidates: readonly { id: string; name: string; qualifiedName: string }[],
+): StageRanked[] {
+  const byId = new Map(ranked.map((r) => [r.id, { ...r, evidence: [...r.evidence] }]));
+  const seen = new Set<string>();
+  seeds.forEach((seed, i) => {
+    const owner = isContractMethod(seed.name) ? ownerOf(seed.qualifiedName, seed.name) : null;
+    if (!owner) return;
+    for (const c of candidates) {
+      if (c.id === seed.id || seen.has(c.id) || seeds.some((s) => s.id === c.id) || !isContractMethod(c.name) || ownerOf(c.qualifiedName, c.name) !== owner) continue;
+      seen.add(c.id);
+      const contribution = CONTRACT_SHARE * seed.score;
+      const entry = byId.get(c.id) ?? { id: c.id, score: 0, evidence: [] };
+      entry.score += contribution;
+      entry.evidence.push({
+        signal: 'contract',
+        detail: `${c.qualifiedName} must agree with ${seed.qualifiedName} (equality, hashing and ordering of ${owner}), ranked ${i + 1} by the evidence`,
+        rank: i + 1,
+        contribution: Math.round(contribution * 10_000) / 10_000,
+        from: seed.qualifiedName,
+      });
+      byId.set(c.id, entry);
+    }
+  });
+  return [...byId.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }

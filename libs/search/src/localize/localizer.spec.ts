@@ -1,11 +1,11 @@
 import type { ScopeRecord } from '../search.types';
-import { fileRollup, nameSpellings, PROSE_EMBED_CHARS, proseEmbedText, proseQuery, SIBLING_SHARE, siblingFiles, withSiblings } from './localizer';
+import { FILE_CALL_SHARE, FILE_SECOND_SHARE, fileRollup, nameSpellings, PROSE_EMBED_CHARS, proseEmbedText, proseQuery, SIBLING_SHARE, siblingFiles, withSiblings } from './localizer';
 import { extractSignals } from './signals';
 
 const scope = (path: string, qualifiedName: string) => ({ repoId: 'r', path, qualifiedName }) as ScopeRecord;
 
 describe('LOCALIZE helpers', () => {
-  it('files ranked by their best function; more ranked functions only break a tie', () => {
+  it('files ranked by their best function; a second function counts a fifth, further ones only break a tie', () => {
     const files = fileRollup([
       { scope: scope('a.py', 'f'), score: 0.5 },
       { scope: scope('b.py', 'g'), score: 0.4 },
@@ -14,6 +14,37 @@ describe('LOCALIZE helpers', () => {
     ]);
     expect(files.map((f) => [f.path, f.rank])).toEqual([['a.py', 1], ['b.py', 2], ['c.py', 3]]);
     expect(files[1].functions).toEqual(['g', 'h']);
+    expect(files[1].score).toBeCloseTo(0.4 + FILE_SECOND_SHARE * 0.39, 4);
+    // Two strong functions beat one slightly stronger lone function.
+    const two = fileRollup([
+      { scope: scope('lone.py', 'f'), score: 0.5 },
+      { scope: scope('pair.py', 'g'), score: 0.45 },
+      { scope: scope('pair.py', 'h'), score: 0.4 },
+      { scope: scope('pair.py', 'k'), score: 0.4 },
+    ]);
+    expect(two.map((f) => f.path)).toEqual(['pair.py', 'lone.py']);
+    expect(two[0].score).toBeCloseTo(0.45 + FILE_SECOND_SHARE * 0.4, 4);
+  });
+
+  it('a file the best functions call into rises by its call evidence (top-neighbor), not by other evidence', () => {
+    const call = (c: number) => [{ signal: 'top-neighbor', contribution: c }];
+    const files = fileRollup([
+      { scope: scope('card.js', 'render'), score: 0.8 },
+      { scope: scope('fetcher.js', 'fetch'), score: 0.3, evidence: [{ signal: 'prose', contribution: 0.3 }] },
+      { scope: scope('utils.js', 'wrapText'), score: 0.12, evidence: call(0.12) },
+      { scope: scope('utils.js', 'encodeHTML'), score: 0.12, evidence: call(0.12) },
+      { scope: scope('utils.js', 'kFormatter'), score: 0.12, evidence: call(0.12) },
+    ]);
+    expect(files.map((f) => f.path)).toEqual(['card.js', 'utils.js', 'fetcher.js']);
+    expect(files[1].score).toBeCloseTo(0.12 + FILE_SECOND_SHARE * 0.12 + FILE_CALL_SHARE * 0.36, 4);
+    // Without the call evidence the same scores leave utils.js below the fetcher.
+    const plain = fileRollup([
+      { scope: scope('card.js', 'render'), score: 0.8 },
+      { scope: scope('fetcher.js', 'fetch'), score: 0.3 },
+      { scope: scope('utils.js', 'wrapText'), score: 0.12 },
+      { scope: scope('utils.js', 'encodeHTML'), score: 0.12 },
+    ]);
+    expect(plain.map((f) => f.path)).toEqual(['card.js', 'fetcher.js', 'utils.js']);
   });
 
   it('dotted mentions are looked up whole, then by their last two and last parts', () => {

@@ -58,11 +58,18 @@ const AMBIGUITY_EXPONENT = 0.5;
 /** A class the prose search found lends its members this share of a named class's evidence. */
 const PROSE_CLASS_SHARE = 0.3;
 /**
- * File roll-up: a file's score is its best function's plus this share of each further one. Measured
- * on the dev set (34 issues, bench/localize): 0 / 0.1 / 0.3 / 0.6 gave file Acc@1 0.32 / 0.29 / 0.26 /
- * 0.29 and Acc@5 0.65 / 0.65 / 0.65 / 0.59; further functions only break ties.
+ * File roll-up: a file's score is its best function's, plus FILE_SECOND_SHARE of its second best's,
+ * plus FILE_CALL_SHARE of the call evidence its functions got from the best functions (`top-neighbor`:
+ * the file holds what the strongest functions call, or calls them). A fix spread over files changes
+ * the helper the renderer calls (`utils.js` for `repo-card.js`) and the parser the theme generator
+ * calls (`parse.ts`): files the evidence reaches through several functions and through the best
+ * functions' calls, where one function alone ranks them below a file with one lucky prose hit.
+ * Measured on the whole dev set (bench/localize/README.md, "Fourth measurement"): second-best shares
+ * 0.2-0.3 with call shares 0.3-1.0 all gave the same file Acc@5 and Acc@1 (a plateau; 0.2 / 0.5 is
+ * its middle), 1.5 lost; summing every further function was worse (an earlier measurement).
  */
-const FILE_FURTHER_SHARE = 0;
+export const FILE_SECOND_SHARE = 0.2;
+export const FILE_CALL_SHARE = 0.5;
 const FILE_TIE_SHARE = 1e-6;
 
 interface ListItem {
@@ -382,18 +389,19 @@ export function withSiblings(ranked: readonly Ranked[], files: readonly { path: 
   return [...byId.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
-/** Files of the ranked scopes, scored by their functions (the best, plus a share of the others). */
-export function fileRollup(ranked: readonly { scope: Pick<ScopeRecord, 'repoId' | 'path' | 'qualifiedName'>; score: number }[]): FileRollup[] {
-  const files = new Map<string, { repoId: string; path: string; scores: number[]; functions: string[] }>();
-  for (const { scope, score } of ranked) {
+/** Files of the ranked scopes (best first), scored by their functions: the best, a share of the second, a share of their call evidence. */
+export function fileRollup(ranked: readonly { scope: Pick<ScopeRecord, 'repoId' | 'path' | 'qualifiedName'>; score: number; evidence?: readonly Pick<LocalizeEvidence, 'signal' | 'contribution'>[] }[]): FileRollup[] {
+  const files = new Map<string, { repoId: string; path: string; scores: number[]; calls: number; functions: string[] }>();
+  for (const { scope, score, evidence } of ranked) {
     const key = `${scope.repoId}\u0000${scope.path}`;
-    const f = files.get(key) ?? { repoId: scope.repoId, path: scope.path, scores: [], functions: [] };
+    const f = files.get(key) ?? { repoId: scope.repoId, path: scope.path, scores: [], calls: 0, functions: [] };
     f.scores.push(score);
+    f.calls += (evidence ?? []).filter((e) => e.signal === 'top-neighbor').reduce((a, e) => a + e.contribution, 0);
     f.functions.push(scope.qualifiedName);
     files.set(key, f);
   }
   return [...files.values()]
-    .map((f) => ({ repoId: f.repoId, path: f.path, score: round(f.scores[0] + FILE_FURTHER_SHARE * f.scores.slice(1).reduce((a, b) => a + b, 0)), tie: FILE_TIE_SHARE * f.scores.length, functions: f.functions }))
+    .map((f) => ({ repoId: f.repoId, path: f.path, score: round(f.scores[0] + FILE_SECOND_SHARE * (f.scores[1] ?? 0) + FILE_CALL_SHARE * f.calls), tie: FILE_TIE_SHARE * f.scores.length, functions: f.functions }))
     .sort((a, b) => b.score - a.score || b.tie - a.tie)
     .map(({ tie: _tie, ...f }) => f)
     .map((f, i) => ({ ...f, rank: i + 1 }));

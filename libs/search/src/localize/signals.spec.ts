@@ -1,4 +1,4 @@
-import { cleanPath, extractSignals, looksLikeIssue, SIGNAL_LIMITS } from './signals';
+import { cleanPath, extractSignals, looksLikeIssue, SIGNAL_LIMITS, withoutHtmlComments } from './signals';
 import { RepoPathIndex } from './paths';
 
 const frames = (text: string) => extractSignals(text).frames.map((f) => [f.path, f.line, f.function, f.language, f.depth]);
@@ -234,5 +234,34 @@ describe('lines of code quoted from the repository', () => {
     const s = extractSignals('method = builtin_str(method) problem\nIn requests/sessions.py is a command:\n\nmethod = builtin_str(method)\nConverts method from bytes.\n```python\nimport requests\nr = requests.get(url, timeout=3)\n```');
     expect(s.codeLines).toEqual(expect.arrayContaining(['method = builtin_str(method)', 'r = requests.get(url, timeout=3)']));
     expect(s.codeLines.join('\n')).not.toMatch(/import requests|Converts method|is a command/);
+  });
+});
+
+describe("an issue template's HTML comments", () => {
+  const templated = [
+    'Bug: word wrapping',
+    'Non-english characters go outside the `renderRepoCard` card.',
+    '<!--',
+    'PLEASE READ THE FAQs!!!',
+    'Q: How to count private stats? `fetchStats` reads `include_all_commits`.',
+    '-->',
+    'Long repo names overflow too.',
+    '<!-- an unclosed comment runs to the end `countPrivate`',
+  ].join('\n');
+
+  it('are left out of the text, an unclosed one to the end', () => {
+    const text = withoutHtmlComments(templated);
+    expect(text).toMatch(/renderRepoCard/);
+    expect(text).toMatch(/Long repo names overflow too\./);
+    expect(text).not.toMatch(/FAQs|fetchStats|countPrivate/);
+    expect(withoutHtmlComments('no comment here')).toBe('no comment here');
+  });
+
+  it('give the signals no names, usage terms or prose', () => {
+    const s = extractSignals(templated);
+    expect(s.identifiers).toContain('renderRepoCard');
+    expect(s.identifiers).not.toEqual(expect.arrayContaining(['fetchStats']));
+    expect(s.identifiers.some((i) => /fetchStats|include_all_commits|countPrivate/.test(i))).toBe(false);
+    expect(s.prose).not.toMatch(/FAQs|private/);
   });
 });

@@ -218,9 +218,19 @@ function isVersionOrHost(dotted: string): boolean {
 // ---- The whole issue -----------------------------------------------------------------------------
 
 /** The signals of an issue; never throws, bounded by SIGNAL_LIMITS whatever the input. */
+/**
+ * The issue as its page shows it: HTML comments left out. Issue templates carry their instructions to
+ * the reporter in comments (`<!-- PLEASE READ THE FAQs ... -->`), the same words in every issue of a
+ * project; they named the project's files (the "stats" card of a template's FAQ) in issues about
+ * something else. An unclosed comment runs to the end, as a browser shows it.
+ */
+export function withoutHtmlComments(text: string): string {
+  return text.includes('<!--') ? text.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ') : text;
+}
+
 export function extractSignals(input: string): IssueSignals {
   const truncated: string[] = [];
-  let text = input.replace(/\r\n?/g, '\n');
+  let text = withoutHtmlComments(input).replace(/\r\n?/g, '\n');
   if (text.length > SIGNAL_LIMITS.readChars) {
     // The head holds the title and description, the tail the innermost frames and the error.
     const half = SIGNAL_LIMITS.readChars / 2;

@@ -319,7 +319,8 @@ export class PyChecker {
       cwd: root,
       stdio: ['pipe', 'pipe', 'ignore'],
     });
-    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const writer = new SettledWriter(child.stdin!);
+    const conn = createMessageConnection(new StreamMessageReader(child.stdout!), writer);
     const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0 };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
@@ -359,6 +360,10 @@ export class PyChecker {
     };
     child.on('exit', (code, signal) => died(`pyright exited (${signal ?? code})`));
     child.on('error', (e) => died(`pyright failed: ${e.message}`));
+    // A write to a server that has just exited (EPIPE) is emitted on the pipe; unheard, it would end this process.
+    child.stdin!.on('error', (e) => died(`pyright's input closed: ${e.message}`));
+    child.stdout!.on('error', (e) => died(`pyright's output failed: ${e.message}`));
+    writer.onFailure = (e) => died(`pyright's input closed: ${e.message}`);
     conn.onError(() => undefined);
     conn.listen();
     const uri = pathToFileURL(root).href;
@@ -398,6 +403,24 @@ export function pythonSourceRoots(paths: string[]): string[] {
     if (d && parent && !initDirs.has(parent)) roots.add(parent);
   }
   return [...roots].sort();
+}
+
+/**
+ * vscode-jsonrpc's sendRequest rethrows a failed write from inside a promise executor, which nothing
+ * can catch: an unhandled rejection that ends the worker when pyright exits while questions are sent.
+ * Here a failed write settles, says the server is gone, and disposing the connection then fails the
+ * pending requests (with the reason the caller sees).
+ */
+class SettledWriter extends StreamMessageWriter {
+  onFailure: (error: Error) => void = () => undefined;
+
+  override async write(msg: Parameters<StreamMessageWriter['write']>[0]): Promise<void> {
+    try {
+      await super.write(msg);
+    } catch (error) {
+      this.onFailure(error as Error);
+    }
+  }
 }
 
 function stop(s: Session, signal: NodeJS.Signals = 'SIGTERM'): void {
