@@ -191,6 +191,9 @@ export const SEARCH_CYPHER = {
   localizeNeighbors: 'search/localize-neighbors',
   localizeFileScopes: 'search/localize-file-scopes',
   localizeFiles: 'search/localize-files',
+  localizeStageFunctions: 'search/localize-stage-functions',
+  localizeStageNeighbors: 'search/localize-stage-neighbors',
+  localizeMemberRecords: 'search/localize-member-records',
 } as const;
 
 /**
@@ -387,10 +390,52 @@ export class SearchRepository {
     return this.neo4j.read(SEARCH_CYPHER.localizeFileScopes, { paths, kinds, perFile: cypherInt(perFile) });
   }
 
+  /** As localizeFileScopes, each with its record (source cut to `sourceChars`): one read instead of two. */
+  async localizeStageFunctions(paths: { repoId: string; path: string }[], kinds: string[], perFile: number, sourceChars: number | null): Promise<{ pathIndex: number; record: ScopeRecord }[]> {
+    if (paths.length === 0) return [];
+    const rows = await this.neo4j.read<RecordRow & { pathIndex: number }>(SEARCH_CYPHER.localizeStageFunctions, { paths, kinds, perFile: cypherInt(perFile), sourceChars: sourceCharsParam(sourceChars) });
+    return rows.map(({ pathIndex, ...r }) => ({ pathIndex, record: toScopeRecord(r) }));
+  }
+
+  /** As localizeNeighbors, each with its record (source cut to `sourceChars`). */
+  async localizeStageNeighbors(seedIds: string[], kinds: string[], perSeed: number, sourceChars: number | null): Promise<{ seedIndex: number; fromName: string; direction: 'in' | 'out'; record: ScopeRecord }[]> {
+    if (seedIds.length === 0) return [];
+    const rows = await this.neo4j.read<RecordRow & { seedIndex: number; fromName: string; direction: 'in' | 'out' }>(SEARCH_CYPHER.localizeStageNeighbors, {
+      seedIds,
+      kinds,
+      perSeed: cypherInt(perSeed),
+      sourceChars: sourceCharsParam(sourceChars),
+    });
+    return rows.map(({ seedIndex, fromName, direction, ...r }) => ({ seedIndex, fromName, direction, record: toScopeRecord(r) }));
+  }
+
+  /** As localizeMembers, each with its record (source cut to `sourceChars`). */
+  async localizeMemberRecords(classIds: string[], kinds: string[], perClass: number, sourceChars: number | null): Promise<{ classIndex: number; fromName: string; record: ScopeRecord }[]> {
+    if (classIds.length === 0) return [];
+    const rows = await this.neo4j.read<RecordRow & { classIndex: number; fromName: string }>(SEARCH_CYPHER.localizeMemberRecords, {
+      classIds,
+      kinds,
+      perClass: cypherInt(perClass),
+      sourceChars: sourceCharsParam(sourceChars),
+    });
+    return rows.map(({ classIndex, fromName, ...r }) => ({ classIndex, fromName, record: toScopeRecord(r) }));
+  }
+
   /** Neighbors of each seed, nearest first; see cypher/search/expand.cypher. */
   async expand(seedIds: string[], shape: ExpansionShape, perSeed: number): Promise<ExpansionRow[]> {
     if (seedIds.length === 0) return [];
     const query = renderExpansionQuery(this.neo4j.cypher.get(SEARCH_CYPHER.expand), shape);
     return this.neo4j.readRendered<ExpansionRow>(query, { seedIds, perSeed: cypherInt(perSeed) });
   }
+}
+
+/** A row of the queries returning scopes-by-id.cypher's fields. */
+type RecordRow = Omit<ScopeRecord, 'sourceTruncated' | 'linked'>;
+
+function toScopeRecord(r: RecordRow): ScopeRecord {
+  return { ...r, sourceTruncated: (r.source?.length ?? 0) < r.sourceLength };
+}
+
+function sourceCharsParam(sourceChars: number | null) {
+  return sourceChars === null ? null : cypherInt(sourceChars);
 }

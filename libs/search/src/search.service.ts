@@ -171,7 +171,8 @@ export class SearchService {
     // and the signal lists are read. Its failure is seen where it is awaited (in localize).
     const proseText = proseQuery(signals, LOCALIZE_PROSE_CHARS);
     // Its vector list embeds a bounded opening of that text (the model's cost grows with its length).
-    const prose = proseText.trim() ? this.retrieve(proseSubPlan(plan, proseText), this.prefetchQueryVector(proseEmbedText(signals))) : Promise.resolve(null);
+    const embedding = proseText.trim() ? this.prefetchQueryVector(proseEmbedText(signals)) : null;
+    const prose = embedding ? this.retrieve(proseSubPlan(plan, proseText), embedding) : Promise.resolve(null);
     prose.catch(() => undefined);
     const t0 = performance.now();
     // With a named repository its file list is read while the filters are checked (one round trip
@@ -188,19 +189,18 @@ export class SearchService {
     const paths = filters.cypher.paths ? new Set(filters.cypher.paths) : null;
     const contains = filters.cypher.pathContains;
     const files = allFiles.filter((f) => (!paths || paths.has(f.path)) && (contains === null || f.path.includes(contains)));
-    const outcome = await localize(this.repo, { signals, filters: filters.cypher, files, limit: plan.limit, prose });
+    // The ranking's head, read with its records (the file roll-up reads deeper than the page).
+    const depth = Math.max(plan.limit, LOCALIZE_ROLLUP_DEPTH) + DUPLICATE_SLACK;
+    const outcome = await localize(this.repo, { signals, filters: filters.cypher, files, limit: plan.limit, prose, headDepth: depth, sourceChars: plan.sourceChars });
     const proseResponse = await prose;
     if (proseResponse) for (const [stage, ms] of Object.entries(proseResponse.timings)) if (stage !== 'total') timings[stage as Stage] += ms;
     // LOCALIZE's own time: what it took beyond the prose search it waited on.
     timings.localize = round(Math.max(0, performance.now() - t1 - (proseResponse?.timings.total ?? 0)));
 
-    // Results are the functions and methods that pass the caller's filters; the roll-up reads deeper.
+    // Results are the functions and methods that pass the caller's filters.
     const inFilters = (s: ScopeRecord) => (!paths || paths.has(s.path)) && (contains === null || s.path.includes(contains)) && (!plan.filters.languages?.length || plan.filters.languages.includes(s.language));
-    const depth = Math.max(plan.limit, LOCALIZE_ROLLUP_DEPTH) + DUPLICATE_SLACK;
-    const t2 = performance.now();
     const head = outcome.ranked.slice(0, depth);
-    const records = await this.repo.scopesById(head.map((r) => r.id), plan.sourceChars);
-    timings.fetch += round(performance.now() - t2);
+    const records = outcome.records;
     const words = issueWords(issueText, commonPathWords(allFiles));
     const primed = head
       .filter((r) => records.has(r.id) && CALLABLE_KINDS.includes(records.get(r.id)!.kind) && inFilters(records.get(r.id)!))
@@ -212,27 +212,34 @@ export class SearchService {
         return { ...r, score: r.score * prior.factor, evidence };
       })
       .sort((a, b) => b.score - a.score);
-    // The best files' other functions (one more read for them, one for the records of new ones).
+    // The best files' functions and the best functions' callees and callers, each read with its
+    // record and its source (the function stage's text): one round trip.
     const t3 = performance.now();
     const sibFiles = siblingFiles(primed, (id) => records.get(id)!);
-    // The best functions' callees and callers are read beside the best files' functions.
     const seeds = primed.slice(0, TOP_SEEDS);
-    const [sibRows, topNeighbors] = await Promise.all([
-      this.repo.localizeFileScopes(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, STAGE_PER_FILE),
-      this.repo.localizeNeighbors(seeds.map((s) => s.id), CALLABLE_KINDS, TOP_PER_SEED),
+    const stageChars = plan.sourceChars === null ? null : Math.max(plan.sourceChars, STAGE_SOURCE_CHARS);
+    const [sibRows, neighborRows] = await Promise.all([
+      this.repo.localizeStageFunctions(sibFiles.map(({ repoId, path }) => ({ repoId, path })), CALLABLE_KINDS, STAGE_PER_FILE, stageChars),
+      this.repo.localizeStageNeighbors(seeds.map((s) => s.id), CALLABLE_KINDS, TOP_PER_SEED, stageChars),
     ]);
-    // One read of the best files' functions with their source (the siblings' records and the function stage's text) and of the new neighbors.
-    const stageRecords = await this.repo.scopesById([...new Set([...sibRows.map((r) => r.id), ...topNeighbors.map((r) => r.id)])], plan.sourceChars === null ? null : Math.max(plan.sourceChars, STAGE_SOURCE_CHARS));
+    const stageReadMs = performance.now() - t3;
+    const t4 = performance.now();
+    const stageRecords = new Map<string, ScopeRecord>();
+    for (const { record } of [...sibRows, ...neighborRows]) stageRecords.set(record.id, record);
     for (const [id, rec] of stageRecords) if (!records.has(id)) records.set(id, withSourceChars(rec, plan.sourceChars));
-    const sibKept = sibRows.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName));
+    const topNeighbors = neighborRows.map(({ record, ...n }) => ({ ...n, id: record.id }));
+    const sibKept = sibRows
+      .map(({ pathIndex, record }) => ({ pathIndex, id: record.id }))
+      .filter((r) => inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName));
     const withSibs = withSiblings(primed, sibFiles, sibKept);
     // The function stage: inside the best files, each function scored by the issue's words.
-    const stageCandidates = sibKept.filter((r) => stageRecords.has(r.id)).map((r) => ({ ...stageRecords.get(r.id)!, fileIndex: r.pathIndex }));
+    const stageCandidates = sibKept.map((r) => ({ ...stageRecords.get(r.id)!, fileIndex: r.pathIndex }));
     const matched = withFunctionMatches(withSibs, sibFiles, stageCandidates, functionMatches(signals.title, issueText, stageCandidates));
-    const neighbored = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => records.has(r.id) && inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
+    const neighbored = withTopNeighbors(matched, seeds, topNeighbors.filter((r) => inFilters(records.get(r.id)!) && !isTestPath(records.get(r.id)!.path) && !isTestScope(records.get(r.id)!.qualifiedName)));
     // Equality, hashing and ordering methods of a best function's type (read with the best files' functions).
     const kept = withContractPartners(neighbored, seeds.map((s) => ({ ...s, name: records.get(s.id)!.name, qualifiedName: records.get(s.id)!.qualifiedName })), stageCandidates);
     timings.fetch += round(performance.now() - t3);
+    const stageCpuMs = performance.now() - t4;
     const results: SearchHit[] = kept.slice(0, plan.limit).map((r, i) => ({
       scope: records.get(r.id)!,
       score: Math.round(r.score * 10_000) / 10_000,
@@ -248,7 +255,7 @@ export class SearchService {
       mode: 'localize',
       limit: plan.limit,
       filters: filters.descriptions,
-      localize: { chosenBy, ...outcome.explain, afterFusion: afterFusionExplain(kept, SIBLING_FILES, SIBLING_SHARE), stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), fetch: round(timings.fetch - (proseResponse?.timings.fetch ?? 0)) } },
+      localize: { chosenBy, ...outcome.explain, afterFusion: afterFusionExplain(kept, SIBLING_FILES, SIBLING_SHARE), stages: { signals: round(signalsMs), filtersAndFiles: round(filesMs), ...outcome.explain.stages, ...proseStages(proseResponse), stage: round(stageReadMs), functionStage: round(stageCpuMs), ...(embedding?.ms !== undefined ? { queryEmbedding: round(embedding.ms) } : {}) } },
       notes: [
         ...(chosenBy.startsWith('hybrid') ? [`${chosenBy}: answered by LOCALIZE`] : []),
         ...signals.truncated.map((t) => `truncated: ${t}`),
@@ -265,14 +272,19 @@ export class SearchService {
   }
 
   /** The query embedding of a text, started now for a search that will want it later (never rejects unobserved). */
-  private prefetchQueryVector(text: string): Promise<number[]> {
-    const vector = this.embedder.embedQuery(semanticQueryText(text));
-    vector.catch(() => undefined);
-    return vector;
+  private prefetchQueryVector(text: string): EarlyVector {
+    const started = performance.now();
+    const early: EarlyVector = { vector: this.embedder.embedQuery(semanticQueryText(text)) };
+    early.vector.then(
+      () => (early.ms = performance.now() - started),
+      () => undefined,
+    );
+    return early;
   }
 
-  /** `queryVector`: the embedding of the plan's semantic text, when the caller started it already. */
-  private async retrieve(plan: SearchPlan, queryVector?: Promise<number[]>): Promise<SearchResponse> {
+  /** `early`: the embedding of the plan's semantic text, when the caller started it already. */
+  private async retrieve(plan: SearchPlan, early?: EarlyVector): Promise<SearchResponse> {
+    const queryVector = early?.vector;
     const started = performance.now();
     const timings = emptyTimings();
     const time = async <T>(stage: Stage, work: () => Promise<T>): Promise<T> => {
@@ -312,7 +324,10 @@ export class SearchService {
     const runsKeyword = !!(p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing);
     const keywordRun = () =>
       runsKeyword ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted)) : Promise.resolve([] as ScoredId[]);
-    const joinable = runsVector && runsKeyword ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
+    // An embedding started early and still being computed (a text new to the process) is not waited
+    // for by the keyword list: it runs meanwhile and only the vector list waits (one round trip more,
+    // off the critical path).
+    const joinable = runsVector && runsKeyword && (early === undefined || early.ms !== undefined) ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
     const listsRun = async (): Promise<[ScoredId[], ScoredId[]]> => {
       if (!joinable) {
         // The keyword list does not wait for the query embedding; the semantic list does.
@@ -902,6 +917,12 @@ const LOCALIZE_PROSE_CHARS = 1_000;
 function proseStages(prose: SearchResponse | null): Record<string, number> {
   if (!prose) return {};
   return Object.fromEntries(Object.entries(prose.timings).filter(([stage, ms]) => stage !== 'total' && ms > 0).map(([stage, ms]) => [`prose.${stage}`, ms]));
+}
+
+/** A query embedding started before the search that uses it; `ms`, once it has arrived: how long it took. */
+interface EarlyVector {
+  vector: Promise<number[]>;
+  ms?: number;
 }
 
 /** Ranked functions read for the file roll-up (beyond the page). */

@@ -74,11 +74,27 @@ function tokens(text: string | null | undefined, stemming = false): string[] {
   const out: string[] = [];
   for (const word of text.split(/[^\p{L}\p{N}_$]+/u)) {
     if (!word) continue;
-    const lower = word.toLowerCase();
-    out.push(lower);
-    for (const t of subTokenList(word)) if (t !== lower) out.push(t);
+    for (const t of wordTokens(word)) out.push(t);
   }
   return stemming ? out.map(stem) : out;
+}
+
+/**
+ * A word's tokens (itself lower-cased, then its other sub-tokens), remembered: a query's candidates
+ * repeat a small vocabulary, and splitting each occurrence again was most of tokens()' time.
+ */
+const WORD_MEMO_LIMIT = 50_000;
+const wordMemo = new Map<string, readonly string[]>();
+
+function wordTokens(word: string): readonly string[] {
+  let out = wordMemo.get(word);
+  if (out === undefined) {
+    const lower = word.toLowerCase();
+    out = [lower, ...subTokenList(word).filter((t) => t !== lower)];
+    if (wordMemo.size >= WORD_MEMO_LIMIT) wordMemo.clear();
+    wordMemo.set(word, out);
+  }
+  return out;
 }
 
 /** The query's searchable terms: its words and their sub-tokens, without English stop words. */

@@ -1,4 +1,5 @@
-import { afterFusionExplain, CALLEE_SHARE, CALLER_SHARE, CONTRACT_SHARE, functionMatches, isContractMethod, issueTerms, STAGE_SHARE, type StageCandidate, stageTokens, withContractPartners, withFunctionMatches, withTopNeighbors } from './function-stage';
+import { weightedTerms } from '../fusion/pool-bm25';
+import { afterFusionExplain, CALLEE_SHARE, CALLER_SHARE, CONTRACT_SHARE, functionMatches, isContractMethod, issueTerms, queryTermFrequencies, STAGE_SHARE, type StageCandidate, stageTokens, withContractPartners, withFunctionMatches, withTopNeighbors } from './function-stage';
 import { filePrior, isTestScope, TEST_FILE_FACTOR } from './priors';
 
 const fn = (id: string, qualifiedName: string, source: string, fileIndex = 0): StageCandidate => ({ id, name: qualifiedName.split('.').pop()!, qualifiedName, fileIndex, source });
@@ -10,6 +11,25 @@ describe('LOCALIZE function stage: the best files’ functions read against the 
     expect(tokens).not.toContain('def');
     expect(tokens).not.toContain('self');
     expect(tokens).not.toContain('return');
+  });
+
+  it('keeps the frequencies of the query’s terms only, and the whole length, as weightedTerms over stageTokens would', () => {
+    const name = 'HookRegistry.register_hook';
+    const body = 'def register_hook(self, event, hook):\n    """Registers hooks; a hook per event."""\n    self.hooks[event].append(hook)  # registering twice is allowed';
+    const wanted = new Set(['hook', 'event', 'absent']);
+    const full = weightedTerms([
+      [stageTokens(name), 3],
+      [stageTokens(body), 1],
+    ]);
+    const kept = queryTermFrequencies(wanted, [
+      [name, 3],
+      [body, 1],
+    ]);
+    expect(kept.length).toBe(full.length);
+    expect([...kept.tf]).toEqual([...full.tf].filter(([t]) => wanted.has(t)));
+    expect(kept.tf.get('hook')).toBeGreaterThan(3);
+    // Remembered words give the same terms the second time.
+    expect(stageTokens(body)).toEqual(stageTokens(body));
   });
 
   it('counts the title’s words twice', () => {

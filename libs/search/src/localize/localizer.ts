@@ -89,10 +89,15 @@ export interface LocalizeInput {
    */
   prose: Promise<SearchResponse | null>;
   limit: number;
+  /** Ranked scopes whose records are read (the ranking's head), and their source characters (null: whole). */
+  headDepth: number;
+  sourceChars: number | null;
 }
 
 export interface LocalizeOutcome {
   ranked: { id: string; score: number; evidence: LocalizeEvidence[] }[];
+  /** The records of the ranking's first `headDepth` scopes (and of a few more). */
+  records: Map<string, ScopeRecord>;
   explain: Omit<LocalizeExplain, 'chosenBy'>;
   proseWarnings: string[];
 }
@@ -225,67 +230,87 @@ export async function localize(repo: SearchRepository, input: LocalizeInput): Pr
   };
   const [chain, prose] = await Promise.all([signalChain(), timed('prose', () => input.prose)]);
   const { frameHits, nameHits, phraseHits, codeHits, pathHits, usageHits, frameSeeds, namedClasses, neighborHits, namedMemberHits, overriderHits } = chain;
-  // A class the prose search found lends its members a little evidence too (numbered after the named classes).
-  const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
-  const proseMemberHits = proseClasses.length > 0 ? await timed('proseMembers', () => repo.localizeMembers(proseClasses, CALLABLE_KINDS, PER_CLASS)) : [];
-  const memberHits = [...namedMemberHits, ...proseMemberHits.map((h) => ({ ...h, classIndex: h.classIndex + namedClasses.length }))];
   stages.signalsAndProse = round1(performance.now() - t0);
   t0 = performance.now();
 
-  const lists: Record<LocalizeListName, ListItem[]> = {
-    frame: frameHits.map((h) => ({ id: h.id, evidence: { signal: 'frame', detail: frameLabel.get(h.frame) ?? `frame ${h.frame}` } })),
-    name: nameHits
-      .filter((h) => CALLABLE_KINDS.includes(h.kind))
-      .map((h) => {
-        const s = spellings[h.nameIndex];
-        return { id: h.id, strength: s.strength / Math.pow(Math.max(1, h.total), AMBIGUITY_EXPONENT), evidence: { signal: 'name', detail: s.name === s.mention ? s.name : `${s.name} (from ${s.mention})` } };
-      }),
-    phrase: phraseHits.map((h) => ({ id: h.id, evidence: { signal: 'phrase', detail: 'holds a message the issue quotes' } })),
-    code: codeHits.map((h) => ({ id: h.id, evidence: { signal: 'code', detail: 'holds a line of code the issue quotes' } })),
-    prose: (prose?.results ?? []).filter((h) => CALLABLE_KINDS.includes(h.scope.kind)).map((h) => ({ id: h.scope.id, evidence: { signal: 'prose', detail: proseDetail(h.scoreBreakdown) } })),
-    frameNeighbor: neighborHits
-      .filter((h) => h.seedIndex < frameSeeds.length)
-      .map((h) => ({
-        id: h.id,
-        evidence: { signal: 'frame-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (a frame)` : `calls ${h.fromName} (a frame)`, edge: 'CALLS', from: h.fromName },
-      })),
-    nameNeighbor: neighborHits
-      .filter((h) => h.seedIndex >= frameSeeds.length)
-      .map((h) => ({
-        id: h.id,
-        evidence: { signal: 'name-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (named in the issue)` : `calls ${h.fromName} (named in the issue)`, edge: 'CALLS', from: h.fromName },
-      })),
-    member: memberHits.map((h) =>
-      h.classIndex < namedClasses.length
-        ? { id: h.id, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the issue names`, edge: 'HAS_MEMBER', from: h.fromName } }
-        : { id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } },
-    ),
-    overrider: overriderHits.map((h) => ({ id: h.id, evidence: { signal: 'overrider', detail: 'overrides a method the issue names', edge: 'OVERRIDES', from: h.anchorId } })),
-    path: pathHits.map((h) => ({ id: h.id, evidence: { signal: 'path', detail: `declared in ${pathRows[h.pathIndex].path}, which the issue names` } })),
-    usage: usageHits.map((h) => ({ id: h.id, evidence: { signal: 'usage', detail: `its body uses names the issue spells (${usage.slice(0, 4).join(', ')})` } })),
-  };
-  const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
-  for (const name of Object.keys(lists) as LocalizeListName[]) {
-    const seen = new Set<string>();
-    let rank = 0;
-    for (const item of lists[name]) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      rank++;
-      const flat = FLAT_LISTS[name];
-      const contribution = (flat !== undefined ? rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, 1) * flat : rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, rank)) * (item.strength ?? 1);
-      const entry = fused.get(item.id) ?? { id: item.id, score: 0, evidence: [] };
-      entry.score += contribution;
-      entry.evidence.push({ ...item.evidence, rank, contribution: round(contribution) });
-      fused.set(item.id, entry);
+  const rank = (memberHits: readonly { classIndex: number; fromName: string; id: string }[]) => {
+    const lists: Record<LocalizeListName, ListItem[]> = {
+      frame: frameHits.map((h) => ({ id: h.id, evidence: { signal: 'frame', detail: frameLabel.get(h.frame) ?? `frame ${h.frame}` } })),
+      name: nameHits
+        .filter((h) => CALLABLE_KINDS.includes(h.kind))
+        .map((h) => {
+          const s = spellings[h.nameIndex];
+          return { id: h.id, strength: s.strength / Math.pow(Math.max(1, h.total), AMBIGUITY_EXPONENT), evidence: { signal: 'name', detail: s.name === s.mention ? s.name : `${s.name} (from ${s.mention})` } };
+        }),
+      phrase: phraseHits.map((h) => ({ id: h.id, evidence: { signal: 'phrase', detail: 'holds a message the issue quotes' } })),
+      code: codeHits.map((h) => ({ id: h.id, evidence: { signal: 'code', detail: 'holds a line of code the issue quotes' } })),
+      prose: (prose?.results ?? []).filter((h) => CALLABLE_KINDS.includes(h.scope.kind)).map((h) => ({ id: h.scope.id, evidence: { signal: 'prose', detail: proseDetail(h.scoreBreakdown) } })),
+      frameNeighbor: neighborHits
+        .filter((h) => h.seedIndex < frameSeeds.length)
+        .map((h) => ({
+          id: h.id,
+          evidence: { signal: 'frame-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (a frame)` : `calls ${h.fromName} (a frame)`, edge: 'CALLS', from: h.fromName },
+        })),
+      nameNeighbor: neighborHits
+        .filter((h) => h.seedIndex >= frameSeeds.length)
+        .map((h) => ({
+          id: h.id,
+          evidence: { signal: 'name-neighbor', detail: h.direction === 'out' ? `called by ${h.fromName} (named in the issue)` : `calls ${h.fromName} (named in the issue)`, edge: 'CALLS', from: h.fromName },
+        })),
+      member: memberHits.map((h) =>
+        h.classIndex < namedClasses.length
+          ? { id: h.id, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the issue names`, edge: 'HAS_MEMBER', from: h.fromName } }
+          : { id: h.id, strength: PROSE_CLASS_SHARE, evidence: { signal: 'member', detail: `member of ${h.fromName}, which the prose search found`, edge: 'HAS_MEMBER', from: h.fromName } },
+      ),
+      overrider: overriderHits.map((h) => ({ id: h.id, evidence: { signal: 'overrider', detail: 'overrides a method the issue names', edge: 'OVERRIDES', from: h.anchorId } })),
+      path: pathHits.map((h) => ({ id: h.id, evidence: { signal: 'path', detail: `declared in ${pathRows[h.pathIndex].path}, which the issue names` } })),
+      usage: usageHits.map((h) => ({ id: h.id, evidence: { signal: 'usage', detail: `its body uses names the issue spells (${usage.slice(0, 4).join(', ')})` } })),
+    };
+    const fused = new Map<string, { id: string; score: number; evidence: LocalizeEvidence[] }>();
+    for (const name of Object.keys(lists) as LocalizeListName[]) {
+      const seen = new Set<string>();
+      let rank = 0;
+      for (const item of lists[name]) {
+        if (seen.has(item.id)) continue;
+        seen.add(item.id);
+        rank++;
+        const flat = FLAT_LISTS[name];
+        const contribution = (flat !== undefined ? rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, 1) * flat : rrfContribution(LOCALIZE_WEIGHTS[name], RRF_K, rank)) * (item.strength ?? 1);
+        const entry = fused.get(item.id) ?? { id: item.id, score: 0, evidence: [] };
+        entry.score += contribution;
+        entry.evidence.push({ ...item.evidence, rank, contribution: round(contribution) });
+        fused.set(item.id, entry);
+      }
     }
-  }
-  const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  for (const r of ranked) r.evidence.sort((a, b) => b.contribution - a.contribution);
+    const ranked = [...fused.values()].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    for (const r of ranked) r.evidence.sort((a, b) => b.contribution - a.contribution);
+    return { lists, ranked };
+  };
+  // A class the prose search found lends its members a little evidence too (numbered after the named
+  // classes). Their read, with the members' records, runs beside the read of the head's records
+  // ranked without them: a scope those members do not hold can only move down when they join, so
+  // every scope of the final head is in that head or among the members (one round trip, not two).
+  const proseClasses = (prose?.results ?? []).filter((h) => h.scope.kind === 'class' && !namedClasses.includes(h.scope.id)).slice(0, 3).map((h) => h.scope.id);
+  const headOf = (ranked: readonly { id: string }[]) => ranked.slice(0, input.headDepth).map((r) => r.id);
+  let { lists, ranked } = rank(namedMemberHits);
   stages.fuse = round1(performance.now() - t0);
+  let records: Map<string, ScopeRecord>;
+  if (proseClasses.length === 0) {
+    records = await timed('head', () => repo.scopesById(headOf(ranked), input.sourceChars));
+  } else {
+    const [memberRows, provisional] = await timed('head', () =>
+      Promise.all([repo.localizeMemberRecords(proseClasses, CALLABLE_KINDS, PER_CLASS, input.sourceChars), repo.scopesById(headOf(ranked), input.sourceChars)]),
+    );
+    const t1 = performance.now();
+    ({ lists, ranked } = rank([...namedMemberHits, ...memberRows.map((h) => ({ classIndex: h.classIndex + namedClasses.length, fromName: h.fromName, id: h.record.id }))]));
+    stages.fuse += round1(performance.now() - t1);
+    records = provisional;
+    for (const m of memberRows) if (!records.has(m.record.id)) records.set(m.record.id, m.record);
+  }
 
   return {
     ranked,
+    records,
     proseWarnings: prose?.warnings ?? [],
     explain: {
       signals: {
