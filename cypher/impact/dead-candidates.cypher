@@ -17,7 +17,8 @@ RETURN s.id AS id, s.name AS name, s.qualifiedName AS qualifiedName, s.kind AS k
        EXISTS { (s)-[:EXTENDS|IMPLEMENTS]->() } AS extends,
        // Python hooks: the parent class's decorators (zope @implementer) and the outside classes it
        // inherits through classes of the repository (a method may override one of theirs).
-       CASE WHEN s.language = 'python' AND s.kind = 'method' THEN left(p.source, 400) END AS parentHead,
-       CASE WHEN s.language = 'python' AND s.kind = 'method'
+       // Classes nested in a class get the same: frameworks read inner classes (Meta, Config).
+       CASE WHEN s.language = 'python' AND (s.kind = 'method' OR (s.kind = 'class' AND p.kind = 'class')) THEN left(p.source, 400) END AS parentHead,
+       CASE WHEN s.language = 'python' AND (s.kind = 'method' OR (s.kind = 'class' AND p.kind = 'class'))
             THEN [(p)-[:EXTENDS|IMPLEMENTS*2..8]->(x) WHERE x:Unresolved OR x:ExternalModule | x.name] END AS outsideAncestors
 ORDER BY s.path, s.startLine

@@ -1,6 +1,6 @@
 import { entryPoint, pythonBase } from './dead-code.service';
-import { affixMatch, isDoctestHolder, isTestSuitePath, keyAffixes } from './dead-code-signs';
-import { classBases, dottedBases, frameworkConvention, pythonContext, stdlibProtocol } from './python-conventions';
+import { affixMatch, attributeScanAffixes, isDoctestHolder, isTestSuitePath, keyAffixes } from './dead-code-signs';
+import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, pythonContext, stdlibProtocol } from './python-conventions';
 
 // Python signs of life seen on sample D (Trac, fabric, urwid, bottle, scons): each rule reads a code
 // shape, and each test below fails when its rule is taken out.
@@ -86,5 +86,63 @@ describe('python signs of life without an edge', () => {
     expect(pythonBase(row('_encode_item', 'class Enc(json.JSONEncoder):'), imports, packages, qualified).entry).toMatch(/outside class/);
     expect(pythonBase(row('finish', 'class H(BaseHandler):', ['socketserver.StreamRequestHandler']), imports, packages, qualified).entry).toMatch(/standard-library protocol/);
     expect(pythonBase(row('helper', 'class P:'), imports, packages, qualified)).toEqual({ entry: null, repoBase: false });
+  });
+
+  // Seen on sample F (octoprint, huey).
+  it('reads head/tail pairs of functions that filter dir(x) names, literal or passed in by their callers', () => {
+    const scan = (files: { path: string; text: string }[]) => {
+      const affixes = new Set<string>();
+      const heads = new Set<string>();
+      attributeScanAffixes(files, affixes, heads);
+      return { affixes, heads };
+    };
+    const plugin = {
+      path: 'wizard/__init__.py',
+      text: [
+        'class Wizard:',
+        '    def details(self):',
+        '        names = self._get_subwizard_attrs("_get_", "_wizard_name")',
+        '        extra = self._get_subwizard_attrs(',
+        '            "_get_", "_wizard_additional"',
+        '        )',
+        '        return names, extra',
+        '',
+        '    def _get_subwizard_attrs(self, start, end, callback=None):',
+        '        result = {}',
+        '        for item in dir(self):',
+        '            if not item.startswith(start) or not item.endswith(end):',
+        '                continue',
+        '            result[item] = getattr(self, item)',
+        '        return result',
+        '',
+      ].join('\n'),
+    };
+    const { affixes } = scan([plugin]);
+    expect(affixMatch('_get_onlinecheck_wizard_name', affixes)).toBe('_get_${...}_wizard_name');
+    expect(affixMatch('_get_onlinecheck_wizard_additional', affixes)).toBe('_get_${...}_wizard_additional');
+    expect(affixMatch('_get_onlinecheck_details', affixes)).toBeNull();
+    // Literal head and tail inside the scanning function itself; a head alone becomes a string head.
+    const literal = scan([{ path: 'a.py', text: 'def hooks(obj):\n    return [n for n in vars(obj) if n.startswith("on_") and n.endswith("_event")]\n' }]);
+    expect(affixMatch('on_close_event', literal.affixes)).toBe('on_${...}_event');
+    expect(scan([{ path: 'b.py', text: 'def cmds(obj):\n    return [n for n in obj.__dict__ if n.startswith("cmd_")]\n' }]).heads.has('cmd_')).toBe(true);
+    // The same filter over a plain list is no attribute scan.
+    expect(scan([{ path: 'c.py', text: 'def pick(words, a, b):\n    return [w for w in words if w.startswith(a) and w.endswith(b)]\nx = pick(ws, "_get_", "_name")\n' }]).affixes.size).toBe(0);
+  });
+
+  it('knows an inner class of a class with an outside base or metaclass is read by the framework', () => {
+    const file = 'from peewee import Model, CharField\nfrom .base import Local\nfrom pydantic import BaseModel as PBase\nimport sqlalchemy.orm\nfrom registry import RegistryMeta\n';
+    const inner = { kind: 'class', language: 'python', parentKind: 'class' };
+    const pkgs = new Set(['huey']);
+    expect(frameworkInnerClass(inner, 'class HueyInflight(Model):\n    class Meta:', null, file, pkgs)).toBe('Model');
+    expect(frameworkInnerClass(inner, 'class Settings(PBase):\n    class Config:', null, file, pkgs)).toBe('PBase');
+    expect(frameworkInnerClass(inner, 'class Row(sqlalchemy.orm.DeclarativeBase):', null, file, pkgs)).toBe('sqlalchemy.orm.DeclarativeBase');
+    expect(frameworkInnerClass(inner, 'class Plugin(metaclass=RegistryMeta):', null, file, pkgs)).toBe('metaclass RegistryMeta');
+    // Through the repository's own base class: the graph's outside ancestors.
+    expect(frameworkInnerClass(inner, 'class KV(Base):', ['Model'], file, pkgs)).toBe('Model');
+    // Own bases, hook-less outside bases and classes nested in functions say nothing.
+    expect(frameworkInnerClass(inner, 'class Thing(Local):', null, file, pkgs)).toBeNull();
+    expect(frameworkInnerClass(inner, 'class Thing(object):', ['object', 'Exception'], file, pkgs)).toBeNull();
+    expect(frameworkInnerClass({ ...inner, parentKind: 'function' }, 'def make():', null, file, pkgs)).toBeNull();
+    expect(frameworkInnerClass({ ...inner, kind: 'method' }, 'class HueyInflight(Model):', null, file, pkgs)).toBeNull();
   });
 });

@@ -146,3 +146,67 @@ export function isDoctestHolder(lines: string[]): boolean {
   const doc = body.match(/^[rRuU]?("""|''')([\s\S]*?)\1\s*(pass)?$/);
   return !!doc && /^\s*>>>/m.test(doc[2]);
 }
+
+/** Reads of an object's attribute names: a loop over them finds methods nobody names. */
+const ATTR_SCAN = /\bdir\(|\bvars\(|\.__dict__\b|\bgetmembers\(/;
+const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(([^)]*)\)/gm;
+
+/**
+ * Head/tail pairs of Python functions that pick attribute names out of `dir(x)`, `vars(x)` or
+ * `x.__dict__` by `startswith(head)` and `endswith(tail)` (octoprint's
+ * `_get_subwizard_attrs("_get_", "_wizard_name")`): every method fitting the pair is found that way.
+ * Literal arguments of startswith/endswith count directly; where they are the function's parameters,
+ * the literal strings its call sites pass in those places do. A tail goes into `affixes` (as
+ * keyAffixes' pairs), a head alone into `heads` (as a string head built at run time).
+ */
+export function attributeScanAffixes(files: { path: string; text: string }[], affixes: Set<string>, heads: Set<string>): void {
+  const add = (head: string, tail: string) => {
+    if (tail) addAffix(head, tail, affixes);
+    else if (head.length >= 2) heads.add(head);
+  };
+  const scanners: { name: string; head: number | string; tail: number | string }[] = [];
+  for (const f of files) {
+    const lines = f.text.split('\n');
+    for (const m of f.text.matchAll(PY_DEF)) {
+      const indent = m[1].length;
+      const params = m[3].split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0]).filter((p) => p && p !== 'self' && p !== 'cls');
+      const first = f.text.slice(0, m.index).split('\n').length;
+      const body: string[] = [];
+      for (let i = first; i < lines.length; i++) {
+        const l = lines[i];
+        if (l.trim() && l.length - l.trimStart().length <= indent && !/^\s*[)\]#]/.test(l)) break;
+        body.push(l);
+      }
+      const text = body.join('\n');
+      if (!ATTR_SCAN.test(text)) continue;
+      const side = (fn: string): number | string | null => {
+        const c = text.match(new RegExp(`\\.${fn}\\(\\s*(?:(['"])(\\w*)\\1|([A-Za-z_]\\w*))\\s*\\)`));
+        if (!c) return '';
+        if (c[3] === undefined) return c[2];
+        const at = params.indexOf(c[3]);
+        return at >= 0 ? at : null;
+      };
+      const head = side('startswith');
+      const tail = side('endswith');
+      if (head === null || tail === null || (head === '' && tail === '')) continue;
+      if (typeof head === 'string' && typeof tail === 'string') add(head, tail);
+      else scanners.push({ name: m[2], head, tail });
+    }
+  }
+  if (!scanners.length) return;
+  for (const f of files) {
+    for (const s of scanners) {
+      for (const c of f.text.matchAll(new RegExp(`\\b${escapeRegExp(s.name)}\\(([^()]*)\\)`, 'g'))) {
+        const args = c[1].split(',').map((a) => a.trim());
+        const literal = (p: number | string): string | null => {
+          if (typeof p === 'string') return p;
+          const lit = (args[p] ?? '').match(/^(['"])(\w*)\1$/);
+          return lit ? lit[2] : null;
+        };
+        const head = literal(s.head);
+        const tail = literal(s.tail);
+        if (head !== null && tail !== null) add(head, tail);
+      }
+    }
+  }
+}

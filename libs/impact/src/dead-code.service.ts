@@ -6,8 +6,8 @@ import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
 import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
-import { dottedBases, frameworkConvention, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
-import { affixMatch, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
+import { dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
+import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
 const KINDS = ['function', 'method', 'class'];
@@ -138,6 +138,8 @@ export class DeadCodeService {
       registeredHookFiles(f.path, text, hookFiles);
       if (candidatePaths.has(f.path)) sources.set(f.path, text.split('\n'));
     });
+    // Functions that pick methods out of dir(x) by a head and tail, given literally or by their callers.
+    attributeScanAffixes(pythonFiles, affixes, heads);
     const testsShipped = files.some((f) => isTestSuitePath(f.path));
     const definitionCount = new Map<string, number>();
     for (const [name, list] of uses) definitionCount.set(name, list.length);
@@ -172,6 +174,10 @@ export class DeadCodeService {
       const hook = pythonHook(r, python);
       if (hook) {
         exclude(hook);
+        continue;
+      }
+      if (r.kind === 'class' && r.language === 'python' && r.parentKind === 'class' && frameworkInnerClass(r, r.parentHead, r.outsideAncestors, (sources.get(r.path) ?? []).join('\n'), packages)) {
+        exclude('an inner class of a class with an outside base or metaclass: the framework reads it (Meta, Config)');
         continue;
       }
       const base = pythonBase(r, python.fileImports.get(r.path) ?? new Set(), packages, qualifiedNames);

@@ -209,3 +209,44 @@ export function dottedBases(classSource: string, fileImports: Set<string>, packa
   }
   return out;
 }
+
+/**
+ * A name the file imports from outside the repository: `from peewee import Model` or `import peewee`
+ * for `peewee.Model`; relative imports and the repository's own packages are not outside.
+ */
+export function importedFromOutside(name: string, fileText: string, packages: Set<string>): boolean {
+  const root = name.split('.')[0];
+  const word = new RegExp(`(^|[\\s,(])${root}(\\s+as\\s+\\w+)?\\s*($|[,)#])`, 'm');
+  for (const m of fileText.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm)) {
+    if (m[1].startsWith('.') || packages.has(m[1].split('.')[0])) continue;
+    if (word.test(m[2].replace(/\\\n/g, ' '))) return true;
+  }
+  for (const m of fileText.matchAll(/^[ \t]*import[ \t]+([^\n]*)/gm)) {
+    for (const part of m[1].split(',')) {
+      const [mod, alias] = part.trim().split(/\s+as\s+/);
+      if ((alias ?? mod.split('.')[0]) === root && !packages.has(mod.split('.')[0])) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Why a class nested in another class is read by a framework, or null: the enclosing class has a base
+ * from outside (directly or through the repository's classes) or an outside metaclass, and such
+ * frameworks read inner classes by their place in the body (Django/peewee/marshmallow/DRF `Meta`,
+ * pydantic `Config`), which no edge records. Hook-less bases (object, Exception, Enum) do not count.
+ */
+export function frameworkInnerClass(
+  r: { kind: string; language: string; parentKind: string | null },
+  parentHead: string | null | undefined,
+  outsideAncestors: string[] | null | undefined,
+  fileText: string,
+  packages: Set<string>,
+): string | null {
+  if (r.language !== 'python' || r.kind !== 'class' || r.parentKind !== 'class' || !parentHead) return null;
+  const header = headerOf(parentHead);
+  for (const b of classBases(header)) if (!HOOKLESS_BASES.test(b) && importedFromOutside(b, fileText, packages)) return b;
+  const meta = header.match(/\bmetaclass[ \t]*=[ \t]*([A-Za-z_][\w.]*)/);
+  if (meta && meta[1] !== 'ABCMeta' && !meta[1].endsWith('.ABCMeta') && importedFromOutside(meta[1], fileText, packages)) return `metaclass ${meta[1]}`;
+  return outsideAncestors?.find((b) => !HOOKLESS_BASES.test(b)) ?? null;
+}
