@@ -6,6 +6,10 @@
  *
  *   node --expose-gc dist/bench/ingest/heap-probe.js --path <folder> --name <repo> [--snapshot-at resolving]
  *
+ * `--live-every <ms>`: also a full collection every that many ms, and per phase the highest heap it
+ * left (`liveMaxMiB`: the most the run held at once, garbage aside; what `peak*` cannot tell apart
+ * from V8 postponing collection). Slows the run; off by default.
+ *
  * `--snapshot-at <phase>` also writes a heap snapshot (.cache/bench/heap-<phase>.heapsnapshot) when
  * that phase starts. Run it against Neo4j and Redis of your own: it writes the whole repository.
  */
@@ -22,23 +26,31 @@ async function main(): Promise<void> {
   const folder = path.resolve(arg('path', ''));
   const name = arg('name', 'heap-probe');
   const snapshotAt = arg('snapshot-at', '');
+  const liveEvery = Number(arg('live-every', '0'));
   const h = await new IngestHarness('heap-probe').init();
   await h.repo.deleteRepository(name);
   await h.deleteKeys('heap-probe:*');
   const mib = (b: number) => Math.round(b / 2 ** 20);
   const rows: Record<string, unknown>[] = [];
   let peak = { heap: 0, rss: 0 };
+  let liveMax = 0;
+  const collector = liveEvery > 0 ? setInterval(() => {
+    gc();
+    liveMax = Math.max(liveMax, v8.getHeapStatistics().used_heap_size);
+  }, liveEvery) : undefined;
   const sampler = setInterval(() => {
     peak = { heap: Math.max(peak.heap, v8.getHeapStatistics().used_heap_size), rss: Math.max(peak.rss, process.memoryUsage.rss()) };
   }, 100);
   const measure = (phase: string) => {
     const during = peak;
+    const liveDuring = liveMax;
     gc();
+    liveMax = v8.getHeapStatistics().used_heap_size;
     const heap = v8.getHeapStatistics();
     peak = { heap: heap.used_heap_size, rss: process.memoryUsage.rss() };
     const row = {
       phase, heapUsedMiB: mib(heap.used_heap_size), heapTotalMiB: mib(heap.total_heap_size), rssMiB: mib(process.memoryUsage.rss()),
-      peakHeapBeforeMiB: mib(during.heap), peakRssBeforeMiB: mib(during.rss), maxRssMiB: mib(process.resourceUsage().maxRSS * 1024),
+      peakHeapBeforeMiB: mib(during.heap), peakRssBeforeMiB: mib(during.rss), ...(collector ? { liveMaxBeforeMiB: mib(Math.max(liveDuring, liveMax)) } : {}), maxRssMiB: mib(process.resourceUsage().maxRSS * 1024),
     };
     rows.push(row);
     console.log(JSON.stringify(row));
@@ -52,6 +64,7 @@ async function main(): Promise<void> {
   });
   measure('after');
   clearInterval(sampler);
+  clearInterval(collector);
   console.log(JSON.stringify({ scopes: result.scopes.total, edges: result.edges.total, files: result.files.indexed, ms: Math.round(performance.now() - started), timingsMs: result.timingsMs }));
   await h.dispose([]);
   process.exit(0);

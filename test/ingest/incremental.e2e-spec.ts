@@ -10,6 +10,7 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
   const h = new IngestHarness();
   const repoA = runId('inca');
   const repoB = runId('incb');
+  const repoC = runId('incc');
   let dir: string;
 
   beforeAll(async () => {
@@ -17,7 +18,7 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     dir = h.copyOf(FIXTURE);
   });
 
-  afterAll(() => h.dispose([repoA, repoB]));
+  afterAll(() => h.dispose([repoA, repoB, repoC]));
 
   /** Paths of the scopes whose CALLS point at the scope named `name`. */
   async function callsOf(name: string): Promise<string[]> {
@@ -178,6 +179,30 @@ describe('incremental indexing (real Neo4j, Redis, tree-sitter, local embeddings
     expect(a.edges).toEqual(b.edges);
     // No edge was written twice (fresh or incremental).
     expect(new Set(b.edges).size).toBe(b.edges.length);
+  });
+
+  it('written in batches (edges made and written a batch of files at a time), converges to a fresh index too', async () => {
+    const file = path.join(dir, 'ts/src/utils/format.ts');
+    const text = fs.readFileSync(file, 'utf8');
+    const rows = h.repo.singleTransactionRows;
+    h.repo.singleTransactionRows = 0;
+    try {
+      // Renamed back: the callers' edges to the unresolved name go and edges to the scope come; two
+      // lines inserted above: the file's own edges keep their ends and change their lines.
+      fs.writeFileSync(file, '// one\n// two\n' + text.replace('export function formatAmount(', 'export function formatMoney('));
+      const result = await h.ingest.index({ path: dir, name: repoA });
+      expect(result.edges).toMatchObject({ added: expect.any(Number), removed: expect.any(Number), updated: expect.any(Number) });
+      expect([result.edges.added, result.edges.removed, result.edges.updated].every((n) => n > 0)).toBe(true);
+      expect(await callsOf('formatMoney')).toEqual(expect.arrayContaining(['ts/src/models/invoice.ts', 'ts/src/services/invoice-service.ts']));
+      const fresh = await h.ingest.index({ path: dir, name: repoC });
+      expect(fresh.edges.added).toBeGreaterThan(0);
+      const [a, c] = await Promise.all([h.snapshot(repoA), h.snapshot(repoC)]);
+      expect(a.nodes).toEqual(c.nodes);
+      expect(a.edges).toEqual(c.edges);
+      expect(new Set(c.edges).size).toBe(c.edges.length);
+    } finally {
+      h.repo.singleTransactionRows = rows;
+    }
   });
 
   it('refuses paths outside the allowed roots and bad names, naming the field', async () => {

@@ -6,7 +6,7 @@ export type { LanguagePlugin } from './languages';
 export * from './graph/ingest.repository';
 export * from './graph/repository-catalog';
 export * from './pipeline/ingest.service';
-export { desiredEdges, diffEdges, edgeHashes } from './pipeline/edges';
+export { desiredEdgeGroups, desiredEdges, diffEdges, EdgeDiff, edgeHashes } from './pipeline/edges';
 export * from './pipeline/resolution-plan';
 export * from './pipeline/eta';
 export * from './pipeline/ingest.types';

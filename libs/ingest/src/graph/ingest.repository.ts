@@ -165,6 +165,12 @@ export interface EdgeChanges {
   commits: FileCommit[];
 }
 
+/** EdgeChanges with the edges to create and update in batches made as they are written (writeEdgeStream). */
+export interface EdgeStream extends Omit<EdgeChanges, 'creates' | 'merges' | 'deletes'> {
+  batches: Iterable<{ creates: GraphEdge[]; merges: GraphEdge[] }>;
+  deletes: () => { from: string; type: GraphEdgeType; to: string }[];
+}
+
 /**
  * Content and interface hashes and scope count (null: keep the stored ones), edge hash and reference
  * counts of a file: the run's commit marker.
@@ -354,6 +360,25 @@ export class IngestRepository {
     if (scopes.length) await this.inTransaction(scopes);
     await this.markEdgesDirty(c.dirtyFileIds);
     await this.inBatches(edges());
+    await this.setFileHashes(c.commits);
+  }
+
+  /**
+   * writeEdgeChanges for runs too large for one transaction, with the edges made batch by batch as
+   * they are written (`batches` is consumed once, after the scopes): a full index holds one batch of
+   * edges at a time instead of all of them. Deletes are asked for after the last batch (the diff
+   * knows them only then; they never share a key with an edge created or updated here).
+   */
+  async writeEdgeStream(repoId: string, c: EdgeStream): Promise<void> {
+    if (c.scopes) await this.inTransaction(scopeBatchStatements(repoId, c.scopes));
+    await this.markEdgesDirty(c.dirtyFileIds);
+    for (const b of c.batches) {
+      await this.inBatches(edgeStatements(repoId, b.creates, 'create', true));
+      await this.inBatches(edgeStatements(repoId, b.merges, 'merge', true));
+    }
+    const deletes = c.deletes();
+    await this.deleteEdges(deletes);
+    if (deletes.length > 0 || c.cleanOrphans) await this.deleteOrphans(repoId);
     await this.setFileHashes(c.commits);
   }
 

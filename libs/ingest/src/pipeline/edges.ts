@@ -7,68 +7,171 @@ import { fileScopeId } from './scope-sync';
 
 /**
  * The edges the graph should hold leaving the scopes of the files `wanted` accepts, from the parse
- * and the resolution of the whole repository (one edge per source, type and target: the first wins).
- * Their ids are repository-local (graphId without the repository: the parse's own id strings, no
- * new ones per edge); IngestRepository.writeEdgeChanges adds the prefix as it writes.
+ * and the resolution of the whole repository (one edge per source, type and target: the first wins),
+ * made one file at a time when asked for (`of(path)`): a full index asks for every file's, and all
+ * of them at once would be the largest thing it holds (3.3 million edge objects at a million
+ * scopes). What is kept between calls is an index of the resolver's output by file (typed arrays of
+ * positions), and `count(path)` says how many edges a file's group has at most without making them.
+ * Ids are repository-local (graphId without the repository: the parse's own id strings, no new ones
+ * per edge); IngestRepository adds the prefix as it writes.
  */
-export function desiredEdges(parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean) {
-  const byPath = new Map<string, GraphEdge[]>();
-  const { pathOf, kindById, fileIds } = scopeIndex(parsed, wanted);
-  const push = (path: string, e: GraphEdge) => {
-    let group = byPath.get(path);
-    if (!group) byPath.set(path, (group = []));
-    group.push(e);
+export function desiredEdgeGroups(parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean): DesiredEdges {
+  const fileIndex = new Map<string, number>();
+  const fileIds: string[] = [];
+  parsed.forEach((f, i) => {
+    fileIndex.set(f.path, i);
+    fileIds.push(f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path));
+  });
+  // The file (its index in `parsed`) of every scope of the wanted files.
+  const fileOfScope = new Map<string, number>();
+  parsed.forEach((f, i) => {
+    if (wanted(f.path)) for (const s of f.scopes) fileOfScope.set(s.id, i);
+  });
+  const edges = byFile(parsed.length, resolved.edges, (e) => fileOfScope.get(e.fromId));
+  const imports = byFile(parsed.length, resolved.fileImports, (imp) => (wanted(imp.fromPath) ? fileIndex.get(imp.fromPath) : undefined));
+  // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
+  const unresolved = byFile(parsed.length, resolved.unresolved, (u) => (u.reason === 'builtin' ? undefined : fileOfScope.get(u.fromId)));
+  fileOfScope.clear();
+  const containment = (f: ParsedFile) => f.scopes.reduce((n, s) => n + (s.parentId ? 1 : 0), 0);
+  return {
+    count(path) {
+      const i = fileIndex.get(path);
+      if (i === undefined || !wanted(path)) return 0;
+      return containment(parsed[i]) + edges.size(i) + imports.size(i) + unresolved.size(i);
+    },
+    of(path) {
+      const i = fileIndex.get(path);
+      if (i === undefined || !wanted(path)) return [];
+      const f = parsed[i];
+      const group: GraphEdge[] = [];
+      // A scope's parent is in its own file.
+      const kindById = new Map(f.scopes.map((s) => [s.id, s.kind]));
+      for (const s of f.scopes) {
+        if (!s.parentId) continue;
+        group.push({ from: s.parentId, type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: s.id, target: 'scope', line: null });
+      }
+      for (const e of edges.of(i)) {
+        const provenance = e.resolver ? provenanceOf(e.resolver, e.guessed) : undefined;
+        group.push({
+          from: e.fromId, type: e.type, to: e.toId, target: 'scope', line: e.line ?? null,
+          ...(e.resolver ? { resolver: e.resolver } : {}),
+          ...(provenance ? { provenance, confidence: PROVENANCE_CONFIDENCE[provenance] } : {}),
+        });
+      }
+      const from = fileIds[i];
+      for (const imp of imports.of(i)) {
+        const to = imp.toPath === undefined ? undefined : fileIndex.get(imp.toPath);
+        if (to !== undefined) {
+          group.push({ from, type: 'IMPORTS', to: fileIds[to], target: 'scope', line: imp.line });
+        } else if (imp.external) {
+          group.push({ from, type: 'IMPORTS', to: `module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
+        } else {
+          group.push({ from, type: 'IMPORTS', to: `unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
+        }
+      }
+      for (const u of unresolved.of(i)) {
+        group.push({
+          from: u.fromId, type: u.type, to: `unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
+          reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
+        });
+      }
+      // An edge's source scope is in one file, so duplicates are within a file's group.
+      const seen = new Set<string>();
+      return group.filter((e) => {
+        const key = edgeKey(e);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    },
   };
+}
+
+/** Per file (of desiredEdgeGroups): its desired edges, made when asked for, and an upper bound of their number. */
+export interface DesiredEdges {
+  count(path: string): number;
+  of(path: string): GraphEdge[];
+}
+
+/**
+ * The items of a list grouped by file without copying them: positions sorted by file (stable, a
+ * counting sort) in one typed array, and where each file's run starts in another.
+ */
+function byFile<T>(files: number, items: readonly T[], fileOf: (item: T) => number | undefined) {
+  const fileOfItem = new Int32Array(items.length);
+  const start = new Int32Array(files + 1);
+  items.forEach((item, k) => {
+    const f = fileOf(item) ?? -1;
+    fileOfItem[k] = f;
+    if (f >= 0) start[f + 1]++;
+  });
+  for (let f = 0; f < files; f++) start[f + 1] += start[f];
+  const order = new Int32Array(start[files]);
+  const next = start.slice(0, files);
+  fileOfItem.forEach((f, k) => {
+    if (f >= 0) order[next[f]++] = k;
+  });
+  return {
+    size: (f: number) => start[f + 1] - start[f],
+    *of(f: number): Generator<T> {
+      for (let k = start[f]; k < start[f + 1]; k++) yield items[order[k]];
+    },
+  };
+}
+
+/** All of desiredEdgeGroups' groups at once, by path (small runs, tests). */
+export function desiredEdges(parsed: ParsedFile[], resolved: ResolveResult, wanted: (path: string) => boolean): Map<string, GraphEdge[]> {
+  const groups = desiredEdgeGroups(parsed, resolved, wanted);
+  const byPath = new Map<string, GraphEdge[]>();
   for (const f of parsed) {
-    if (!wanted(f.path)) continue;
-    for (const s of f.scopes) {
-      if (!s.parentId) continue;
-      push(f.path, { from: s.parentId, type: kindById.get(s.parentId) === 'file' ? 'DECLARES' : 'HAS_MEMBER', to: s.id, target: 'scope', line: null });
-    }
-  }
-  for (const e of resolved.edges) {
-    const path = pathOf.get(e.fromId);
-    if (!path) continue;
-    const provenance = e.resolver ? provenanceOf(e.resolver, e.guessed) : undefined;
-    push(path, {
-      from: e.fromId, type: e.type, to: e.toId, target: 'scope', line: e.line ?? null,
-      ...(e.resolver ? { resolver: e.resolver } : {}),
-      ...(provenance ? { provenance, confidence: PROVENANCE_CONFIDENCE[provenance] } : {}),
-    });
-  }
-  for (const imp of resolved.fileImports) {
-    const from = fileIds.get(imp.fromPath);
-    if (!from || !wanted(imp.fromPath)) continue;
-    if (imp.toPath && fileIds.has(imp.toPath)) {
-      push(imp.fromPath, { from, type: 'IMPORTS', to: fileIds.get(imp.toPath)!, target: 'scope', line: imp.line });
-    } else if (imp.external) {
-      push(imp.fromPath, { from, type: 'IMPORTS', to: `module:${imp.external}`, target: 'external', name: imp.external, line: imp.line });
-    } else {
-      push(imp.fromPath, { from, type: 'IMPORTS', to: `unresolved:${imp.specifier}`, target: 'unresolved', name: imp.specifier, line: imp.line, reason: 'missing-file' });
-    }
-  }
-  for (const u of resolved.unresolved) {
-    // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
-    const path = pathOf.get(u.fromId);
-    if (u.reason === 'builtin' || !path) continue;
-    push(path, {
-      from: u.fromId, type: u.type, to: `unresolved:${u.targetName}`, target: 'unresolved', name: u.targetName, line: u.line,
-      reason: u.reason, resolver: u.resolver, ...(u.origin ? { origin: u.origin } : {}),
-    });
-  }
-  // An edge's source scope is in one file, so duplicates are within a file's group: removed one
-  // group at a time (a set of every edge's key at once is the largest thing a full index would hold).
-  for (const [path, group] of byPath) {
-    const seen = new Set<string>();
-    const unique = group.filter((e) => {
-      const key = edgeKey(e);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    if (unique.length !== group.length) byPath.set(path, unique);
+    const group = groups.of(f.path);
+    if (group.length) byPath.set(f.path, group);
   }
   return byPath;
+}
+
+/**
+ * The edge diff of files given a group at a time (see diffEdges): what to create and what to update
+ * per group as it comes, and, once every group was given, the stored edges no longer desired.
+ */
+export class EdgeDiff {
+  private readonly desiredKeys = new Set<string>();
+  // Nothing stored (a first index): no keys to compare, every desired edge not yet written is created.
+  private readonly compare: boolean;
+  readonly counts = { creates: 0, writes: 0 };
+
+  constructor(
+    private readonly repoId: string,
+    private readonly stored: ReadonlyMap<string, StoredEdge>,
+    private readonly written: (e: GraphEdge) => boolean = () => false,
+  ) {
+    this.compare = stored.size > 0;
+  }
+
+  add(group: readonly GraphEdge[], creates: GraphEdge[] = [], writes: GraphEdge[] = []): { creates: GraphEdge[]; writes: GraphEdge[] } {
+    const { repoId, stored, compare } = this;
+    for (const e of group) {
+      const key = compare ? edgeKey({ from: graphId(repoId, e.from), type: e.type, to: graphId(repoId, e.to) }) : '';
+      if (compare) this.desiredKeys.add(key);
+      const old = compare ? stored.get(key) : undefined;
+      if (!old) {
+        if (!this.written(e)) {
+          creates.push(e);
+          this.counts.creates++;
+        }
+      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
+        || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) {
+        writes.push(e);
+        this.counts.writes++;
+      }
+    }
+    return { creates, writes };
+  }
+
+  /** After the last group: stored edges that no group desired. */
+  deletes(): { from: string; type: GraphEdgeType; to: string }[] {
+    return [...this.stored.values()].filter((e) => !this.desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
+  }
 }
 
 /**
@@ -82,44 +185,27 @@ export function desiredEdges(parsed: ParsedFile[], resolved: ResolveResult, want
 export function diffEdges(
   repoId: string,
   paths: readonly string[],
-  desired: ReadonlyMap<string, GraphEdge[]>,
+  desired: ReadonlyMap<string, GraphEdge[]> | DesiredEdges,
   stored: ReadonlyMap<string, StoredEdge>,
   written: (e: GraphEdge) => boolean = () => false,
 ): { creates: GraphEdge[]; writes: GraphEdge[]; deletes: { from: string; type: GraphEdgeType; to: string }[] } {
-  const desiredKeys = new Set<string>();
-  const creates: GraphEdge[] = [];
-  const writes: GraphEdge[] = [];
-  // Nothing stored (a first index): no keys to compare, every desired edge not yet written is created.
-  const compare = stored.size > 0;
-  for (const path of paths) {
-    for (const e of desired.get(path) ?? []) {
-      const key = compare ? edgeKey({ from: graphId(repoId, e.from), type: e.type, to: graphId(repoId, e.to) }) : '';
-      if (compare) desiredKeys.add(key);
-      const old = compare ? stored.get(key) : undefined;
-      if (!old) {
-        if (!written(e)) creates.push(e);
-      } else if ((old.line ?? null) !== e.line || (old.reason ?? null) !== (e.reason ?? null) || (old.resolver ?? null) !== (e.resolver ?? null)
-        || (old.provenance ?? null) !== (e.provenance ?? null) || (old.origin ?? null) !== (e.origin ?? null)) writes.push(e);
-    }
-  }
-  const deletes = [...stored.values()].filter((e) => !desiredKeys.has(edgeKey(e))).map((e) => ({ from: e.from, type: e.type as GraphEdgeType, to: e.to }));
-  return { creates, writes, deletes };
+  const diff = new EdgeDiff(repoId, stored, written);
+  const out = { creates: [] as GraphEdge[], writes: [] as GraphEdge[] };
+  const groupOf = (path: string) => ('of' in desired ? desired.of(path) : desired.get(path) ?? []);
+  for (const path of paths) diff.add(groupOf(path), out.creates, out.writes);
+  return { ...out, deletes: diff.deletes() };
 }
 
-/** Per scope id (local) of the files `of` accepts its file's path and kind; per path (all) its file scope's id. */
+/** Per scope id (local) of the files `of` accepts its file's path; per path (all) its file scope's id. */
 function scopeIndex(parsed: ParsedFile[], of: (path: string) => boolean = () => true) {
   const pathOf = new Map<string, string>();
-  const kindById = new Map<string, string>();
   const fileIds = new Map<string, string>();
   for (const f of parsed) {
     fileIds.set(f.path, f.scopes.find((s) => s.kind === 'file')?.id ?? fileScopeId(f.path));
     if (!of(f.path)) continue;
-    for (const s of f.scopes) {
-      pathOf.set(s.id, f.path);
-      kindById.set(s.id, s.kind);
-    }
+    for (const s of f.scopes) pathOf.set(s.id, f.path);
   }
-  return { pathOf, kindById, fileIds };
+  return { pathOf, fileIds };
 }
 
 /**

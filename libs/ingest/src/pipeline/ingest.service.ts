@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
-import { edgeKey, graphId } from '@scopegraph/code-model';
+import { edgeKey, GraphEdge, graphId } from '@scopegraph/code-model';
 import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/ingest.repository';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { ParserService } from '../parse/parser.service';
@@ -15,7 +15,7 @@ import type { ResolveRun } from '../resolve/reference-resolver';
 import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
 import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
 import { listRepository, RepositoryListing } from '../walk/file-walker';
-import { desiredEdges, diffEdges, edgeHashes } from './edges';
+import { desiredEdgeGroups, DesiredEdges, EdgeDiff, edgeHashes } from './edges';
 import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats, reusedOf } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
@@ -385,6 +385,10 @@ export class IngestService {
     const resolveRun = await time('resolve', async () =>
       this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}, { deferPython: this.resolver.defersPython }));
     const resolved = resolveRun.result;
+    // Pyright's phase resolves again after the write: it keeps the references (its own shallow copies).
+    const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
+    // References are resolved into edges by now: only scopes are read of the parses from here on.
+    for (const f of parsed) f.references = [];
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
@@ -412,7 +416,8 @@ export class IngestService {
       refTotals.builtin += c.builtin;
     }
     const changedSet = new Set(edgeChanged);
-    const desired = await time('edgeDiff', async () => desiredEdges(parsed, resolved, (p) => changedSet.has(p)));
+    const edgeCounts = { added: 0, updated: 0, removed: 0 };
+    const desired = await time('edgeDiff', async () => desiredEdgeGroups(parsed, resolved, (p) => changedSet.has(p)));
     const { stats: scopeStats, last: lastScopes } = await time('writeScopes', () => sync.finish());
     // Files that had scopes before this run: their edges are read. Beside those, the containment this
     // run creates (written already, or with the last files' scopes just before the edges) counts as
@@ -422,11 +427,7 @@ export class IngestService {
     await time('readEdges', async () => {
       for (const e of before.length ? await this.repo.storedEdgesOf(repoId, before) : []) storedEdgeMap.set(edgeKey(e), e);
     });
-    // Pyright's phase resolves again after the write: it keeps the references (its own shallow copies).
-    const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
-    // References are resolved into edges by now: only scopes are read of the parses from here on.
-    for (const f of parsed) f.references = [];
-    const { creates: edgeCreates, writes: edgeWrites, deletes: edgeDeletes } = diffEdges(repoId, edgeChanged, desired, storedEdgeMap, (e) => sync.wroteContainment(e));
+    const diff = new EdgeDiff(repoId, storedEdgeMap, (e) => sync.wroteContainment(e));
 
     // The last files' scopes first, then the edges, and last the hashes that mark these files as
     // fully written (every file's, when the records did not add up). Reused files about to get new
@@ -434,41 +435,77 @@ export class IngestService {
     // their scopes).
     // Fingerprints go to Redis meanwhile: they count only for the hashes the graph commits.
     const fingerprinted = time('fingerprints', () => parsing.recordFingerprints(files, fingerprints, gone));
-    await time('write', () =>
-      this.repo.writeEdgeChanges(repoId, {
-        scopes: lastScopes,
-        deletes: edgeDeletes,
-        creates: edgeCreates,
-        merges: edgeWrites,
-        // ExternalModule / Unresolved nodes lose edges only with deleted edges and scopes.
-        cleanOrphans: edgeDeletes.length > 0 || scopeStats.deleted > 0,
-        dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
-        commits: files
-          .filter((f) => changedSet.has(f.path) || plan.interfaces.has(f.path) || countsChanged(f.path) || !storedFiles.recordsAddUp)
-          .map((f): FileCommit => {
-            const reused = reusedPaths.has(f.path);
-            const counts = edgeState.counts.get(f.path)!;
-            return {
-              id: graphId(repoId, fileScopeId(f.path)),
-              fileHash: reused ? null : f.contentHash,
-              interfaceHash: plan.interfaces.get(f.path) ?? null,
-              scopeCount: f.scopes,
-              edgeHash: hashes.get(f.path)!,
-              unresolvedRefs: counts.unresolved,
-              builtinRefs: counts.builtin,
-            };
-          }),
-      }),
-    );
+    const changes = {
+      scopes: lastScopes,
+      // ExternalModule / Unresolved nodes lose edges only with deleted edges and scopes.
+      cleanOrphans: scopeStats.deleted > 0,
+      dirtyFileIds: edgeChanged.filter((p) => reusedPaths.has(p)).map((p) => graphId(repoId, fileScopeId(p))),
+      commits: files
+        .filter((f) => changedSet.has(f.path) || plan.interfaces.has(f.path) || countsChanged(f.path) || !storedFiles.recordsAddUp)
+        .map((f): FileCommit => {
+          const reused = reusedPaths.has(f.path);
+          const counts = edgeState.counts.get(f.path)!;
+          return {
+            id: graphId(repoId, fileScopeId(f.path)),
+            fileHash: reused ? null : f.contentHash,
+            interfaceHash: plan.interfaces.get(f.path) ?? null,
+            scopeCount: f.scopes,
+            edgeHash: hashes.get(f.path)!,
+            unresolvedRefs: counts.unresolved,
+            builtinRefs: counts.builtin,
+          };
+        }),
+    };
+    // At most this many rows change: written in one transaction when they fit one (all made at once),
+    // else streamed (edges made a batch of files at a time and released once written).
+    const rowsAtMost = edgeChanged.reduce((n, p) => n + desired.count(p), 0) + storedEdgeMap.size + changes.commits.length;
+    if (rowsAtMost <= this.repo.singleTransactionRows) {
+      const { creates, writes } = diff.add(edgeChanged.flatMap((p) => desired.of(p)));
+      const deletes = diff.deletes();
+      edgeCounts.removed = deletes.length;
+      await time('write', () => this.repo.writeEdgeChanges(repoId, { ...changes, deletes, creates, merges: writes, cleanOrphans: deletes.length > 0 || changes.cleanOrphans }));
+    } else {
+      let deleted = 0;
+      await time('write', () =>
+        this.repo.writeEdgeStream(repoId, {
+          ...changes,
+          batches: streamedEdges(edgeChanged, desired, diff),
+          deletes: () => {
+            const deletes = diff.deletes();
+            deleted = deletes.length;
+            return deletes;
+          },
+        }),
+      );
+      edgeCounts.removed = deleted;
+    }
+    edgeCounts.added = diff.counts.creates;
+    edgeCounts.updated = diff.counts.writes;
     await fingerprinted;
     const { result: _resolved, pyDeferred, ...resolverRun } = resolveRun;
     return {
       pyPhase: pyLater && pyDeferred ? { repoId, rootPath, parsed: pyLater, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState } : undefined,
       files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed, resolverRun,
-      edgeCounts: { added: edgeCreates.length, updated: edgeWrites.length, removed: edgeDeletes.length },
+      edgeCounts,
       refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
     };
   }
+}
+
+/** Edges made per batch of this many (at least; a file's group is not split) in a streamed write. */
+const STREAM_BATCH_EDGES = 20_000;
+
+/** The creates and updates of the files `paths`, a batch at a time (each made when the last was written). */
+function* streamedEdges(paths: readonly string[], desired: DesiredEdges, diff: EdgeDiff): Generator<{ creates: GraphEdge[]; merges: GraphEdge[] }> {
+  let batch = { creates: [] as GraphEdge[], writes: [] as GraphEdge[] };
+  for (const path of paths) {
+    diff.add(desired.of(path), batch.creates, batch.writes);
+    if (batch.creates.length + batch.writes.length >= STREAM_BATCH_EDGES) {
+      yield { creates: batch.creates, merges: batch.writes };
+      batch = { creates: [], writes: [] };
+    }
+  }
+  if (batch.creates.length + batch.writes.length) yield { creates: batch.creates, merges: batch.writes };
 }
 
 /** Why a folder gave nothing to index, from the walk's counts. */

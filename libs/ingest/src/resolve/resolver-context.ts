@@ -78,7 +78,15 @@ export interface FamilyResolver {
 
 /** Edges, unresolved references, import links and (for benchmarks) per-reference outcomes. */
 export class ResolveOutput {
-  private readonly edges = new Map<string, ResolvedEdge>();
+  /**
+   * Edges in the order they were first added, and for finding an edge again the last one added from
+   * each source scope (keyed by the parse's own id string) with, per edge, the one added before it
+   * from the same scope (-1: none). A key per edge (source, target and type joined) was a new string
+   * for each of millions of edges: the largest thing resolution held at a million scopes.
+   */
+  private readonly edges: ResolvedEdge[] = [];
+  private readonly lastFrom = new Map<string, number>();
+  private previous = new Int32Array(1024);
   private readonly unresolved: UnresolvedRef[] = [];
   private readonly fileImports: FileImportLink[] = [];
   private readonly outcomes: RefOutcome[] | undefined;
@@ -105,14 +113,23 @@ export class ResolveOutput {
 
   /** `guessed`: the name-based resolver chose this target among several candidates. */
   addEdge(fromId: string, toId: string, type: EdgeType, line?: number, resolver?: ResolverName, guessed?: boolean): void {
-    const key = `${fromId}\u0000${toId}\u0000${type}`;
-    const e = this.edges.get(key);
+    const last = this.lastFrom.get(fromId);
+    let e: ResolvedEdge | undefined;
+    for (let k = last ?? -1; k >= 0 && !e; k = this.previous[k]) if (this.edges[k].toId === toId && this.edges[k].type === type) e = this.edges[k];
     if (!e) {
-      const edge: ResolvedEdge = { fromId, toId, type };
-      if (line !== undefined) edge.line = line;
-      if (resolver) edge.resolver = resolver;
-      if (guessed && resolver === 'fast') edge.guessed = true;
-      this.edges.set(key, edge);
+      // Made whole in one literal: properties added one by one after it would go to a second store.
+      const edge: ResolvedEdge = line === undefined
+        ? resolver ? { fromId, toId, type, resolver } : { fromId, toId, type }
+        : !resolver ? { fromId, toId, type, line } : guessed && resolver === 'fast' ? { fromId, toId, type, line, resolver, guessed: true } : { fromId, toId, type, line, resolver };
+      if (guessed && resolver === 'fast' && line === undefined) edge.guessed = true;
+      const k = this.edges.push(edge) - 1;
+      if (k === this.previous.length) {
+        const grown = new Int32Array(k * 2);
+        grown.set(this.previous);
+        this.previous = grown;
+      }
+      this.previous[k] = last ?? -1;
+      this.lastFrom.set(fromId, k);
       return;
     }
     if (line !== undefined && (e.line === undefined || line < e.line)) e.line = line;
@@ -136,7 +153,7 @@ export class ResolveOutput {
   result(kept?: (path: string) => boolean): ResolveResult {
     if (!kept) {
       return {
-        edges: [...this.edges.values()],
+        edges: this.edges,
         unresolved: this.unresolved,
         fileImports: this.fileImports,
         ...(this.outcomes ? { outcomes: this.outcomes } : {}),
@@ -144,7 +161,7 @@ export class ResolveOutput {
     }
     const from = (id: string) => kept(this.t.scopes.get(id)?.path ?? '');
     return {
-      edges: [...this.edges.values()].filter((e) => from(e.fromId)),
+      edges: this.edges.filter((e) => from(e.fromId)),
       unresolved: this.unresolved.filter((u) => from(u.fromId)),
       fileImports: this.fileImports.filter((i) => kept(i.fromPath)),
       ...(this.outcomes ? { outcomes: this.outcomes.filter((o) => kept(o.path)) } : {}),
