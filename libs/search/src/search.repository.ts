@@ -246,24 +246,17 @@ export class SearchRepository {
   }
 
   /** `pool`: how many the index returned for `k`; `hits`: those passing the post-filters, at most `limit`. */
-  async vectorIndexFiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
-    const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(SEARCH_CYPHER.vectorIndexFiltered, {
-      vector,
-      ...filters,
-      k: cypherInt(k),
-      limit: cypherInt(limit),
-    });
-    return row ?? { pool: 0, hits: [] };
+  vectorIndexFiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
+    return this.vectorPool(SEARCH_CYPHER.vectorIndexFiltered, vector, filters, k, limit);
   }
 
   /** As vectorIndexFiltered, from the unfiltered index with the filters applied after (vector-index-postfiltered.cypher). */
-  async vectorIndexPostfiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
-    const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(SEARCH_CYPHER.vectorIndexPostfiltered, {
-      vector,
-      ...filters,
-      k: cypherInt(k),
-      limit: cypherInt(limit),
-    });
+  vectorIndexPostfiltered(vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
+    return this.vectorPool(SEARCH_CYPHER.vectorIndexPostfiltered, vector, filters, k, limit);
+  }
+
+  private async vectorPool(statement: string, vector: number[], filters: CypherFilters, k: number, limit: number): Promise<{ pool: number; hits: ScoredId[] }> {
+    const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(statement, { vector, ...filters, k: cypherInt(k), limit: cypherInt(limit) });
     return row ?? { pool: 0, hits: [] };
   }
 

@@ -368,9 +368,6 @@ export class PyChecker {
     };
     child.on('exit', (code, signal) => died(`pyright exited (${signal ?? code})`));
     child.on('error', (e) => died(`pyright failed: ${e.message}`));
-    // A write to a server that has just exited (EPIPE) is emitted on the pipe; unheard, it would end this process.
-    child.stdin!.on('error', (e) => died(`pyright's input closed: ${e.message}`));
-    child.stdout!.on('error', (e) => died(`pyright's output failed: ${e.message}`));
     writer.onFailure = (e) => died(`pyright's input closed: ${e.message}`);
     conn.onError(() => undefined);
     conn.listen();
