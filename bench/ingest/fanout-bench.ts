@@ -23,7 +23,8 @@
 import { ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import { loadConfig } from '@scopegraph/config';
-import { EmbedFanOut, EmbeddingCache, IngestRepository } from '@scopegraph/ingest';
+import { identifierSubTokens } from '@scopegraph/code-model';
+import { EMBED_SOURCE_CHARS, EmbeddableScope, EmbedFanOut, EmbeddingCache, embeddingText, IngestRepository } from '@scopegraph/ingest';
 import { createEmbeddingProvider, EmbeddingProvider, HashEmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
@@ -132,8 +133,10 @@ async function main(): Promise<void> {
       const localRepo = runId('fanlocal');
       repos.push(localRepo);
       const small = await h.ingest.index({ path: localCorpus, name: localRepo, embed: false });
-      // The bare model on the same texts, in this process with all cores: the ceiling of the phase.
-      const texts = (await h.neo4j.runStatement<{ t: string }>('MATCH (s:Scope {repoId: $repo}) RETURN left(coalesce(s.qualifiedName, "") + " " + coalesce(s.source, ""), 1200) AS t', { repo: localRepo })).map((r) => r.t);
+      // The bare model on the texts the phase embeds (embeddingText: kind, name, signature, doc, body
+      // head), in this process with all cores: the ceiling of the phase.
+      const rows = await h.neo4j.runStatement<EmbeddableScope>('MATCH (s:Scope {repoId: $repo}) RETURN s.kind AS kind, s.qualifiedName AS qualifiedName, s.signature AS signature, s.docComment AS docComment, left(s.source, $chars) AS source', { repo: localRepo, chars: EMBED_SOURCE_CHARS });
+      const texts = rows.map((r) => embeddingText(r, identifierSubTokens));
       const model = createEmbeddingProvider({ provider: 'local', dimensions: DIMENSIONS, modelsDir: loadConfig().embedding.modelsDir });
       await model.embedDocuments(texts.slice(0, 32));
       const t0 = performance.now();
