@@ -410,7 +410,7 @@ describe('SearchService', () => {
     expect(repo.calls).toEqual(['countCandidates']);
     expect(explain.lists.map((l) => [l.list, l.cypher])).toEqual([
       ['semantic', 'search/vector-exact'],
-      ['bm25', 'search/fulltext'],
+      ['bm25', 'search/fulltext-limited'],
     ]);
     expect(explain.lists[0].params.vector).toBe('<2-dimensional query vector>');
     expect(explain.expand?.pattern).toBe('(seed)((:Scope)<-[:CALLS]-(:Scope)){1,2}(n)');
