@@ -44,7 +44,7 @@ import type { RecordShape } from 'neo4j-driver';
 import { IngestRepository } from '@scopegraph/ingest';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
 import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
-import { postfilterK } from '../../libs/search/src/filters/strategy';
+import { keywordLuceneK, postfilterK } from '../../libs/search/src/filters/strategy';
 import { buildLuceneQuery, keywordQuery } from '../../libs/search/src/query/lucene';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
 import { PrecomputedEmbedder } from '../search/precomputed-embedder';
@@ -168,21 +168,28 @@ async function timeLists(repo: SearchRepository, texts: string[], repoId: string
   const filters: CypherFilters = { repoIds: [repoId], kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null };
   const coverage = await repo.vectorCoverage([repoId]);
   const share = coverage.embedded / Math.max(1, coverage.embedded + coverage.elsewhere);
+  const keywordShare = coverage.scopes / Math.max(1, coverage.scopes + coverage.elsewhereScopes);
   const wanted = 150;
   const k = postfilterK(wanted, share);
   const variants: Record<string, (v: number[], q: string) => Promise<ScoredId[]>> = {
     'bm25 k=150': (_v, q) => repo.fullText(q, filters, wanted),
     'bm25 k=10': (_v, q) => repo.fullText(q, filters, 10),
+    'bm25 k=150 lucene top-k': (_v, q) => repo.fullText(q, filters, wanted, { luceneK: wanted }),
+    'bm25 k=150 lucene top-k, no repository clause': (_v, q) => repo.fullText(q, filters, wanted, keywordLuceneK(wanted, keywordShare)),
     'semantic index-filter': async (v) => (await repo.vectorIndexFiltered(v, filters, wanted, wanted)).hits,
     'semantic index-postfilter': async (v) => (await repo.vectorIndexPostfiltered(v, filters, k, wanted)).hits,
     'semantic unfiltered': (v) => repo.vectorIndex(v, wanted),
     'joined index-filter': async (v, q) => (await repo.bothLists({ list: 'vectorIndexFiltered', vector: v, k: wanted, limit: wanted }, { query: q, k: wanted }, filters)).semantic.hits,
     'joined index-postfilter': async (v, q) => (await repo.bothLists({ list: 'vectorIndexPostfiltered', vector: v, k, limit: wanted }, { query: q, k: wanted }, filters)).semantic.hits,
+    'joined index-postfilter lucene top-k': async (v, q) => (await repo.bothLists({ list: 'vectorIndexPostfiltered', vector: v, k, limit: wanted }, { query: q, k: wanted, ...keywordLuceneK(wanted, keywordShare) }, filters)).semantic.hits,
   };
-  const names = Object.keys(variants);
+  // A store without vectors (a run stopped before embedding) times the keyword variants alone.
+  const names = Object.keys(variants).filter((n) => coverage.embedded > 0 || n.startsWith('bm25'));
   const ms: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   let agree = 0;
   let short = 0;
+  // Lucene's top k against the unlimited keyword list: equal but for the order of equal scores.
+  let bm25Agree = 0;
   for (const [i, text] of texts.entries()) {
     const v = textVector(semanticQueryText(text));
     const q = keywordQuery(buildLuceneQuery(text));
@@ -194,11 +201,16 @@ async function timeLists(repo: SearchRepository, texts: string[], repoId: string
       hits[name] = await variants[name](v, q);
       ms[name].push(performance.now() - t0);
     }
-    const top = new Set(hits['semantic index-filter'].slice(0, 10).map((h) => h.id));
-    agree += hits['semantic index-postfilter'].slice(0, 10).filter((h) => top.has(h.id)).length / Math.max(1, Math.min(10, top.size));
-    if (hits['semantic index-postfilter'].length < wanted) short++;
+    if (coverage.embedded > 0) {
+      const top = new Set(hits['semantic index-filter'].slice(0, 10).map((h) => h.id));
+      agree += hits['semantic index-postfilter'].slice(0, 10).filter((h) => top.has(h.id)).length / Math.max(1, Math.min(10, top.size));
+      if (hits['semantic index-postfilter'].length < wanted) short++;
+    }
+    const full = hits['bm25 k=150'].slice(0, 10);
+    const fullIds = new Set(full.map((h) => h.id));
+    bm25Agree += hits['bm25 k=150 lucene top-k, no repository clause'].slice(0, 10).filter((h) => fullIds.has(h.id)).length / Math.max(1, full.length);
   }
-  const out: Record<string, unknown> = { share: Number(share.toFixed(4)), postfilterK: k, queries: texts.length, top10AgreementPostVsFilter: Number((agree / texts.length).toFixed(3)), postfilterShort: short };
+  const out: Record<string, unknown> = { share: Number(share.toFixed(4)), postfilterK: k, queries: texts.length, top10AgreementPostVsFilter: Number((agree / texts.length).toFixed(3)), postfilterShort: short, bm25Top10AgreementTopKVsFull: Number((bm25Agree / texts.length).toFixed(3)) };
   for (const n of names) out[n] = { p50: Math.round(percentile(ms[n], 50)), p95: Math.round(percentile(ms[n], 95)) };
   return out;
 }

@@ -4,7 +4,8 @@
 // before the MATCH keeps finished repositories from being scanned. `elsewhere`: vectors of the
 // finished repositories not searched, and `elsewhereIndexing` those being indexed (not counted):
 // with none of the latter, the searched repositories' share of the vector index is known
-// (filters/strategy.ts, index-postfilter).
+// (filters/strategy.ts, index-postfilter); `elsewhereScopes` likewise decides the full-text index's share
+// (keywordLuceneK).
 MATCH (r:Repository)
 WITH r, $repoIds IS NULL OR r.id IN $repoIds AS searched,
   coalesce(r.indexStatus, 'INDEXED') = 'INDEXED' AND r.scopes IS NOT NULL AND r.embedded IS NOT NULL AS settled
@@ -17,4 +18,5 @@ RETURN sum(CASE WHEN NOT searched THEN 0 WHEN settled THEN r.scopes ELSE liveSco
        sum(CASE WHEN NOT searched THEN 0 WHEN settled THEN r.embedded ELSE liveEmbedded END) AS embedded,
        count(CASE WHEN searched AND NOT settled THEN 1 END) AS indexing,
        sum(CASE WHEN NOT searched AND settled THEN r.embedded ELSE 0 END) AS elsewhere,
+       sum(CASE WHEN NOT searched AND settled THEN r.scopes ELSE 0 END) AS elsewhereScopes,
        count(CASE WHEN NOT searched AND NOT settled THEN 1 END) AS elsewhereIndexing

@@ -18,5 +18,7 @@ describe('bothListsStatement', () => {
       ].join('\n'),
     );
     expect(bothListsStatement('RETURN [] AS hits', 'RETURN [] AS hits', ['hits']).startsWith('CALL () {')).toBe(true);
+    // The keyword list's Lucene top k also returns its pool (fulltext-limited.cypher).
+    expect(bothListsStatement('RETURN [] AS hits', 'RETURN 0 AS pool, [] AS hits', ['hits'], ['pool', 'hits']).split('\n').pop()).toBe('RETURN semanticHits, pool AS bm25Pool, hits AS bm25Hits');
   });
 });

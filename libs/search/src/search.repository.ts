@@ -23,6 +23,8 @@ export interface VectorCoverage {
   elsewhere: number;
   /** Other repositories being indexed (their vectors are not in `elsewhere`). */
   elsewhereIndexing: number;
+  /** Scopes of the finished repositories not searched (the full-text index's share). */
+  elsewhereScopes: number;
 }
 
 export interface ScoredId {
@@ -95,7 +97,18 @@ export type JoinableVectorList = 'vectorIndex' | 'vectorExact' | 'vectorIndexFil
 
 export interface BothListsRequest {
   vector: { list: JoinableVectorList; vector: number[]; k: number; limit: number };
-  keyword: { query: string; k: number };
+  keyword: { query: string; k: number } & FullTextOptions;
+}
+
+export interface FullTextOptions {
+  /**
+   * Set when the Lucene query narrows to everything the filters keep (repository clauses, every kind
+   * and language, no path or name filter): Lucene is asked for its top `luceneK` only
+   * (fulltext-limited.cypher), and the unlimited list answers when the exact filters drop some.
+   */
+  luceneK?: number;
+  /** With luceneK: leave the repository clause out (the searched repositories hold nearly all of the index). */
+  withoutRepositoryClause?: boolean;
 }
 
 export interface BothListsAnswer {
@@ -121,7 +134,7 @@ export async function listsOneByOne(
         : v.list === 'vectorIndexPostfiltered'
           ? await repo.vectorIndexPostfiltered(v.vector, filters, v.k, v.limit)
           : await repo.vectorIndexFiltered(v.vector, filters, v.k, v.limit);
-  return { semantic, bm25: await repo.fullText(keyword.query, filters, keyword.k) };
+  return { semantic, bm25: await repo.fullText(keyword.query, filters, keyword.k, { luceneK: keyword.luceneK, withoutRepositoryClause: keyword.withoutRepositoryClause }) };
 }
 
 /**
@@ -132,7 +145,7 @@ export async function listsOneByOne(
  * their parameters do not collide: the keyword limit is $bm25K). A `CYPHER 25` line leads the
  * statement when the semantic file starts with one.
  */
-export function bothListsStatement(semanticFile: string, keywordFile: string, semanticColumns: string[]): string {
+export function bothListsStatement(semanticFile: string, keywordFile: string, semanticColumns: string[], keywordColumns: string[] = ['hits']): string {
   const body = (text: string) =>
     text
       .split('\n')
@@ -143,6 +156,7 @@ export function bothListsStatement(semanticFile: string, keywordFile: string, se
   const version = /^CYPHER\s+\d+\s*\n/.exec(semantic);
   if (version) semantic = semantic.slice(version[0].length);
   const names = semanticColumns.map((c) => `semantic${c[0].toUpperCase()}${c.slice(1)}`);
+  const keywordNames = keywordColumns.map((c) => `${c} AS bm25${c[0].toUpperCase()}${c.slice(1)}`);
   return [
     version ? version[0].trim() : null,
     'CALL () {',
@@ -152,7 +166,7 @@ export function bothListsStatement(semanticFile: string, keywordFile: string, se
     'CALL () {',
     body(keywordFile),
     '}',
-    `RETURN ${names.join(', ')}, hits AS bm25Hits`,
+    `RETURN ${[...names, ...keywordNames].join(', ')}`,
   ]
     .filter((line) => line !== null)
     .join('\n');
@@ -160,6 +174,11 @@ export function bothListsStatement(semanticFile: string, keywordFile: string, se
 
 interface HitsRow {
   hits: ScoredId[];
+}
+
+/** Lucene's top k (fulltext-limited.cypher) lost some to the exact filters: the unlimited list must answer. */
+function keywordShort(kept: number, pool: number, k: number, luceneK: number): boolean {
+  return kept < k && pool >= luceneK;
 }
 
 /** The hits of a list query, as plain {id, score} (Neo4j returns map keys in an order of its own). */
@@ -178,6 +197,7 @@ export const SEARCH_CYPHER = {
   vectorIndexPostfiltered: 'search/vector-index-postfiltered',
   vectorExact: 'search/vector-exact',
   fullText: 'search/fulltext',
+  fullTextLimited: 'search/fulltext-limited',
   scopesById: 'search/scopes-by-id',
   hitConnections: 'search/hit-connections',
   expand: EXPAND_CYPHER,
@@ -203,7 +223,7 @@ export const SEARCH_CYPHER = {
  */
 @Injectable()
 export class SearchRepository {
-  private readonly bothListsStatements = new Map<JoinableVectorList, string>();
+  private readonly bothListsStatements = new Map<string, string>();
 
   constructor(private readonly neo4j: Neo4jService) {}
 
@@ -230,11 +250,11 @@ export class SearchRepository {
    * `elsewhereIndexing`: how many others are being indexed, their vectors not counted).
    */
   async vectorCoverage(repoIds: string[] | null): Promise<VectorCoverage> {
-    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number; elsewhere: number | null; elsewhereIndexing: number | null }>(
+    const [row] = await this.neo4j.read<{ scopes: number | null; embedded: number | null; indexing: number; elsewhere: number | null; elsewhereIndexing: number | null; elsewhereScopes: number | null }>(
       SEARCH_CYPHER.vectorCoverage,
       { repoIds },
     );
-    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0, elsewhere: row?.elsewhere ?? 0, elsewhereIndexing: row?.elsewhereIndexing ?? 0 };
+    return { scopes: row?.scopes ?? 0, embedded: row?.embedded ?? 0, indexing: row?.indexing ?? 0, elsewhere: row?.elsewhere ?? 0, elsewhereIndexing: row?.elsewhereIndexing ?? 0, elsewhereScopes: row?.elsewhereScopes ?? 0 };
   }
 
   async vectorIndex(vector: number[], k: number): Promise<ScoredId[]> {
@@ -260,8 +280,19 @@ export class SearchRepository {
     return row ?? { pool: 0, hits: [] };
   }
 
-  async fullText(query: string, filters: CypherFilters, k: number): Promise<ScoredId[]> {
-    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, { query: withinRepositories(query, filters.repoIds), ...filters, bm25K: cypherInt(k) }));
+  async fullText(query: string, filters: CypherFilters, k: number, options: FullTextOptions = {}): Promise<ScoredId[]> {
+    const params = { query: withinRepositories(query, filters.repoIds), ...filters, bm25K: cypherInt(k) };
+    if (options.luceneK !== undefined) {
+      const luceneK = Math.max(k, options.luceneK);
+      const [row] = await this.neo4j.read<{ pool: number; hits: ScoredId[] }>(SEARCH_CYPHER.fullTextLimited, {
+        ...params,
+        query: options.withoutRepositoryClause ? query : params.query,
+        luceneK: cypherInt(luceneK),
+      });
+      const hits = hitsOf(row ? [row] : []);
+      if (!keywordShort(hits.length, row?.pool ?? 0, k, luceneK)) return hits;
+    }
+    return hitsOf(await this.neo4j.read<HitsRow>(SEARCH_CYPHER.fullText, params));
   }
 
   /**
@@ -270,23 +301,31 @@ export class SearchRepository {
    * vectorIndexFiltered and vectorIndexPostfiltered only.
    */
   async bothLists(vector: BothListsRequest['vector'], keyword: BothListsRequest['keyword'], filters: CypherFilters): Promise<BothListsAnswer> {
-    let statement = this.bothListsStatements.get(vector.list);
+    const limited = keyword.luceneK !== undefined;
+    const luceneK = Math.max(keyword.k, keyword.luceneK ?? 0);
+    const key = `${vector.list}${limited ? ':limited' : ''}`;
+    let statement = this.bothListsStatements.get(key);
     if (!statement) {
       const pooled = vector.list === 'vectorIndexFiltered' || vector.list === 'vectorIndexPostfiltered';
-      statement = bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullText), pooled ? ['pool', 'hits'] : ['hits']);
-      this.bothListsStatements.set(vector.list, statement);
+      statement = limited
+        ? bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullTextLimited), pooled ? ['pool', 'hits'] : ['hits'], ['pool', 'hits'])
+        : bothListsStatement(this.neo4j.text(SEARCH_CYPHER[vector.list]), this.neo4j.text(SEARCH_CYPHER.fullText), pooled ? ['pool', 'hits'] : ['hits']);
+      this.bothListsStatements.set(key, statement);
     }
-    const [row] = await this.neo4j.readRendered<{ semanticPool?: number; semanticHits: ScoredId[]; bm25Hits: ScoredId[] }>(statement, {
+    const [row] = await this.neo4j.readRendered<{ semanticPool?: number; semanticHits: ScoredId[]; bm25Hits: ScoredId[]; bm25Pool?: number }>(statement, {
       vector: vector.vector,
       ...filters,
       k: cypherInt(vector.k),
       limit: cypherInt(vector.limit),
-      query: withinRepositories(keyword.query, filters.repoIds),
+      query: limited && keyword.withoutRepositoryClause ? keyword.query : withinRepositories(keyword.query, filters.repoIds),
       bm25K: cypherInt(keyword.k),
+      luceneK: cypherInt(luceneK),
     });
+    let bm25 = (row?.bm25Hits ?? []).map((h) => ({ id: h.id, score: h.score }));
+    if (limited && keywordShort(bm25.length, row?.bm25Pool ?? 0, keyword.k, luceneK)) bm25 = await this.fullText(keyword.query, filters, keyword.k);
     return {
       semantic: { pool: row?.semanticPool ?? null, hits: row?.semanticHits ?? [] },
-      bm25: row?.bm25Hits ?? [],
+      bm25,
     };
   }
 

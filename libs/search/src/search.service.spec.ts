@@ -3,7 +3,7 @@ import type { EmbeddingProvider } from '@scopegraph/llm';
 import { defaultPlan } from './plan';
 import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
-import { type BothListsRequest, type CypherFilters, type ExpansionRow, listsOneByOne, type ScoredId, type SearchRepository } from './search.repository';
+import { type BothListsRequest, type CypherFilters, type ExpansionRow, type FullTextOptions, listsOneByOne, type ScoredId, type SearchRepository } from './search.repository';
 import { duplicateKey, SearchService } from './search.service';
 import { postfilterK } from './filters/strategy';
 import type { ScopeRecord } from './search.types';
@@ -33,6 +33,8 @@ const cosine = (a: number[], b: number[]) => {
 
 class FakeRepository {
   calls: string[] = [];
+  /** What each keyword list asked Lucene for (FullTextOptions), in order. */
+  keywordOptions: FullTextOptions[] = [];
   edges: [string, string][] = [];
   constructor(readonly rows: Row[]) {}
 
@@ -58,7 +60,8 @@ class FakeRepository {
   async vectorCoverage(repoIds: string[] | null) {
     const rows = this.rows.filter((r) => !repoIds || repoIds.includes(r.repoId));
     const elsewhere = this.rows.filter((r) => repoIds && !repoIds.includes(r.repoId) && r.vector).length;
-    return { scopes: rows.length, embedded: rows.filter((r) => r.vector).length, indexing: 0, elsewhere, elsewhereIndexing: 0 };
+    const elsewhereScopes = this.rows.filter((r) => repoIds && !repoIds.includes(r.repoId)).length;
+    return { scopes: rows.length, embedded: rows.filter((r) => r.vector).length, indexing: 0, elsewhere, elsewhereIndexing: 0, elsewhereScopes };
   }
   async countCandidates(counted: Omit<CypherFilters, 'repoIds'> & { repoIds: string[] | null }, cap: number) {
     this.calls.push('countCandidates');
@@ -91,7 +94,8 @@ class FakeRepository {
     this.calls.push(`bothLists:${vector.list}`);
     return listsOneByOne(this, { vector, keyword }, f);
   }
-  async fullText(query: string, f: CypherFilters, k: number) {
+  async fullText(query: string, f: CypherFilters, k: number, options: FullTextOptions = {}) {
+    this.keywordOptions.push(options);
     // The service sends the field-boosted form; the fake matches on its (flat) term group.
     const flat = /^nameTokens:\((.*?)\)\^/.exec(query)?.[1];
     if (flat === undefined) throw new Error(`unexpected full-text query shape: ${query}`);
@@ -295,6 +299,17 @@ describe('SearchService', () => {
     expect(results).toHaveLength(5);
   });
 
+  it('asks Lucene for its top k, without the repository clause only when the repository holds nearly all scopes', async () => {
+    const { rag, repo } = setup([...Array.from({ length: 40 }, (_, i) => row(`a${i}`)), row('other', { repoId: 'r2' })]);
+    await rag.scope().inRepository('r1').semanticSearchBySource('a1').fullText('a1').limit(5).execute();
+    expect(repo.keywordOptions.pop()).toEqual({ luceneK: postfilterK(150, 40 / 41), withoutRepositoryClause: true });
+    await rag.scope().inRepository('r2').fullText('a1').semanticSearchBySource('a1').limit(5).execute();
+    expect(repo.keywordOptions.pop()).toEqual({ luceneK: 150, withoutRepositoryClause: false });
+    // A kind filter is not in the Lucene query: the full list.
+    await rag.scope().inRepository('r1').whereKind('function').semanticSearchBySource('a1').fullText('a1').limit(5).execute();
+    expect(repo.keywordOptions.pop()).toEqual({});
+  });
+
   it('asks the unfiltered index and post-filters when the repository holds nearly all vectors', async () => {
     const rows = [...Array.from({ length: 40 }, (_, i) => row(`a${i}`)), row('other', { repoId: 'r2', vector: [0, 1] })];
     const { rag, repo } = setup(rows);
@@ -410,7 +425,7 @@ describe('SearchService', () => {
     expect(repo.calls).toEqual(['countCandidates']);
     expect(explain.lists.map((l) => [l.list, l.cypher])).toEqual([
       ['semantic', 'search/vector-exact'],
-      ['bm25', 'search/fulltext'],
+      ['bm25', 'search/fulltext-limited'],
     ]);
     expect(explain.lists[0].params.vector).toBe('<2-dimensional query vector>');
     expect(explain.expand?.pattern).toBe('(seed)((:Scope)<-[:CALLS]-(:Scope)){1,2}(n)');

@@ -5,7 +5,7 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
-import { chooseVectorStrategy, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
+import { chooseVectorStrategy, keywordLuceneK, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
 import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
@@ -17,7 +17,7 @@ import { CALLABLE_KINDS, commonPathWords, FILE_CALL_SHARE, FILE_SECOND_SHARE, fi
 import { isTestScope } from './localize/priors';
 import { afterFusionExplain, functionMatches, STAGE_PER_FILE, STAGE_SOURCE_CHARS, TOP_PER_SEED, TOP_SEEDS, withContractPartners, withFunctionMatches, withTopNeighbors } from './localize/function-stage';
 import { extractSignals, looksLikeIssue, withoutHtmlComments } from './localize/signals';
-import { buildLuceneQuery, keywordQuery, LuceneQuery, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
+import { buildLuceneQuery, keywordQuery, LuceneQuery, MAX_REPOSITORY_CLAUSES, phraseOnlyQuery, PROSE_FIELD_BOOSTS, queryPhrases } from './query/lucene';
 import { isPlainWordsQuestion } from './fusion/query-shape';
 import { semanticQueryText } from './query/query-text';
 import { SEARCH_RERANKER, SearchReranker } from './search-reranker';
@@ -104,6 +104,10 @@ interface Prepared {
   explain: SearchExplain;
   /** The searched repositories' share of the vector index, when known (filters/strategy.ts). */
   indexShare: number | null;
+  /** The Lucene query narrows to what the filters keep: the keyword list asks Lucene for its top k only. */
+  keywordLucene: boolean;
+  /** The searched repositories' share of the full-text index, when known (keywordLuceneK). */
+  keywordShare: number | null;
 }
 
 type Stage = Exclude<keyof SearchTimings, 'total'>;
@@ -322,8 +326,9 @@ export class SearchService {
       }
     };
     const runsKeyword = !!(p.bm25 && prep.lucene?.query && !prep.filters.matchesNothing);
+    const keywordOptions = prep.keywordLucene ? keywordLuceneK(bm25Wanted, prep.keywordShare) : {};
     const keywordRun = () =>
-      runsKeyword ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted)) : Promise.resolve([] as ScoredId[]);
+      runsKeyword ? time('bm25', () => this.repo.fullText(keywordQuery(prep.lucene!), prep.filters.cypher, bm25Wanted, keywordOptions)) : Promise.resolve([] as ScoredId[]);
     // An embedding started early and still being computed (a text new to the process) is not waited
     // for by the keyword list: it runs meanwhile and only the vector list waits (one round trip more,
     // off the critical path).
@@ -345,7 +350,7 @@ export class SearchService {
       const k = prep.strategy.name === 'index-postfilter' ? postfilterK(semanticWanted, prep.indexShare!) : semanticWanted;
       const both = await this.repo.bothLists(
         { list: joinable, vector, k, limit: semanticWanted },
-        { query: keywordQuery(prep.lucene!), k: bm25Wanted },
+        { query: keywordQuery(prep.lucene!), k: bm25Wanted, ...keywordOptions },
         prep.filters.cypher,
       );
       const ms = round(performance.now() - t1);
@@ -641,9 +646,20 @@ export class SearchService {
       });
     }
     const lucene = plan.bm25 ? buildLuceneQuery(plan.bm25.text) : null;
+    // withinRepositories puts the repositories into the Lucene query; every other filter is then
+    // at its default (all kinds, all languages, no path or name), so Lucene's top k is the list's.
+    const keywordLucene =
+      !plan.filters.kinds?.length &&
+      !plan.filters.languages?.length &&
+      !filters.hasPostFilters &&
+      (filters.cypher.repoIds.length <= MAX_REPOSITORY_CLAUSES || (plan.filters.repository === undefined && plan.filters.repositoryVisible === undefined));
+    const keywordShare =
+      keywordLucene && coverage && coverage.indexing === 0 && coverage.elsewhereIndexing === 0 && coverage.scopes > 0 && (coverageRepoIds !== null || plan.filters.repositoryVisible === undefined)
+        ? coverage.scopes / (coverage.scopes + coverage.elsewhereScopes)
+        : null;
     if (lucene && plan.phrases === false) lucene.phrases = [];
     if (lucene && plainWords) lucene.boosts = PROSE_FIELD_BOOSTS;
-    const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene, indexShare);
+    const explain = this.explainOf(plan, filters, strategy, candidateCount, lucene, indexShare, keywordLucene);
     if (coverage) {
       const c = coverage;
       explain.vectorCoverage = {
@@ -663,7 +679,7 @@ export class SearchService {
         `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}, name-words bonus ${plainWords.rescoreNameWordsBonus}`,
       );
     }
-    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare };
+    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare, keywordLucene, keywordShare };
   }
 
   /**
@@ -818,6 +834,7 @@ export class SearchService {
     candidateCount: SearchExplain['candidateCount'],
     lucene: LuceneQuery | null,
     indexShare: number | null = null,
+    keywordLucene = false,
   ): SearchExplain {
     const lists: ListExplain[] = [];
     const notes: string[] = [];
@@ -858,15 +875,17 @@ export class SearchService {
       const skipped = !lucene.query || filters.matchesNothing;
       lists.push({
         list: 'bm25',
-        cypher: skipped ? '(none)' : SEARCH_CYPHER.fullText,
-        strategy: skipped ? 'skipped' : filters.hasFilters ? 'streamed-postfilter' : 'unfiltered',
+        cypher: skipped ? '(none)' : keywordLucene ? SEARCH_CYPHER.fullTextLimited : SEARCH_CYPHER.fullText,
+        strategy: skipped ? 'skipped' : keywordLucene ? 'lucene-top-k' : filters.hasFilters ? 'streamed-postfilter' : 'unfiltered',
         reason: !lucene.query
           ? 'the text holds no searchable term'
           : filters.matchesNothing
             ? 'the path glob matches no file'
-            : filters.hasFilters
-              ? 'full-text hits stream best first; filters apply as they arrive and LIMIT stops once k passed'
-              : 'no filters',
+            : keywordLucene
+              ? `the Lucene query holds every filter (repositories; all kinds and languages): Lucene collects its top k only, the filters still apply exactly, and ${SEARCH_CYPHER.fullText} answers if they drop any`
+              : filters.hasFilters
+                ? 'full-text hits stream best first; filters apply as they arrive and LIMIT stops once k passed'
+                : 'no filters',
         params: { query: keywordQuery(lucene), k, ...filters.explainParams },
         luceneQuery: keywordQuery(lucene),
       });

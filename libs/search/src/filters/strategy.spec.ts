@@ -1,4 +1,4 @@
-import { chooseVectorStrategy, INDEX_SHARE_MIN, nextOverfetchK, postfilterK } from './strategy';
+import { chooseVectorStrategy, INDEX_SHARE_MIN, keywordLuceneK, nextOverfetchK, postfilterK } from './strategy';
 
 const base = { hasFilters: true, hasPostFilters: false, count: 10, exactMax: 2000, choice: 'auto' as const };
 
@@ -80,5 +80,14 @@ describe('unfiltered index plus post-filter when the repositories hold nearly al
     expect(postfilterK(150, 1)).toBe(151);
     expect(postfilterK(150, 0.999)).toBe(152);
     expect(postfilterK(150, 0.8)).toBe(226);
+  });
+});
+
+describe('keywordLuceneK', () => {
+  it('drops the repository clause and over-asks only when the searched repositories hold nearly all of the index', () => {
+    expect(keywordLuceneK(150, null)).toEqual({ luceneK: 150, withoutRepositoryClause: false });
+    expect(keywordLuceneK(150, 0.5)).toEqual({ luceneK: 150, withoutRepositoryClause: false });
+    expect(keywordLuceneK(150, 1)).toEqual({ luceneK: 151, withoutRepositoryClause: true });
+    expect(keywordLuceneK(150, 0.9)).toEqual({ luceneK: postfilterK(150, 0.9), withoutRepositoryClause: true });
   });
 });

@@ -96,3 +96,16 @@ export function nextOverfetchK(round: { k: number; pool: number; kept: number; w
   if (k >= maxK) return null;
   return Math.min(k * 2, maxK);
 }
+
+/**
+ * How the keyword list asks Lucene for its top k when the Lucene query holds every filter: for `wanted`
+ * hits, and without the repository clause when the searched repositories hold at least
+ * INDEX_SHARE_MIN of the full-text index (`share`; null: unknown). A required clause matching every
+ * document of a million-scope repository cost more than the words themselves (168 vs 62 ms median
+ * at 1M, docs/ingest-scale.md); without it a little over wanted / share are asked for and the exact
+ * filters cut them, falling back to the full list when too few survive.
+ */
+export function keywordLuceneK(wanted: number, share: number | null): { luceneK: number; withoutRepositoryClause: boolean } {
+  if (share !== null && share >= INDEX_SHARE_MIN) return { luceneK: postfilterK(wanted, share), withoutRepositoryClause: true };
+  return { luceneK: wanted, withoutRepositoryClause: false };
+}
