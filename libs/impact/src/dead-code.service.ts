@@ -6,7 +6,8 @@ import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
 import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
-import { dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
+import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
+import { ioProtocolMethod, lookedUpNames, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
@@ -119,11 +120,16 @@ export class DeadCodeService {
     const pythonFiles: { path: string; text: string }[] = [];
     const affixes = new Set<string>();
     const hookFiles = new Set<string>();
+    // Capitalised names written as call arguments or subscripts: classes a registry hands out by name.
+    const lookups = new Set<string>();
     const sources = new Map<string, string[]>();
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
     await mapLimit(files, FILE_READS, async (f) => {
       const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
-      if (/\.pyi?$/.test(f.path)) pythonFiles.push({ path: f.path, text });
+      if (/\.pyi?$/.test(f.path)) {
+        pythonFiles.push({ path: f.path, text });
+        lookedUpNames(codeOnly(f.path, text, true), lookups);
+      }
       for (const m of text.matchAll(QUOTED)) if (names.has(m[1])) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
       for (const m of text.matchAll(STRING_HEAD)) {
         const head = m[1] ?? m[2];
@@ -158,6 +164,7 @@ export class DeadCodeService {
       if (pkg) config.python = { path: p, pkg };
     });
     const python = pythonContext(pythonFiles);
+    const api = pythonApiContext(pythonFiles, manifests.read);
     const unresolvedByName = new Map<string, number>();
     for (const u of unresolved) {
       const last = u.name.slice(u.name.lastIndexOf('.') + 1);
@@ -185,6 +192,13 @@ export class DeadCodeService {
         exclude(base.entry);
         continue;
       }
+      const io = r.language === 'python' && r.kind === 'method' && r.startLine !== null
+        ? ioProtocolMethod(r, r.parentHead ? classBases(r.parentHead) : [], r.outsideAncestors, siblingMethods(sources.get(r.path) ?? [], Number(r.startLine)))
+        : null;
+      if (io) {
+        exclude('an io protocol method of a file-like class: io wrappers call it by name');
+        continue;
+      }
       const signs = declarationSigns(r, sources.get(r.path) ?? [], { hookFiles, affixes, testsShipped });
       if (signs.entry) {
         exclude(signs.entry);
@@ -202,6 +216,8 @@ export class DeadCodeService {
         manifests,
         inheritsOutside: inheritedOutsideBase(r, r.outsideAncestors),
         configuredInPython: config.python && inPackage(r.path, config.python.pkg) ? config.python.path : null,
+        pythonApi: pythonPublicApi(r, api),
+        lookedUpClass: classes.has(r.id) && lookups.has(classes.get(r.id)!) ? classes.get(r.id)! : null,
         classOutsideCode: classes.has(r.id) ? { name: classes.get(r.id)!, ...(elsewhere.get(classes.get(r.id)!) ?? { path: '', count: 0 }) } : null,
       });
       if (confidence >= minConfidence) {
@@ -235,6 +251,10 @@ interface Evidence {
   inheritsOutside?: string | null;
   /** Python: a non-module file (a config sample users copy) that imports the package. */
   configuredInPython?: string | null;
+  /** Python: why the declaration is public API of an installable package (import pkg.mod), or null. */
+  pythonApi?: string | null;
+  /** Python methods: the class's name, where code looks it up by a string (`component.get("Core")`). */
+  lookedUpClass?: string | null;
   /** Python methods: the class's name as written in files that are not code (docs, config samples). */
   classOutsideCode?: { name: string; path: string; count: number } | null;
 }
@@ -302,7 +322,12 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   const pyProgram = e.manifests.application && !e.configuredInPython;
   // A program's class that its docs or config samples name is offered to users, as a library's is.
   const documented = e.classOutsideCode && e.classOutsideCode.count > 0 ? e.classOutsideCode : null;
-  if (pyPublicMethod) {
+  if (e.pythonApi) {
+    // Users of an installable package import any public module; a library that also ships a console
+    // script is still imported (only a clear application, or a private module, is judged on its uses).
+    confidence -= 0.3;
+    reasons.push(e.pythonApi);
+  } else if (pyPublicMethod) {
     const asLibrary = !e.manifests.application || !pyProgram || documented;
     confidence -= asLibrary ? 0.3 : 0.15;
     const why = !e.manifests.application
@@ -334,6 +359,10 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
       confidence -= 0.05;
       reasons.push('exported, though nothing in this application imports it');
     }
+  }
+  if (e.lookedUpClass && !e.pythonApi) {
+    confidence -= 0.3;
+    reasons.push(`its class ${e.lookedUpClass} is looked up by a string ("${e.lookedUpClass}" in a call or subscript): a registry hands the instance to code that calls its methods`);
   }
   if (r.kind === 'method' && r.repoBase) {
     confidence -= 0.1;
