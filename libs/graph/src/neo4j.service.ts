@@ -67,11 +67,11 @@ export class Neo4jService implements OnModuleDestroy {
   }
 
   read<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('READ', this.cypher.get(name), params);
+    return this.readAutoCommit<T>(this.cypher.get(name), params);
   }
 
   write<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('WRITE', this.cypher.get(name), params);
+    return this.writeNamed<T>(name, params);
   }
 
   /** The text of a cypher/ file, for a statement rendered from several of them (then run by readRendered). */
@@ -85,7 +85,7 @@ export class Neo4jService implements OnModuleDestroy {
    * still travel only as $parameters.
    */
   readRendered<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('READ', statement, params);
+    return this.readAutoCommit<T>(statement, params);
   }
 
   /** For migrations and schema statements whose text comes from cypher/ files, never from users. */
@@ -94,11 +94,20 @@ export class Neo4jService implements OnModuleDestroy {
     return result.records.map((r) => r.toObject() as T);
   }
 
-  /** Several named queries in one transaction (all or nothing), with automatic retry of transient errors. */
+  /**
+   * Several named queries in one transaction (all or nothing), with automatic retry of transient
+   * errors. A retry may follow an attempt that did commit (its acknowledgement was lost: a dropped
+   * connection, a leader switch), so every attempt after the first runs each query's retry-safe
+   * text (CypherFiles.retrySafe): work that CREATEs is then not written twice.
+   */
   async writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
     const session = this.session('WRITE');
+    let attempt = 0;
     try {
-      return await session.executeWrite((tx) => work(new NamedTx(tx, this.cypher)));
+      return await session.executeWrite((tx) => {
+        if (++attempt > 1) this.logger.warn(`write transaction tried again (attempt ${attempt}): queries that create run their retry-safe twins`);
+        return work(new NamedTx(tx, this.cypher, attempt > 1));
+      });
     } finally {
       await session.close();
     }
@@ -132,11 +141,13 @@ export class Neo4jService implements OnModuleDestroy {
     await this.driver.close();
   }
 
-  private async run<T extends RecordShape>(mode: 'READ' | 'WRITE', query: string, params: Params): Promise<T[]> {
-    if (mode === 'READ') return this.readAutoCommit<T>(query, params);
-    // Writes come from jobs (index, delete) whose size the job bounds; only reads get the timeout.
-    const result = await this.driver.executeQuery(query, params, { database: this.database, routing: neo4j.routing.WRITE });
-    return result.records.map((r) => r.toObject() as T);
+  /**
+   * One named write query as a managed transaction (what executeQuery ran, with the same bookmarks),
+   * see writeTransaction for what a retry runs. Writes come from jobs (index, delete) whose size the
+   * job bounds; only reads get the timeout.
+   */
+  private writeNamed<T extends RecordShape>(name: string, params: Params): Promise<T[]> {
+    return this.writeTransaction((tx) => tx.run<T>(name, params));
   }
 
   /**
@@ -180,10 +191,12 @@ export class NamedTx {
   constructor(
     private readonly tx: ManagedTransaction,
     private readonly cypher: CypherFiles,
+    /** This attempt follows one that may have committed: queries run their retry-safe text. */
+    readonly retried = false,
   ) {}
 
   async run<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    const result = await this.tx.run(this.cypher.get(name), params);
+    const result = await this.tx.run(this.retried ? this.cypher.retrySafe(name) : this.cypher.get(name), params);
     return result.records.map((r) => r.toObject() as T);
   }
 }
