@@ -100,7 +100,11 @@ export class Neo4jService implements OnModuleDestroy {
    * connection, a leader switch), so every attempt after the first runs each query's retry-safe
    * text (CypherFiles.retrySafe): work that CREATEs is then not written twice.
    */
-  async writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
+  writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
+    return this.managedWrite(work);
+  }
+
+  private async managedWrite<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
     const session = this.session('WRITE');
     let attempt = 0;
     try {
@@ -147,7 +151,7 @@ export class Neo4jService implements OnModuleDestroy {
    * job bounds; only reads get the timeout.
    */
   private writeNamed<T extends RecordShape>(name: string, params: Params): Promise<T[]> {
-    return this.writeTransaction((tx) => tx.run<T>(name, params));
+    return this.managedWrite((tx) => tx.run<T>(name, params));
   }
 
   /**
