@@ -88,6 +88,21 @@ export class Neo4jService implements OnModuleDestroy {
     return this.readAutoCommit<T>(statement, params);
   }
 
+  /**
+   * Plans a named query without running it (EXPLAIN), so Neo4j's plan cache holds it for the first
+   * real call. One attempt, no retry: warming is best effort (see plan-warmup.ts). Returns its ms.
+   */
+  async explain(name: string, params: Params = {}, timeoutMs = this.readTimeoutMs): Promise<number> {
+    const started = performance.now();
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      await session.run(`EXPLAIN ${this.cypher.get(name)}`, params, { timeout: timeoutMs });
+      return performance.now() - started;
+    } finally {
+      await session.close();
+    }
+  }
+
   /** For migrations and schema statements whose text comes from cypher/ files, never from users. */
   async runStatement<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
     const result = await this.driver.executeQuery(statement, params, { database: this.database });
