@@ -1,6 +1,8 @@
 // Edges the diff found missing from the graph (one writer per repository holds the index lock):
 // CREATE skips MERGE's search of each endpoint's relationships, which grows with hub nodes.
 // Edge type from a fixed allow-list in code; endpoints by unique id.
+// A retry may follow a commit that happened: the edges are MERGEd then, never written twice.
+// on-retry: ingest/merge-scope-edges
 UNWIND $rows AS row
 MATCH (a:Scope {id: row.from})
 MATCH (b:Scope {id: row.to})

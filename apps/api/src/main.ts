@@ -6,7 +6,8 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logConsoleThroughLogger, logProcessWarnings, REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
-import { bootstrapGraph } from '@scopegraph/graph';
+import { bootstrapGraph, Neo4jService, warmQueryPlans } from '@scopegraph/graph';
+import { IMPACT_PLAN_WARMUPS } from '@scopegraph/impact';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { accessGate } from './auth/access';
 import { KeyStore } from './auth/key-store';
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);
   await app.listen(config.api.port, config.api.host);
+  // In the background, after readiness: the heaviest query's first plan is paid here, not by a request.
+  void warmQueryPlans(app.get(Neo4jService), IMPACT_PLAN_WARMUPS);
   const base = `http://${config.api.host}:${config.api.port}`;
   new Logger('Api').log(`GraphQL ${base}${GRAPHQL_PATH} (ws ${base.replace('http', 'ws')}${GRAPHQL_PATH}), GraphiQL ${base}/graphiql, console ${base}/`);
 }

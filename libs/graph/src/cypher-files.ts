@@ -8,6 +8,7 @@ import { projectRoot } from '@scopegraph/config';
  */
 export class CypherFiles {
   private readonly cache = new Map<string, string>();
+  private readonly retryCache = new Map<string, string>();
 
   constructor(private readonly dir = path.join(projectRoot(), 'cypher')) {}
 
@@ -23,6 +24,38 @@ export class CypherFiles {
     return text;
   }
 
+  /**
+   * The text to run when a write transaction is tried again: the file named by the query's
+   * `// on-retry: <name>` line, else the query itself. A retry may follow an attempt whose commit
+   * reached Neo4j (only the acknowledgement was lost), so a query that CREATEs names a twin that
+   * MERGEs instead; the first attempt keeps CREATE's speed.
+   */
+  retrySafe(name: string): string {
+    let text = this.retryCache.get(name);
+    if (text === undefined) {
+      const twin = retryTwinOf(this.get(name));
+      text = twin === null ? this.get(name) : this.get(twin);
+      this.retryCache.set(name, text);
+    }
+    return text;
+  }
+
+  /** Names of every query file (not migrations), e.g. "ingest/create-scope-edges". */
+  names(): string[] {
+    const out: string[] = [];
+    const walk = (dir: string, prefix: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) {
+          if (!(prefix === '' && entry.name === 'migrations')) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+        } else if (entry.name.endsWith('.cypher')) {
+          out.push(`${prefix}${entry.name.slice(0, -'.cypher'.length)}`);
+        }
+      }
+    };
+    walk(this.dir, '');
+    return out.sort();
+  }
+
   /** Migration files in order, as {id, text}. */
   migrations(): { id: string; text: string }[] {
     const dir = path.join(this.dir, 'migrations');
@@ -32,6 +65,20 @@ export class CypherFiles {
       .sort()
       .map((f) => ({ id: f.replace(/\.cypher$/, ''), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
   }
+}
+
+/** The query named by a `// on-retry: <name>` line of a query's text, or null. */
+export function retryTwinOf(text: string): string | null {
+  return /^\/\/ on-retry: ([a-z0-9-]+(?:\/[a-z0-9-]+)*)\s*$/m.exec(text)?.[1] ?? null;
+}
+
+/**
+ * Whether a query creates nodes or relationships unconditionally (a CREATE clause; not ON CREATE, and
+ * not schema statements): run twice, it writes twice.
+ */
+export function createsUnconditionally(text: string): boolean {
+  const code = text.replace(/\/\/.*$/gm, '');
+  return /(?<!\bON\s+)\bCREATE\s*\(/i.test(code);
 }
 
 /** Splits a migration file into statements: `;` at a line end ends one; `//` line comments are dropped. */

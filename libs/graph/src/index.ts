@@ -4,3 +4,4 @@ export * from './neo4j.service';
 export * from './migration.service';
 export * from './graph.module';
 export * from './graph-bootstrap';
+export * from './plan-warmup';

@@ -67,11 +67,11 @@ export class Neo4jService implements OnModuleDestroy {
   }
 
   read<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('READ', this.cypher.get(name), params);
+    return this.readAutoCommit<T>(this.cypher.get(name), params);
   }
 
   write<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('WRITE', this.cypher.get(name), params);
+    return this.writeNamed<T>(name, params);
   }
 
   /** The text of a cypher/ file, for a statement rendered from several of them (then run by readRendered). */
@@ -85,7 +85,22 @@ export class Neo4jService implements OnModuleDestroy {
    * still travel only as $parameters.
    */
   readRendered<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
-    return this.run<T>('READ', statement, params);
+    return this.readAutoCommit<T>(statement, params);
+  }
+
+  /**
+   * Plans a named query without running it (EXPLAIN), so Neo4j's plan cache holds it for the first
+   * real call. One attempt, no retry: warming is best effort (see plan-warmup.ts). Returns its ms.
+   */
+  async explain(name: string, params: Params = {}, timeoutMs = this.readTimeoutMs): Promise<number> {
+    const started = performance.now();
+    const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
+    try {
+      await session.run(`EXPLAIN ${this.cypher.get(name)}`, params, { timeout: timeoutMs });
+      return performance.now() - started;
+    } finally {
+      await session.close();
+    }
   }
 
   /** For migrations and schema statements whose text comes from cypher/ files, never from users. */
@@ -94,11 +109,24 @@ export class Neo4jService implements OnModuleDestroy {
     return result.records.map((r) => r.toObject() as T);
   }
 
-  /** Several named queries in one transaction (all or nothing), with automatic retry of transient errors. */
-  async writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
+  /**
+   * Several named queries in one transaction (all or nothing), with automatic retry of transient
+   * errors. A retry may follow an attempt that did commit (its acknowledgement was lost: a dropped
+   * connection, a leader switch), so every attempt after the first runs each query's retry-safe
+   * text (CypherFiles.retrySafe): work that CREATEs is then not written twice.
+   */
+  writeTransaction<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
+    return this.managedWrite(work);
+  }
+
+  private async managedWrite<R>(work: (tx: NamedTx) => Promise<R>): Promise<R> {
     const session = this.session('WRITE');
+    let attempt = 0;
     try {
-      return await session.executeWrite((tx) => work(new NamedTx(tx, this.cypher)));
+      return await session.executeWrite((tx) => {
+        if (++attempt > 1) this.logger.warn(`write transaction tried again (attempt ${attempt}): queries that create run their retry-safe twins`);
+        return work(new NamedTx(tx, this.cypher, attempt > 1));
+      });
     } finally {
       await session.close();
     }
@@ -132,11 +160,13 @@ export class Neo4jService implements OnModuleDestroy {
     await this.driver.close();
   }
 
-  private async run<T extends RecordShape>(mode: 'READ' | 'WRITE', query: string, params: Params): Promise<T[]> {
-    if (mode === 'READ') return this.readAutoCommit<T>(query, params);
-    // Writes come from jobs (index, delete) whose size the job bounds; only reads get the timeout.
-    const result = await this.driver.executeQuery(query, params, { database: this.database, routing: neo4j.routing.WRITE });
-    return result.records.map((r) => r.toObject() as T);
+  /**
+   * One named write query as a managed transaction (what executeQuery ran, with the same bookmarks),
+   * see writeTransaction for what a retry runs. Writes come from jobs (index, delete) whose size the
+   * job bounds; only reads get the timeout.
+   */
+  private writeNamed<T extends RecordShape>(name: string, params: Params): Promise<T[]> {
+    return this.managedWrite((tx) => tx.run<T>(name, params));
   }
 
   /**
@@ -180,10 +210,12 @@ export class NamedTx {
   constructor(
     private readonly tx: ManagedTransaction,
     private readonly cypher: CypherFiles,
+    /** This attempt follows one that may have committed: queries run their retry-safe text. */
+    readonly retried = false,
   ) {}
 
   async run<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    const result = await this.tx.run(this.cypher.get(name), params);
+    const result = await this.tx.run(this.retried ? this.cypher.retrySafe(name) : this.cypher.get(name), params);
     return result.records.map((r) => r.toObject() as T);
   }
 }

@@ -1,0 +1,43 @@
+import { Logger } from '@nestjs/common';
+import type { Neo4jService, Params } from './neo4j.service';
+
+/** A named query and parameters of the types its real calls pass (Neo4j caches a plan per parameter types). */
+export interface PlanWarmup {
+  name: string;
+  params: Params;
+}
+
+/** All warming stops after this long: a loaded or unreachable Neo4j must not be kept busy by it. */
+const WARMUP_DEADLINE_MS = 60_000;
+
+/**
+ * Plans the given queries once (EXPLAIN, one after another), so that their first real call after
+ * Neo4j starts does not pay the planning (1-4 s for impact's walk on a loaded machine). Meant to run
+ * in the background after the process is ready: it never throws, logs what it warmed and what failed,
+ * and gives up past its deadline.
+ */
+export async function warmQueryPlans(
+  neo4j: Pick<Neo4jService, 'explain'>,
+  queries: PlanWarmup[],
+  logger: Pick<Logger, 'log' | 'warn'> = new Logger('PlanWarmup'),
+  deadlineMs = WARMUP_DEADLINE_MS,
+): Promise<{ name: string; ms: number | null }[]> {
+  const started = performance.now();
+  const out: { name: string; ms: number | null }[] = [];
+  for (const q of queries) {
+    const left = deadlineMs - (performance.now() - started);
+    if (left <= 0) {
+      logger.warn(`query plans: deadline (${deadlineMs} ms) passed, not warmed: ${queries.slice(out.length).map((x) => x.name).join(', ')}`);
+      break;
+    }
+    try {
+      out.push({ name: q.name, ms: Math.round(await neo4j.explain(q.name, q.params, Math.ceil(left))) });
+    } catch (error) {
+      out.push({ name: q.name, ms: null });
+      logger.warn(`query plan of ${q.name} not warmed: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  const warmed = out.filter((x) => x.ms !== null);
+  if (warmed.length > 0) logger.log(`query plans warmed in ${Math.round(performance.now() - started)} ms: ${warmed.map((x) => `${x.name} ${x.ms} ms`).join(', ')}`);
+  return out;
+}
