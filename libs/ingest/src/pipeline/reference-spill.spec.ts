@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -64,6 +65,23 @@ describe('ReferenceSpill (the references of a run kept on disk until resolution)
     spill.close();
     expect(fs.existsSync(spill.dir)).toBe(false);
     expect(() => [...spill.batches()]).toThrow(/closed/);
+  });
+
+  it('removes the folders of processes that are gone (a killed worker leaves its own), not of live ones', () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const orphan = fs.mkdtempSync(path.join(os.tmpdir(), `scopegraph-refs-${dead}-`));
+    fs.writeFileSync(path.join(orphan, 'batch-0.bin'), 'x');
+    const other = ReferenceSpill.spill([file(0)]);
+    try {
+      expect(fs.existsSync(orphan)).toBe(false);
+      const spill = ReferenceSpill.spill([file(1)]);
+      expect(fs.existsSync(other.dir)).toBe(true);
+      expect(path.basename(spill.dir)).toMatch(new RegExp(`^scopegraph-refs-${process.pid}-`));
+      spill.close();
+    } finally {
+      other.close();
+      fs.rmSync(orphan, { recursive: true, force: true });
+    }
   });
 
   it('resolves to exactly what the references on the parses resolve to', () => {

@@ -16,6 +16,37 @@ export const SPILL_BATCH_FILES = 512;
  */
 const READ_BEFORE_RESOLUTION = new Set(['go', 'c']);
 
+/** Spill folders are named by the process that made them: `scopegraph-refs-<pid>-<random>`. */
+const PREFIX = 'scopegraph-refs-';
+
+/**
+ * Removes spill folders left by processes that are gone (a worker killed mid-run cannot remove its
+ * own): a `finally` covers every failure but the process's end.
+ */
+export function removeOrphans(dir = os.tmpdir()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.startsWith(PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.slice(PREFIX.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 const isHeritage = (r: RawReference) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
 const KINDS = ['CALLS', 'REFERENCES'] as const;
 
@@ -63,7 +94,8 @@ export class ReferenceSpill implements ReferenceBatches {
   private pending: ParsedFile[] = [];
 
   constructor(private readonly batchSize = SPILL_BATCH_FILES) {
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scopegraph-refs-'));
+    removeOrphans();
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
     fs.chmodSync(this.dir, 0o700);
   }
 
