@@ -10,6 +10,7 @@ import { FileCommit, IngestRepository, StoredEdge, StoredFile } from '../graph/i
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { ParserService } from '../parse/parser.service';
 import { ParsePool } from '../parse/parse-pool';
+import type { ParsedFile } from '../parse/types';
 import { ReferenceResolver } from '../resolve';
 import type { ResolveRun } from '../resolve/reference-resolver';
 import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
@@ -22,6 +23,7 @@ import { etaSeconds } from './eta';
 import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
 import { FileMeta, ParsePhase } from './parse-phase';
+import { ReferenceSpill } from './reference-spill';
 import { PyPhaseInput, PyPhaseResult, upgradePythonEdges } from './py-phase';
 import { ResolutionPlan, resolutionKey, resolutionPlan } from './resolution-plan';
 import { fileScopeId, ScopeStats, ScopeSync } from './scope-sync';
@@ -314,6 +316,17 @@ export class IngestService {
    * embedding phase: closures in run() would keep them alive until it returns.
    */
   private async writeGraph(ctx: GraphRun): Promise<GraphWritten> {
+    // The run's references wait on disk (reference-spill.ts) from the parse until resolution has read
+    // them; removed at the end, or when pyright's phase that reads them again ends.
+    const spill: SpillHolder = { handedOver: false };
+    try {
+      return await this.parseAndWrite(ctx, spill);
+    } finally {
+      if (!spill.handedOver) spill.current?.close();
+    }
+  }
+
+  private async parseAndWrite(ctx: GraphRun, held: SpillHolder): Promise<GraphWritten> {
     const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time } = ctx;
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
@@ -332,9 +345,12 @@ export class IngestService {
       limits: { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles },
       clock: () => this.clock(),
     });
+    // A run reading cached parses without their references completes them after the parse: spilled then.
+    if (!partialLikely) held.current = new ReferenceSpill();
     const { parsed, files, reusedPaths, unread } = await time('parse', () =>
       parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
         withReferences: !partialLikely,
+        spill: held.current,
         onParsed: (file) => {
           if (isJsFamily(file)) prepareChecker();
           else if (file.language === 'python' && !prepared && !preparedPy) {
@@ -382,10 +398,19 @@ export class IngestService {
     // the index was made is stale (its references, and those to its symbols, go by name).
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
     if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
+    const spill = held.current ?? (held.current = await time('spillReferences', async () => ReferenceSpill.spill(parsed)));
+    return this.resolveAndWrite(ctx, { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill }, () => (held.handedOver = true));
+  }
+
+  /** Steps 3-4 of writeGraph: resolution and the edge write (the spill is closed by the caller unless handed to pyright's phase). */
+  private async resolveAndWrite(ctx: GraphRun, p: ParsedRun, handOver: () => void): Promise<GraphWritten> {
+    const { repoId, rootPath, storedFiles, stored, fingerprints, progress, report, time } = ctx;
+    const { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill } = p;
     const resolveRun = await time('resolve', async () =>
-      this.resolver.resolve(repoId, rootPath, parsed, plan.only, scip ? { scip } : {}, { deferPython: this.resolver.defersPython }));
+      this.resolver.resolve(repoId, rootPath, parsed, plan.only, { ...(scip ? { scip } : {}), spilled: spill }, { deferPython: this.resolver.defersPython }));
     const resolved = resolveRun.result;
-    // Pyright's phase resolves again after the write: it keeps the references (its own shallow copies).
+    // Pyright's phase resolves again after the write: it keeps the heritage references (its own
+    // shallow copies) and the spill.
     const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
     // References are resolved into edges by now: only scopes are read of the parses from here on.
     for (const f of parsed) f.references = [];
@@ -484,7 +509,7 @@ export class IngestService {
     await fingerprinted;
     const { result: _resolved, pyDeferred, ...resolverRun } = resolveRun;
     return {
-      pyPhase: pyLater && pyDeferred ? { repoId, rootPath, parsed: pyLater, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState } : undefined,
+      pyPhase: pyLater && pyDeferred ? (handOver(), { repoId, rootPath, parsed: pyLater, spilled: spill, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState }) : undefined,
       files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed, resolverRun,
       edgeCounts,
       refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
@@ -530,6 +555,27 @@ interface GraphRun {
   report: (force?: boolean) => Promise<void>;
   addError: (e: IngestErrorEntry) => void;
   time: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+}
+
+/** The run's reference spill, and whether pyright's phase took it over (and closes it). */
+interface SpillHolder {
+  current?: ReferenceSpill;
+  handedOver: boolean;
+}
+
+/** What the parse phase leaves for resolution and the edge write (writeGraph to resolveAndWrite). */
+interface ParsedRun {
+  parsed: ParsedFile[];
+  files: FileMeta[];
+  reusedPaths: Set<string>;
+  unread: number;
+  gone: string[];
+  sync: ScopeSync;
+  parsing: ParsePhase;
+  plan: ResolutionPlan;
+  completed: { referencesRead: number; reparsed: number };
+  scip?: ScipResolution;
+  spill: ReferenceSpill;
 }
 
 /** What is left of steps 2-4 for the rest of a run: counts and paths, none of the parses or edges. */

@@ -6,6 +6,7 @@ import { contentRulesKey, countSkip, currentFingerprint, RACY_FINGERPRINT_MS, Re
 import { etaSeconds } from './eta';
 import type { IngestErrorEntry, IngestProgress } from './ingest.types';
 import type { KnownFingerprint, ParseCache } from './parse-cache';
+import type { ReferenceSpill } from './reference-spill';
 import type { ScopeSync } from './scope-sync';
 
 /** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
@@ -59,7 +60,7 @@ export class ParsePhase {
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
-    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void },
+    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void; spill?: ReferenceSpill },
   ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
     const { repoId, rootPath } = this.run;
     const rulesKey = contentRulesKey(this.run.filters);
@@ -142,6 +143,7 @@ export class ParsePhase {
         // top of the file hash, which is set only once a file is fully written).
         if (cached && cached.scopes.length === stored.get(outcome.path)?.scopes) {
           parsed.push(cached);
+          opts.spill?.add(cached);
           sync.keepUnchanged(cached);
           meta.scopes = cached.scopes.length;
           reusedPaths.add(outcome.path);
@@ -176,7 +178,9 @@ export class ParsePhase {
         cacheWrites.push(this.cache.setMany(repoId, fresh));
         fresh = [];
       }
-      parsed.push(slim(result));
+      const kept = slim(result);
+      parsed.push(kept);
+      opts.spill?.add(kept);
       progress.filesParsed++;
       progress.scopes = sync.committed;
       progress.etaSeconds = etaSeconds(progress.filesParsed + progress.filesReused, walk.candidates.length, performance.now() - started);
@@ -186,6 +190,7 @@ export class ParsePhase {
     }
     cacheWrites.push(this.cache.setMany(repoId, fresh));
     await Promise.all(cacheWrites);
+    opts.spill?.flush();
     return { parsed, files, reusedPaths, unread };
   }
 

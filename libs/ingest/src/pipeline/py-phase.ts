@@ -4,6 +4,7 @@ import type { ParsedFile } from '../parse/types';
 import type { ReferenceResolver, ResolveRun } from '../resolve/reference-resolver';
 import type { ScipResolution } from '../scip';
 import { desiredEdges, diffEdges, edgeHashes } from './edges';
+import type { ReferenceSpill } from './reference-spill';
 import { fileScopeId } from './scope-sync';
 
 /** Where pyright's own phase is (IngestProgress.checker). */
@@ -15,6 +16,8 @@ export interface PyPhaseInput {
   rootPath: string;
   /** Every file of the run, references included (the graph phase's own copies have theirs cleared). */
   parsed: ParsedFile[];
+  /** Their references other than heritage (on disk): pyright's phase closes it when it ends. */
+  spilled?: ReferenceSpill;
   only?: ReadonlySet<string>;
   scip?: ScipResolution;
   /** The graph phase's answers other than pyright's (TypeScript's checker): not asked again. */
@@ -53,11 +56,19 @@ export async function upgradePythonEdges(
   input: PyPhaseInput,
   onStage: (stage: PyPhaseStage) => Promise<void> | void = () => undefined,
 ): Promise<PyPhaseResult> {
+  try {
+    return await upgrade(repo, resolver, input, onStage);
+  } finally {
+    input.spilled?.close();
+  }
+}
+
+async function upgrade(repo: IngestRepository, resolver: ReferenceResolver, input: PyPhaseInput, onStage: (stage: PyPhaseStage) => Promise<void> | void): Promise<PyPhaseResult> {
   const { repoId, parsed, only } = input;
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   await onStage('answering');
-  const resolved = await resolver.resolve(repoId, input.rootPath, parsed, only, input.scip ? { scip: input.scip } : {}, { seed: input.seed });
+  const resolved = await resolver.resolve(repoId, input.rootPath, parsed, only, { ...(input.scip ? { scip: input.scip } : {}), ...(input.spilled ? { spilled: input.spilled } : {}) }, { seed: input.seed });
   const { result, pyDeferred: _none, ...run } = resolved;
   const state = edgeHashes(parsed, result, only);
   const changed = [...state.hashes].filter(([p, h]) => input.written.hashes.get(p) !== h).map(([p]) => p);

@@ -131,8 +131,8 @@ export class ReferenceResolver implements OnModuleDestroy {
     rootPath: string,
     files: ParsedFile[],
     only?: ReadonlySet<string>,
-    /** `scip`: an imported SCIP index's answers; `collectOutcomes` (benchmarks): per-reference outcomes. */
-    extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip'> = {},
+    /** `scip`: an imported SCIP index's answers; `collectOutcomes` (benchmarks): per-reference outcomes; `spilled`: the references, when not on `files`. */
+    extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip' | 'spilled'> = {},
     phase: ResolvePhase = {},
   ): Promise<ResolveRun> {
     const modules = {

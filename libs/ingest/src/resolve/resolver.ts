@@ -71,18 +71,20 @@ class Resolver {
       if (fam) for (const imp of env.file.imports) fam.addImport(env, imp);
     }
     // Heritage first: member lookups through bases need it.
-    const rest: RawReference[] = [];
-    for (const f of this.files) {
-      const mine = kept(f.path);
-      for (const r of f.references) {
-        if (r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS') this.resolveHeritage(r);
-        else if (mine) rest.push(r);
-      }
-    }
+    for (const f of this.files) for (const r of f.references) if (r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS') this.resolveHeritage(r);
     this.scipHeritage(kept);
     for (const [fam, envs] of this.byFamily) fam.afterHeritage?.(envs);
     this.resolveOverrides(kept);
-    for (const r of rest) this.resolveRef(r);
+    // Then the rest, file by file in the files' order (from disk when spilled: a batch at a time).
+    const spilled = this.opts.spilled;
+    if (spilled) {
+      for (const batch of spilled.batches()) for (const f of batch) if (kept(f.path)) for (const r of f.references) this.resolveRef(r);
+    } else {
+      for (const f of this.files) {
+        if (!kept(f.path)) continue;
+        for (const r of f.references) if (r.kind !== 'EXTENDS' && r.kind !== 'IMPLEMENTS') this.resolveRef(r);
+      }
+    }
     return this.out.result(only ? kept : undefined);
   }
 

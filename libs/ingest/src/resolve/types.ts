@@ -112,6 +112,16 @@ export interface ResolveOptions {
    * nothing that other files' resolution reads of the changed files changed (see interfaceHash).
    */
   only?: ReadonlySet<string>;
+  /**
+   * The files' references other than EXTENDS / IMPLEMENTS, when they are not on the parses (an index
+   * run keeps them on disk: pipeline/reference-spill.ts): resolved from here, a batch at a time.
+   */
+  spilled?: ReferenceBatches;
+}
+
+/** Every file's non-heritage references in the files' order, a batch of files at a time. */
+export interface ReferenceBatches {
+  batches(): Iterable<{ path: string; references: RawReference[] }[]>;
 }
 
 /** How one raw reference ended: its targets, or why it has none, and which resolver decided. */
