@@ -293,7 +293,8 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
     const step = () => reindexAndCompare(service, tree.dir, repo, fresh);
 
     beforeAll(async () => {
-      ({ ingest: service } = await h.serviceWith({ tsResolver }));
+      // Partial re-resolution is the fast Python resolver's: under pyright a Python edit resolves everything ('py-checker').
+      ({ ingest: service } = await h.serviceWith({ tsResolver, pyResolver: 'fast' }));
       tree = new Tree(h, h.copyOf(root()), repo);
       const first = await service.index({ path: tree.dir, name: repo, embed: false });
       expect(first.resolver).toMatchObject({ all: 'no-previous-run' });
@@ -362,7 +363,7 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
       const repo = runId('prx');
       const fresh = runId('prxf');
       repos.push(repo, fresh);
-      const { ingest: service } = await h.serviceWith({ tsResolver });
+      const { ingest: service } = await h.serviceWith({ tsResolver, pyResolver: 'fast' });
       const tree = new Tree(h, h.copyOf(FIXTURE), repo);
       await service.index({ path: tree.dir, name: repo, embed: false });
       return { service, tree, repo, fresh };
@@ -420,7 +421,7 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
 
     it('other resolver settings: everything is resolved', async () => {
       const { tree, repo } = await indexedFixture('fast');
-      const precise = await (await h.serviceWith({ tsResolver: 'precise' })).ingest.index({ path: tree.dir, name: repo, embed: false });
+      const precise = await (await h.serviceWith({ tsResolver: 'precise', pyResolver: 'fast' })).ingest.index({ path: tree.dir, name: repo, embed: false });
       expect(precise.resolver).toMatchObject({ all: 'context' });
     });
   });

@@ -21,6 +21,19 @@ const CHECKER_ONLY = [
   'first_price -> Item.discounted',
 ];
 
+/** Whether a process runs, waiting up to 5 s for a stopped one (a killed child is reaped by Node shortly after). */
+async function alive(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
 describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis, tree-sitter, pyright)', () => {
   const h = new IngestHarness();
   const repos = { precise: runId('py-precise'), fast: runId('py-fast'), missing: runId('py-missing') };
@@ -112,19 +125,6 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
     const ms = Date.now() - t;
     await resolver.onModuleDestroy();
     return { run, ms, pid: Number(fs.readFileSync(`${script}.pid`, 'utf8')) };
-  };
-
-  /** Whether a process runs (a stopped child is reaped by Node shortly after it is killed). */
-  const alive = async (pid: number) => {
-    for (let i = 0; i < 50; i++) {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    return true;
   };
 
   beforeAll(async () => {
@@ -304,5 +304,62 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
     expect(sa.nodes).toEqual(sb.nodes);
     await r1.onModuleDestroy();
     await r2.onModuleDestroy();
+  });
+});
+
+describe('pyright processes are bounded (INGEST_PY_PRECISE_MAX_PROCESSES, INGEST_PY_PRECISE_IDLE_MS; a fake language server)', () => {
+  const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
+  const file = { path: 'src/app.py', contentHash: 'x', scopes: [] } as unknown as Parameters<PyChecker['open']>[2][number];
+  let root: string;
+  let script: string;
+
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-py-cap-'));
+    fs.mkdirSync(path.join(root, 'src'));
+    fs.writeFileSync(path.join(root, 'src/app.py'), 'def main():\n    pass\n');
+    // Starts and lists the workspace's files as pyright does (answers no question: none is asked).
+    script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-pyright-')), 'hang-after-0.js');
+    fs.writeFileSync(script, `require(${JSON.stringify(FAKE)});\n`);
+  });
+
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('a server with more Python repositories than the cap keeps at most that many processes, stopping the least recently used', async () => {
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, maxProcesses: 2, startTimeoutMs: 20_000 });
+    try {
+      const pidOf: Record<string, number> = {};
+      for (const key of ['a', 'b', 'c']) {
+        const before = new Set(checker.pids);
+        expect((await checker.open(key, root, [file])).skipped).toBeUndefined();
+        pidOf[key] = checker.pids.find((p) => !before.has(p))!;
+        expect(checker.pids.length).toBeLessThanOrEqual(2);
+      }
+      expect(new Set(checker.pids)).toEqual(new Set([pidOf.b, pidOf.c]));
+      expect(await alive(pidOf.a)).toBe(false);
+      // Using b again makes c the least recently used: a's next run stops c's process, not b's.
+      await checker.open('b', root, [file]);
+      await checker.open('a', root, [file]);
+      expect(checker.pids).toHaveLength(2);
+      expect(checker.pids).toContain(pidOf.b);
+      expect(await alive(pidOf.c)).toBe(false);
+    } finally {
+      await checker.close();
+    }
+  });
+
+  it('an idle repository\'s process is stopped after the idle limit, and its next run starts one again', async () => {
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, idleMs: 300, startTimeoutMs: 20_000 });
+    try {
+      await checker.open('idle', root, [file]);
+      const [pid] = checker.pids;
+      expect(pid).toBeDefined();
+      expect(await alive(pid)).toBe(false);
+      expect(checker.pids).toEqual([]);
+      expect((await checker.open('idle', root, [file])).skipped).toBeUndefined();
+      expect(checker.pids).toHaveLength(1);
+      expect(checker.pids[0]).not.toBe(pid);
+    } finally {
+      await checker.close();
+    }
   });
 });

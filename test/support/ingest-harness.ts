@@ -27,6 +27,8 @@ export class IngestHarness {
   pool!: ParsePool;
   checker!: TsChecker;
   private readonly tempDirs: string[] = [];
+  /** Every resolver made here: each owns its pyright processes, stopped on dispose. */
+  private readonly resolvers: ReferenceResolver[] = [];
 
   /** `queuePrefix` isolates Redis keys (caches) of this harness; dispose() deletes them. */
   constructor(private readonly queuePrefix?: string) {
@@ -60,6 +62,7 @@ export class IngestHarness {
   async serviceWith(ingest: Partial<AppConfig['ingest']>): Promise<{ ingest: IngestService; resolver: ReferenceResolver }> {
     const config = { ...this.config, ingest: { ...this.config.ingest, ...ingest } };
     const resolver = new ReferenceResolver(config);
+    this.resolvers.push(resolver);
     await resolver.useChecker(this.checker);
     const service = new IngestService(this.repo, this.parser, new ParseCache(this.queues), resolver, new EmbeddingCache(this.queues), this.embedder, config);
     await service.useParsePool(this.pool);
@@ -120,6 +123,7 @@ export class IngestHarness {
     if (this.queuePrefix) await this.deleteKeys(`${this.queuePrefix}:*`);
     await this.pool?.close();
     await this.checker?.close();
+    for (const r of this.resolvers) await r.onModuleDestroy();
     await this.embedder?.close?.();
     await this.queues.onModuleDestroy();
     await this.neo4j.onModuleDestroy();

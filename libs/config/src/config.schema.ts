@@ -85,15 +85,20 @@ export const envSchema = z.object({
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
   // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
   // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
-  // package installed, precise falls back to fast with a warning. Off by default: pyright's type
-  // evaluation keeps a graph-only first index 5-15x slower on six packages; with its phase deferred
-  // (INGEST_PY_PRECISE_PHASE) a default index, embedding included, measured 0.95-1.24x on five packages
-  // (requests' one run 1.7x with pyright given up; bench/graph/README.md).
-  INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('fast'),
+  // package installed (or when it fails), precise falls back to fast with a warning. On by default,
+  // as for TypeScript: with its phase deferred (INGEST_PY_PRECISE_PHASE) a default index, embedding
+  // included, measured 0.95-1.24x the fast resolver; a graph-only index (no embedding) stays several
+  // times slower (bench/graph/README.md).
+  INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
-  // Heap limit (MB) of each pyright process (one per repository, at most two kept).
+  // Heap limit (MB) of each pyright process (one per repository, kept between runs).
   INGEST_PY_PRECISE_MAX_HEAP_MB: positiveInt.min(256).default(2048),
+  // pyright processes a worker keeps at once (each 250-400 MB): past it the least recently used
+  // repository's is stopped (its next run starts it again, re-reading its files).
+  INGEST_PY_PRECISE_MAX_PROCESSES: positiveInt.default(2),
+  // A repository's pyright process idle this long (ms) is stopped, its memory freed.
+  INGEST_PY_PRECISE_IDLE_MS: positiveInt.min(1000).default(600_000),
   // Longest wait (ms) for one pyright answer, and for its start-up: past it the process is stopped and
   // the fast resolver answers the rest of the run (said in the index result's resolver.pyPrecise).
   INGEST_PY_PRECISE_TIMEOUT_MS: positiveInt.min(100).default(30_000),
@@ -282,6 +287,8 @@ export interface AppConfig {
     pyResolver: 'precise' | 'fast';
     pyPreciseMaxFiles: number;
     pyPreciseMaxHeapMb: number;
+    pyPreciseMaxProcesses: number;
+    pyPreciseIdleMs: number;
     pyPreciseTimeoutMs: number;
     pyPreciseStartTimeoutMs: number;
     /** INGEST_PY_PRECISE_PHASE: pyright after the graph write, beside the embedding (`deferred`), or during resolution. */
@@ -379,6 +386,8 @@ export function toAppConfig(env: Env): AppConfig {
       pyResolver: env.INGEST_PY_RESOLVER,
       pyPreciseMaxFiles: env.INGEST_PY_PRECISE_MAX_FILES,
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
+      pyPreciseMaxProcesses: env.INGEST_PY_PRECISE_MAX_PROCESSES,
+      pyPreciseIdleMs: env.INGEST_PY_PRECISE_IDLE_MS,
       pyPreciseTimeoutMs: env.INGEST_PY_PRECISE_TIMEOUT_MS,
       pyPreciseStartTimeoutMs: env.INGEST_PY_PRECISE_START_TIMEOUT_MS,
       pyPrecisePhase: env.INGEST_PY_PRECISE_PHASE,

@@ -71,6 +71,8 @@ export class ReferenceResolver implements OnModuleDestroy {
       maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
       requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,
       startTimeoutMs: config.ingest.pyPreciseStartTimeoutMs,
+      maxProcesses: config.ingest.pyPreciseMaxProcesses,
+      idleMs: config.ingest.pyPreciseIdleMs,
     });
   }
 

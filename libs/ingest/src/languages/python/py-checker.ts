@@ -44,15 +44,17 @@ export interface PyCheckerOptions {
   requestTimeoutMs?: number;
   /** Longest wait for the server to start (its `initialize` answer). */
   startTimeoutMs?: number;
+  /** Repositories that keep a checker process at once (least recently used ones are stopped). */
+  maxProcesses?: number;
+  /** A checker process idle this long (ms) is stopped (its memory freed; the next run starts it again). */
+  idleMs?: number;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 
-/** How many repositories keep a checker process (least recently used ones are stopped). */
-const MAX_SESSIONS = 2;
-/** A checker process idle this long is stopped (its memory freed; the next run starts it again). */
-const IDLE_MS = 10 * 60_000;
+const DEFAULT_MAX_PROCESSES = 2;
+const DEFAULT_IDLE_MS = 10 * 60_000;
 /** Answers pending at once: the server answers one at a time, pipelining only saves round trips. */
 const IN_FLIGHT = 64;
 /** An interpreter path that never exists (see start). */
@@ -125,11 +127,20 @@ export class PyChecker {
   readonly script: string | undefined;
   private readonly requestMs: number;
   private readonly startMs: number;
+  private readonly maxProcesses: number;
+  private readonly idleMs: number;
 
   constructor(private readonly opts: PyCheckerOptions) {
     this.script = opts.serverScript ?? pyrightServerScript();
     this.requestMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.startMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.maxProcesses = Math.max(1, opts.maxProcesses ?? DEFAULT_MAX_PROCESSES);
+    this.idleMs = opts.idleMs ?? DEFAULT_IDLE_MS;
+  }
+
+  /** Process ids of the checker processes running now, one per repository kept (at most maxProcesses). */
+  get pids(): number[] {
+    return [...this.sessions.values()].filter((s) => !s.dead && s.child.pid !== undefined).map((s) => s.child.pid!);
   }
 
   get available(): boolean {
@@ -314,13 +325,19 @@ export class PyChecker {
   private touch(s: Session): void {
     s.lastUsed = Date.now();
     if (s.idle) clearTimeout(s.idle);
-    s.idle = setTimeout(() => this.forget(s.key), IDLE_MS);
+    const expire = () => {
+      // A process being started or asked is in use, not idle, however long that takes.
+      if (s.waiting > 0) s.idle = setTimeout(expire, this.idleMs).unref();
+      else if (this.sessions.get(s.key) === s) this.forget(s.key);
+    };
+    s.idle = setTimeout(expire, this.idleMs);
     s.idle.unref();
   }
 
   private start(key: string, root: string, paths: string[]): Session {
-    while (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = [...this.sessions.values()].sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    while (this.sessions.size >= this.maxProcesses) {
+      // The least recently used one not being asked now; all in use, the least recently used anyway (a hard cap).
+      const oldest = [...this.sessions.values()].sort((a, b) => Number(a.waiting > 0) - Number(b.waiting > 0) || a.lastUsed - b.lastUsed)[0];
       this.forget(oldest.key);
     }
     const child = spawn(process.execPath, [`--max-old-space-size=${this.opts.maxHeapMb}`, this.script!, '--stdio'], {
