@@ -9,7 +9,7 @@ const NO_FILE = '/nonexistent/.env';
 describe('loadConfig', () => {
   it('applies defaults and types values', () => {
     const config = loadConfig({ NEO4J_PASSWORD: 'pw', API_PORT: '4100' }, NO_FILE);
-    expect(config.neo4j).toEqual({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'pw', database: 'neo4j', txTimeoutMs: 15_000, maxRetryMs: 500, boltWriteBuffer: 65_534 });
+    expect(config.neo4j).toEqual({ uri: 'bolt://127.0.0.1:7687', user: 'neo4j', password: 'pw', database: 'neo4j', txTimeoutMs: 15_000, jobTxTimeoutMs: 600_000, maxRetryMs: 500, boltWriteBuffer: 65_534 });
     expect(config.api.port).toBe(4100);
     expect(config.api.host).toBe('127.0.0.1');
     expect(config.embedding).toMatchObject({ provider: 'local', dimensions: 384 });

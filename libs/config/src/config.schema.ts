@@ -144,6 +144,11 @@ export const envSchema = z.object({
   /** Concurrent query embeddings share one model call (local models only); recent query vectors are cached either way. */
   EMBEDDING_QUERY_BATCHING: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /**
+   * A worker loads the local model when it starts instead of on its first embedding job (~4 s of CPU
+   * and the model's memory at once): for long-running workers, so an index's embedding starts at speed.
+   */
+  EMBEDDING_PRELOAD: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /**
    * Content-addressed embedding reuse (docs/configuration.md): `on` copies the vector of a text this
    * server already embedded with the same model and dimensions (any repository) instead of computing it.
    */
@@ -180,6 +185,12 @@ export const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: positiveInt.max(1_000_000).default(3_000),
   /** Longest a Neo4j transaction of an API request may run before the server ends it. */
   NEO4J_TX_TIMEOUT_MS: positiveInt.max(3_600_000).default(15_000),
+  /**
+   * Longest one read of an index job's own bookkeeping may run (what is stored, what still lacks a
+   * vector): it walks the whole repository, so at a million scopes under load it outlasts the
+   * request limit above, which exists to keep one user's costly query from holding the pool.
+   */
+  NEO4J_JOB_TX_TIMEOUT_MS: positiveInt.max(86_400_000).default(600_000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   /** auto: readable lines when stdout is a terminal, JSON lines otherwise; json or pretty force one. */
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -241,7 +252,7 @@ export const envRules = envSchema.superRefine((env, ctx) => {
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppConfig {
-  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; maxRetryMs: number; boltWriteBuffer: number };
+  neo4j: { uri: string; user: string; password: string; database: string; txTimeoutMs: number; jobTxTimeoutMs: number; maxRetryMs: number; boltWriteBuffer: number };
   redis: { url: string; commandTimeoutMs: number };
   queue: { prefix: string };
   gemini: { apiKey?: string; baseUrl?: string; chatModel: string };
@@ -256,6 +267,8 @@ export interface AppConfig {
     /** Local model: padded tokens per ONNX run (EMBEDDING_MAX_BATCH_TOKENS). */
     maxBatchTokens: number;
     queryBatching: boolean;
+    /** EMBEDDING_PRELOAD: a worker loads the local model at start. */
+    preload: boolean;
     /** EMBED_REUSE=on: vectors of identical embedding texts are copied (graph, then Redis cache), not computed. */
     reuse: boolean;
     openai: { baseUrl?: string; apiKey?: string; concurrency: number };
@@ -348,7 +361,7 @@ export function toAppConfig(env: Env): AppConfig {
   const root = projectRoot(env.SCOPEGRAPH_ROOT);
   return {
     paths: { root },
-    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS, boltWriteBuffer: env.NEO4J_BOLT_WRITE_BUFFER },
+    neo4j: { uri: env.NEO4J_URI ?? `bolt://127.0.0.1:${env.NEO4J_BOLT_PORT}`, user: env.NEO4J_USER, password: env.NEO4J_PASSWORD, database: env.NEO4J_DATABASE, txTimeoutMs: env.NEO4J_TX_TIMEOUT_MS, jobTxTimeoutMs: env.NEO4J_JOB_TX_TIMEOUT_MS, maxRetryMs: env.NEO4J_MAX_RETRY_MS, boltWriteBuffer: env.NEO4J_BOLT_WRITE_BUFFER },
     redis: { url: env.REDIS_URL ?? `redis://127.0.0.1:${env.REDIS_PORT}`, commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS },
     queue: { prefix: env.QUEUE_PREFIX },
     gemini: { apiKey: env.GEMINI_API_KEY, baseUrl: env.GEMINI_BASE_URL, chatModel: env.GEMINI_CHAT_MODEL },
@@ -361,6 +374,7 @@ export function toAppConfig(env: Env): AppConfig {
       threads: env.EMBEDDING_THREADS,
       maxBatchTokens: env.EMBEDDING_MAX_BATCH_TOKENS,
       queryBatching: env.EMBEDDING_QUERY_BATCHING,
+      preload: env.EMBEDDING_PRELOAD,
       reuse: env.EMBED_REUSE === 'on',
       openai: { baseUrl: env.EMBEDDING_OPENAI_BASE_URL, apiKey: env.EMBEDDING_OPENAI_API_KEY, concurrency: env.EMBEDDING_OPENAI_CONCURRENCY },
     },

@@ -28,6 +28,8 @@ export class Neo4jService implements OnModuleDestroy {
   private readonly uri: string;
   /** Reads answer requests: Neo4j ends one that runs longer, so one costly request cannot hold the pool. */
   private readonly readTimeoutMs: number;
+  /** Reads of an index job's own bookkeeping: they walk a whole repository, whoever asked for it. */
+  private readonly jobReadTimeoutMs: number;
   private readonly maxRetryMs: number;
 
   constructor(
@@ -37,6 +39,7 @@ export class Neo4jService implements OnModuleDestroy {
     this.database = config.neo4j.database;
     this.uri = config.neo4j.uri;
     this.readTimeoutMs = config.neo4j.txTimeoutMs;
+    this.jobReadTimeoutMs = config.neo4j.jobTxTimeoutMs;
     this.maxRetryMs = config.neo4j.maxRetryMs;
     if (!widenBoltWrites(config.neo4j.boltWriteBuffer)) this.logger.warn('neo4j-driver internals changed: Bolt writes stay at 1,400 bytes a socket write');
     this.driver = neo4j.driver(config.neo4j.uri, neo4j.auth.basic(config.neo4j.user, config.neo4j.password), {
@@ -67,7 +70,16 @@ export class Neo4jService implements OnModuleDestroy {
   }
 
   read<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
-    return this.readAutoCommit<T>(this.cypher.get(name), params);
+    return this.readAutoCommit<T>(this.cypher.get(name), params, this.readTimeoutMs, 'NEO4J_TX_TIMEOUT_MS');
+  }
+
+  /**
+   * A read an index job makes for itself (what is stored, what lacks a vector), bounded by
+   * NEO4J_JOB_TX_TIMEOUT_MS instead of the per-request limit: it scans the whole repository, so its
+   * cost grows with the repository, not with what a user asked.
+   */
+  readForJob<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
+    return this.readAutoCommit<T>(this.cypher.get(name), params, this.jobReadTimeoutMs, 'NEO4J_JOB_TX_TIMEOUT_MS');
   }
 
   write<T extends RecordShape = RecordShape>(name: string, params: Params = {}): Promise<T[]> {
@@ -85,7 +97,7 @@ export class Neo4jService implements OnModuleDestroy {
    * still travel only as $parameters.
    */
   readRendered<T extends RecordShape = RecordShape>(statement: string, params: Params = {}): Promise<T[]> {
-    return this.readAutoCommit<T>(statement, params);
+    return this.readAutoCommit<T>(statement, params, this.readTimeoutMs, 'NEO4J_TX_TIMEOUT_MS');
   }
 
   /**
@@ -177,7 +189,7 @@ export class Neo4jService implements OnModuleDestroy {
    * an unreachable Neo4j (bounded by NEO4J_MAX_RETRY_MS): hand-written because the driver's retrying
    * executor only runs managed transactions.
    */
-  private async readAutoCommit<T extends RecordShape>(query: string, params: Params): Promise<T[]> {
+  private async readAutoCommit<T extends RecordShape>(query: string, params: Params, timeoutMs: number, setting: string): Promise<T[]> {
     let firstFailure: number | null = null;
     for (let delay = READ_RETRY_DELAY_MS; ; delay *= 2) {
       const session = this.driver.session({
@@ -186,11 +198,11 @@ export class Neo4jService implements OnModuleDestroy {
         bookmarkManager: this.driver.executeQueryBookmarkManager,
       });
       try {
-        const result = await session.run(query, params, { timeout: this.readTimeoutMs });
+        const result = await session.run(query, params, { timeout: timeoutMs });
         return result.records.map((r) => r.toObject() as T);
       } catch (error) {
         // A read past its own limit would fail the same way again, only later and after as much work.
-        const limit = queryLimitError(error, this.readTimeoutMs);
+        const limit = queryLimitError(error, timeoutMs, setting);
         if (limit) throw limit;
         firstFailure ??= Date.now();
         if (Date.now() - firstFailure > this.maxRetryMs || !isRetryableError(error)) throw error;
@@ -228,11 +240,11 @@ const TX_MEMORY_LIMIT = /db\.memory\.transaction\.max/;
  * limit), as a client-facing error; null for anything else (the global memory pool running out is
  * transient and left to the driver's retries).
  */
-export function queryLimitError(error: unknown, timeoutMs: number): DomainError | null {
+export function queryLimitError(error: unknown, timeoutMs: number, setting = 'NEO4J_TX_TIMEOUT_MS'): DomainError | null {
   const code = (error as { code?: string }).code ?? '';
   const message = (error as { message?: string }).message ?? '';
   if (code.startsWith('Neo.ClientError.Transaction.TransactionTimedOut')) {
-    return new DomainError(DomainErrorCode.QueryLimitExceeded, `the query ran longer than the database allows one read (${timeoutMs} ms, NEO4J_TX_TIMEOUT_MS): narrow it (filters, a smaller topK or expansion)`);
+    return new DomainError(DomainErrorCode.QueryLimitExceeded, `the query ran longer than the database allows one read (${timeoutMs} ms, ${setting}): narrow it (filters, a smaller topK or expansion)`);
   }
   if (code === 'Neo.TransientError.General.MemoryPoolOutOfMemoryError' && TX_MEMORY_LIMIT.test(message)) {
     return new DomainError(DomainErrorCode.QueryLimitExceeded, 'the query needed more memory than the database allows one transaction (db.memory.transaction.max, NEO4J_TX_MEMORY_MAX): narrow it (filters, a smaller topK or expansion)');

@@ -273,18 +273,18 @@ export class IngestRepository {
    * then records every file's count again).
    */
   async storedFiles(repoId: string): Promise<{ files: StoredFile[]; recordsAddUp: boolean }> {
-    const [row] = await this.neo4j.read<{ files: StoredFileRow[]; scopes: number }>('ingest/stored-files', { repoId });
+    const [row] = await this.neo4j.readForJob<{ files: StoredFileRow[]; scopes: number }>('ingest/stored-files', { repoId });
     const files = (row?.files ?? []).map(([path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs]): StoredFile => ({
       path, scopes, fileHash, interfaceHash, edgeHash, unresolvedRefs, builtinRefs,
     }));
     const recorded = files.reduce((n, f) => (f.scopes === null ? NaN : n + f.scopes), 0);
     if (recorded === (row?.scopes ?? 0)) return { files, recordsAddUp: true };
-    return { files: await this.neo4j.read<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };
+    return { files: await this.neo4j.readForJob<StoredFile>('ingest/stored-files-by-scopes', { repoId }), recordsAddUp: false };
   }
 
   async storedScopesOf(repoId: string, paths: string[]): Promise<StoredScope[]> {
     const out: StoredScope[] = [];
-    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredScope>('ingest/stored-scopes-of-paths', { repoId, paths: batch })));
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.readForJob<StoredScope>('ingest/stored-scopes-of-paths', { repoId, paths: batch })));
     return out;
   }
 
@@ -324,7 +324,7 @@ export class IngestRepository {
 
   async storedEdgesOf(repoId: string, paths: string[]): Promise<StoredEdge[]> {
     const out: StoredEdge[] = [];
-    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.read<StoredEdge>('ingest/stored-edges-of-paths', { repoId, paths: batch })));
+    for (const batch of chunks(paths, WRITE_BATCH)) out.push(...(await this.neo4j.readForJob<StoredEdge>('ingest/stored-edges-of-paths', { repoId, paths: batch })));
     return out;
   }
 
@@ -405,7 +405,7 @@ export class IngestRepository {
   /** A page of scopes without a vector from `model`, in id order after `after` (empty: from the start). */
   scopesToEmbed(repoId: string, model: string, after: string, limit: number, maxSourceChars: number): Promise<ScopeToEmbed[]> {
     const idPrefix = `${repoId}:`;
-    return this.neo4j.read<ScopeToEmbed>('ingest/scopes-to-embed', {
+    return this.neo4j.readForJob<ScopeToEmbed>('ingest/scopes-to-embed', {
       idPrefix,
       after: after || idPrefix,
       model,
@@ -415,14 +415,14 @@ export class IngestRepository {
   }
 
   async countScopesToEmbed(repoId: string, model: string): Promise<{ pending: number; otherModel: number; total: number }> {
-    const [row] = await this.neo4j.read<{ pending: number; otherModel: number; total: number }>('ingest/count-scopes-to-embed', { repoId, model });
+    const [row] = await this.neo4j.readForJob<{ pending: number; otherModel: number; total: number }>('ingest/count-scopes-to-embed', { repoId, model });
     return row ?? { pending: 0, otherModel: 0, total: 0 };
   }
 
   /** scopesToEmbed within one embedding slice (ids in (after, until]). */
   scopesToEmbedInRange(repoId: string, model: string, range: EmbedRange, after: string, limit: number, maxSourceChars: number): Promise<ScopeToEmbed[]> {
     const idPrefix = `${repoId}:`;
-    return this.neo4j.read<ScopeToEmbed>('ingest/scopes-to-embed-in-range', {
+    return this.neo4j.readForJob<ScopeToEmbed>('ingest/scopes-to-embed-in-range', {
       idPrefix,
       after: after || range.after || idPrefix,
       until: range.until,
@@ -434,14 +434,14 @@ export class IngestRepository {
 
   async countScopesToEmbedInRange(repoId: string, model: string, range: EmbedRange): Promise<{ pending: number; otherModel: number }> {
     const idPrefix = `${repoId}:`;
-    const [row] = await this.neo4j.read<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed-in-range', { idPrefix, after: range.after || idPrefix, until: range.until, model });
+    const [row] = await this.neo4j.readForJob<{ pending: number; otherModel: number }>('ingest/count-scopes-to-embed-in-range', { idPrefix, after: range.after || idPrefix, until: range.until, model });
     return row ?? { pending: 0, otherModel: 0 };
   }
 
   /** The next embedding slice after `after` ('' for the first): null when no scope follows. */
   async embedSlice(repoId: string, model: string, after: string, size: number): Promise<{ until: string; size: number; pending: number } | null> {
     const idPrefix = `${repoId}:`;
-    const [row] = await this.neo4j.read<{ until: string | null; size: number; pending: number }>('ingest/embed-slice', { idPrefix, after: after || idPrefix, size: cypherInt(size), model });
+    const [row] = await this.neo4j.readForJob<{ until: string | null; size: number; pending: number }>('ingest/embed-slice', { idPrefix, after: after || idPrefix, size: cypherInt(size), model });
     return row?.until ? { until: row.until, size: row.size, pending: row.pending } : null;
   }
 
@@ -458,7 +458,7 @@ export class IngestRepository {
   /** Vectors of `model` already stored under these embedding hashes (any repository), by hash. */
   async embeddingsByHash(hashes: string[], model: string): Promise<Map<string, number[]>> {
     if (hashes.length === 0) return new Map();
-    const rows = await this.neo4j.read<{ hash: string; embedding: number[] }>('ingest/embeddings-by-hash', { hashes, model });
+    const rows = await this.neo4j.readForJob<{ hash: string; embedding: number[] }>('ingest/embeddings-by-hash', { hashes, model });
     return new Map(rows.map((r) => [r.hash, r.embedding]));
   }
 
