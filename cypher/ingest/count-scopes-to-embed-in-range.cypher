@@ -1,5 +1,5 @@
 // How many scopes of one embedding slice (ids in ($after, $until]) still lack a vector of the model.
 MATCH (s:Scope)
 WHERE s.id > $after AND s.id <= $until AND s.id STARTS WITH $idPrefix
-  AND (s.embedding IS NULL OR s.embeddingModel IS NULL OR s.embeddingModel <> $model)
-RETURN count(s) AS pending, count(CASE WHEN s.embedding IS NOT NULL THEN 1 END) AS otherModel
+  AND (s.embeddingModel IS NULL OR s.embeddingModel <> $model)
+RETURN count(s) AS pending, count(s.embeddingModel) AS otherModel

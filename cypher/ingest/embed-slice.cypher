@@ -6,5 +6,5 @@ MATCH (s:Scope)
 WHERE s.id > $after AND s.id STARTS WITH $idPrefix
 WITH s ORDER BY s.id LIMIT $size
 WITH collect(s.id) AS ids,
-     count(CASE WHEN s.embedding IS NULL OR s.embeddingModel IS NULL OR s.embeddingModel <> $model THEN 1 END) AS pending
+     count(CASE WHEN s.embeddingModel IS NULL OR s.embeddingModel <> $model THEN 1 END) AS pending
 RETURN ids[size(ids) - 1] AS until, size(ids) AS size, pending

@@ -4,7 +4,7 @@
 // of sorting the whole repository per page. Working from the graph lets an interrupted run resume.
 MATCH (s:Scope)
 WHERE s.id > $after AND s.id STARTS WITH $idPrefix
-  AND (s.embedding IS NULL OR s.embeddingModel IS NULL OR s.embeddingModel <> $model)
+  AND (s.embeddingModel IS NULL OR s.embeddingModel <> $model)
 RETURN s.id AS id, s.kind AS kind, s.qualifiedName AS qualifiedName, s.signature AS signature,
        s.docComment AS docComment, left(s.source, $maxSourceChars) AS source
 ORDER BY s.id

@@ -36,7 +36,7 @@ async function alive(pid: number): Promise<boolean> {
 
 describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis, tree-sitter, pyright)', () => {
   const h = new IngestHarness();
-  const repos = { precise: runId('py-precise'), fast: runId('py-fast'), missing: runId('py-missing') };
+  const repos = { precise: runId('py-precise'), fast: runId('py-fast'), missing: runId('py-missing'), over: runId('py-over') };
   let dir: string;
   let precise: IngestService;
 
@@ -90,6 +90,29 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
     const edges = await calls(repos.precise);
     expect(edges).toContain('run -> Express.checkout precise/compiler');
     expect(edges).not.toContain('run -> CartService.checkout precise/compiler');
+  });
+
+  it('over INGEST_PY_PRECISE_MAX_FILES the fast edges stand, so a Python edit re-resolves only what changed', async () => {
+    // At a million scopes a 1 % edit re-resolved every file (its references read back from the parse
+    // cache: 7 of the run's 12 minutes) as if pyright answered, though the repository was over the limit.
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' });
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 2, maxHeapMb: 512 }));
+    try {
+      const over = h.copyOf(FIXTURE);
+      const first = await ingest.index({ path: over, name: repos.over, embed: false });
+      expect(first.resolver.pyPrecise?.skipped).toMatch(/INGEST_PY_PRECISE_MAX_FILES \(2\)/);
+      const file = path.join(over, 'src/shop/services.py');
+      const text = fs.readFileSync(file, 'utf8');
+      // A body edit that leaves every name, signature and return type as it was.
+      const edited = text.replace('    def latest(self) -> models.Cart:\n        return models.Cart()', '    def latest(self) -> models.Cart:\n        assert self is not None\n        return models.Cart()');
+      expect(edited).not.toBe(text);
+      fs.writeFileSync(file, edited);
+      const again = await ingest.index({ path: over, name: repos.over, embed: false });
+      expect(again.files.parsed).toBe(1);
+      expect(again.resolver.all).toBeUndefined();
+    } finally {
+      await ingest.onModuleDestroy();
+    }
   });
 
   it('without pyright installed, precise falls back to the fast resolver and says why in the index result', async () => {

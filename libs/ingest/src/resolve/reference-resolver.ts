@@ -238,6 +238,15 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /** The Python resolver in effect: `precise` needs pyright installed (else fast, with a warning). */
+  /**
+   * Whether pyright answers this repository's Python references: in effect, and the repository within
+   * INGEST_PY_PRECISE_MAX_FILES (over it the fast resolver's edges stand, so an edit need not
+   * re-resolve every file as a checker inferring types from bodies would).
+   */
+  pyPreciseFor(pythonFiles: number): boolean {
+    return this.pyResolverInEffect() === 'precise' && pythonFiles <= this.py.maxFiles;
+  }
+
   pyResolverInEffect(): Exclude<ResolverName, 'scip'> {
     if (this.config.ingest.pyResolver !== 'precise') return 'fast';
     if (this.py.available) return 'precise';

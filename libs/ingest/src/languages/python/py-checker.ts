@@ -143,6 +143,11 @@ export class PyChecker {
     return [...this.sessions.values()].filter((s) => !s.dead && s.child.pid !== undefined).map((s) => s.child.pid!);
   }
 
+  /** Repositories with more Python files than this keep the fast resolver (INGEST_PY_PRECISE_MAX_FILES). */
+  get maxFiles(): number {
+    return this.opts.maxFiles;
+  }
+
   get available(): boolean {
     return !!this.script && fs.existsSync(this.script);
   }
