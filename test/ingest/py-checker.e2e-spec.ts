@@ -101,6 +101,8 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
       const over = h.copyOf(FIXTURE);
       const first = await ingest.index({ path: over, name: repos.over, embed: false });
       expect(first.resolver.pyPrecise?.skipped).toMatch(/INGEST_PY_PRECISE_MAX_FILES \(2\)/);
+      expect(first.resolver.py).toBe('fast');
+      expect(first.resolver.pyPrecise).toMatchObject({ asked: 0, answered: 0 });
       const file = path.join(over, 'src/shop/services.py');
       const text = fs.readFileSync(file, 'utf8');
       // A body edit that leaves every name, signature and return type as it was.

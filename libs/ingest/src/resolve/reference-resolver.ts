@@ -147,10 +147,16 @@ export class ReferenceResolver implements OnModuleDestroy {
     const pyFiles = files.filter(isPython);
     const pyResolver = this.pyResolverInEffect();
     // Asked for but not installed: the checker's run says why it was skipped, in every index result.
-    const py = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
+    const pyWanted = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
+    // Over INGEST_PY_PRECISE_MAX_FILES pyright never starts, so no question is collected for it: at a
+    // million scopes those questions held ~1 GiB and cost a second resolution pass.
+    const pyOver = pyWanted && pyFiles.length > this.py.maxFiles ? await this.py.open(repoId, rootPath, pyFiles) : undefined;
+    if (pyOver?.skipped) this.warnPy(repoId, pyOver.skipped);
+    const py = pyWanted && !pyOver;
     const defer = py && phase.deferPython === true;
     const tsResolver: Exclude<ResolverName, 'scip'> = ts ? 'precise' : 'fast';
-    if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver };
+    const overStats = pyOver ? { ...pyOver, asked: 0, answered: 0, ms: 0 } : undefined;
+    if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver: pyOver ? 'fast' : pyResolver, ...(overStats ? { pyPrecise: overStats } : {}) };
     const preciseFamilies = new Set<string>([...(ts ? ['js'] : []), ...(py ? ['py'] : [])]);
     const open = () => {
       const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
@@ -163,7 +169,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     // A later phase (seeded) asks the TS checker only what the first did not: it is opened if asked.
     let opened = ts && !only && !phase.seed ? open() : undefined;
     let openedPy = py && !defer && !only ? openPy() : undefined;
-    let pyStats: ResolveRun['pyPrecise'];
+    let pyStats: ResolveRun['pyPrecise'] = overStats;
     let stats: PreciseRunStats | undefined;
     const answers = new Map<string, PreciseOutcome | undefined>(phase.seed ?? []);
     const deferred = new Set<string>();
