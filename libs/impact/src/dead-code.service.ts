@@ -8,6 +8,7 @@ import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
 import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
 import { ioProtocolMethod, lookedUpNames, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
+import { BY_NAME_PROTOCOLS, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
@@ -123,12 +124,17 @@ export class DeadCodeService {
     // Capitalised names written as call arguments or subscripts: classes a registry hands out by name.
     const lookups = new Set<string>();
     const sources = new Map<string, string[]>();
+    // Prefixes a class __getattr__/__getattribute__ maps onto attribute names, and the words of Python code they apply to.
+    const prefixMaps = new Set<string>();
+    const pythonCode: string[] = [];
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
     await mapLimit(files, FILE_READS, async (f) => {
       const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
       if (/\.pyi?$/.test(f.path)) {
         pythonFiles.push({ path: f.path, text });
         lookedUpNames(codeOnly(f.path, text, true), lookups);
+        for (const p of attributePrefixMaps(text)) prefixMaps.add(p);
+        pythonCode.push(codeOnly(f.path, text));
       }
       for (const m of text.matchAll(QUOTED)) if (names.has(m[1])) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
       for (const m of text.matchAll(STRING_HEAD)) {
@@ -171,6 +177,19 @@ export class DeadCodeService {
       unresolvedByName.set(last, (unresolvedByName.get(last) ?? 0) + u.uses);
     }
 
+    const codeWords = new Set<string>();
+    if (prefixMaps.size) for (const t of pythonCode) for (const m of t.matchAll(/[A-Za-z_]\w*/g)) codeWords.add(m[0]);
+    const fileNames = new Map<string, { heads: Set<string>; strings: Set<string>; getattrHeads: Set<string> }>();
+    const namesOf = (p: string) => {
+      let v = fileNames.get(p);
+      if (!v) {
+        const text = (sources.get(p) ?? []).join('\n');
+        v = { heads: builtNameHeads(text), strings: identifierStrings(text), getattrHeads: moduleGetattrHeads(text) };
+        fileNames.set(p, v);
+      }
+      return v;
+    };
+
     const candidates: DeadCodeCandidate[] = [];
     for (const r of open) {
       // `module.exports = class X`, `export default function X`: whoever imports the file holds X.
@@ -204,7 +223,11 @@ export class DeadCodeService {
         exclude(signs.entry);
         continue;
       }
+      const own = r.language === 'python' ? namesOf(r.path) : null;
       const { confidence, reasons } = judge(base.repoBase ? { ...r, repoBase: true } : r, {
+        builtName: own ? builtFromFileStrings(r.name, own.heads, own.strings) : null,
+        moduleGetattr: own && (!r.parentKind || r.parentKind === 'module' || r.parentKind === 'file') ? moduleGetattrHead(r.name, own.getattrHeads) : null,
+        prefixMapped: r.language === 'python' && prefixMaps.size ? prefixMappedUse(r.name, prefixMaps, codeWords) : null,
         testHook: signs.testHook,
         keyAffix: signs.keyAffix,
         quoted: quoted.get(r.name) ?? 0,
@@ -234,6 +257,12 @@ export class DeadCodeService {
 }
 
 interface Evidence {
+  /** Python: the head + string its file builds the name from (`'_' + self.kind`, kind 'StarFive'). */
+  builtName?: string | null;
+  /** Python: the head under which its module's `__getattr__` hands out globals (PEP 562). */
+  moduleGetattr?: string | null;
+  /** Python: the word in code a prefix-mapping `__getattr__`/`__getattribute__` turns into its name. */
+  prefixMapped?: string | null;
   /** Why it serves a test suite the package does not ship (its name, the comment above it). */
   testHook?: string | null;
   /** A key built at run time from a head and tail the name fits (`` this[`_${name}Summary`] ``). */
@@ -275,6 +304,18 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   if (e.prefix) {
     confidence -= 0.5;
     reasons.push(`a name is built from "${e.prefix}" at run time (getattr(self, "${e.prefix}" + ...), dispatch tables)`);
+  }
+  if (e.builtName) {
+    confidence -= 0.5;
+    reasons.push(`its file builds a name as ${e.builtName} (getattr with a head and a value written as a string there), which is this name`);
+  }
+  if (e.moduleGetattr) {
+    confidence -= 0.3;
+    reasons.push(`its module's __getattr__ hands out globals named "${e.moduleGetattr}" + the attribute asked for: module API reached as module.${r.name.slice(e.moduleGetattr.length)}`);
+  }
+  if (e.prefixMapped) {
+    confidence -= 0.5;
+    reasons.push(`a class __getattr__/__getattribute__ maps a literal prefix onto attribute names: ${e.prefixMapped} in code reaches it`);
   }
   if (e.unresolved > 0) {
     confidence -= 0.4;
@@ -476,6 +517,7 @@ export function entryPoint(
   // `[Symbol.iterator]()`, `[Symbol.asyncIterator]()`: protocols the runtime calls.
   if (r.name.startsWith('[')) return 'called by name by a runtime or framework';
   if (manifests?.entryFunctions.get(r.path)?.has(r.name)) return 'named as an entry point by the package manifest';
+  if (r.language === 'python' && BY_NAME_PROTOCOLS.test(r.name)) return 'a display protocol method notebooks call by name (_repr_*_)';
   if (CALLED_BY_NAME.has(r.name)) return 'called by name by a runtime or framework';
   if (r.head && /^\s*(export\s+)?(default\s+)?(abstract\s+)?@[\w.]+/m.test(firstLines(r.head))) return 'registered by a decorator';
   if (r.kind === 'method' && r.externalBase) return 'overrides a method of an outside class';
