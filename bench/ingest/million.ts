@@ -4,7 +4,7 @@
  * and an incremental re-index after touching 1% of the files.
  *
  *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
- *        [--latency-ms 0] [--keep] [--skip-index [--repo <id>]] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
+ *        [--latency-ms 0] [--keep] [--skip-index [--repo <id>]] [--no-warm-plans] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
  *
  * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
  * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
@@ -39,11 +39,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, projectRoot } from '@scopegraph/config';
-import { CypherFiles, cypherInt, Neo4jService } from '@scopegraph/graph';
+import { CypherFiles, cypherInt, Neo4jService, warmQueryPlans } from '@scopegraph/graph';
 import type { RecordShape } from 'neo4j-driver';
 import { IngestRepository } from '@scopegraph/ingest';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
-import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
+import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, searchPlanWarmups, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
 import { keywordLuceneK, postfilterK } from '../../libs/search/src/filters/strategy';
 import { buildLuceneQuery, keywordQuery } from '../../libs/search/src/query/lucene';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
@@ -317,6 +317,8 @@ async function main(): Promise<void> {
     for (const t of hybridTexts) precomputed.set(semanticQueryText(t), textVector(semanticQueryText(t)));
     Object.assign(precomputed, { model: MODEL });
     const service = new SearchService(new SearchRepository(neo4j), precomputed);
+    // As the API does at its start (--no-warm-plans: the first query of each statement plans it).
+    if (!process.argv.includes('--no-warm-plans')) await warmQueryPlans(neo4j, await searchPlanWarmups(neo4j, DIMENSIONS), { log: () => undefined, warn: (m: string) => console.warn(m) });
     const loadQ = load();
     const modes = arg('modes', 'hybrid,graph,bm25').split(',');
     const none: Timed = { ms: [NaN], empty: 0, slowest: '', tail: [], stages: {}, strategy: '' };
