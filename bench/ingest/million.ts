@@ -4,7 +4,7 @@
  * and an incremental re-index after touching 1% of the files.
  *
  *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
- *        [--latency-ms 0] [--keep] [--skip-index] [--incremental-only --full-index-ms N --full-graph-ms N] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
+ *        [--latency-ms 0] [--keep] [--skip-index [--repo <id>]] [--incremental-only --full-index-ms N --full-graph-ms N] [--no-warm-plans] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
  *
  * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
  * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
@@ -39,11 +39,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { loadConfig, projectRoot } from '@scopegraph/config';
-import { CypherFiles, cypherInt, Neo4jService } from '@scopegraph/graph';
+import { CypherFiles, cypherInt, Neo4jService, warmQueryPlans } from '@scopegraph/graph';
 import type { RecordShape } from 'neo4j-driver';
 import { IngestRepository } from '@scopegraph/ingest';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
-import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
+import { type CypherFilters, defaultPlan, LANGUAGES, SCOPE_KINDS, type ScoredId, searchPlanWarmups, semanticQueryText, type SearchMode, SearchRepository, SearchService } from '@scopegraph/search';
 import { keywordLuceneK, postfilterK } from '../../libs/search/src/filters/strategy';
 import { buildLuceneQuery, keywordQuery } from '../../libs/search/src/query/lucene';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
@@ -60,6 +60,8 @@ const MODEL = 'fake-million';
 const VECTOR_WORDS = 48;
 const WORD_CACHE = 100_000;
 const WARMUP = 10;
+/** How many of the slowest queries of each mode are shown with their stages (and asked again). */
+const TAIL = 8;
 const load = () => os.loadavg().map((x) => Number(x.toFixed(1)));
 
 // ---- the corpus -------------------------------------------------------------------------------------
@@ -137,6 +139,8 @@ interface Timed {
   ms: number[];
   empty: number;
   slowest: string;
+  /** The slowest queries with each stage's ms, and their ms when asked again right after (plan or data?). */
+  tail: { text: string; ms: number; again: number[]; stages: Record<string, number>; hits: number }[];
   /** Median ms of each stage SearchService times (where the time goes), and the vector strategy taken. */
   stages: Record<string, number>;
   strategy: string;
@@ -150,6 +154,7 @@ async function timeQueries(service: SearchService, mode: SearchMode, texts: stri
   let slowest = { ms: 0, text: '' };
   const stages: Record<string, number[]> = {};
   let strategy = '';
+  const perQuery: { text: string; ms: number; stages: Record<string, number>; hits: number }[] = [];
   for (const t of texts) {
     const t0 = performance.now();
     const res = await service.execute(plan(t));
@@ -159,8 +164,21 @@ async function timeQueries(service: SearchService, mode: SearchMode, texts: stri
     strategy ||= res.explain.vectorStrategy?.name ?? '';
     if (took > slowest.ms) slowest = { ms: took, text: t };
     if (res.results.length === 0) empty++;
+    perQuery.push({ text: t, ms: took, stages: Object.fromEntries(Object.entries(res.timings).filter(([, v]) => v > 0)), hits: res.results.length });
   }
-  return { ms, empty, slowest: slowest.text, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
+  // A tail that is as slow when asked again is the data's (a hub, a long posting list); one that is
+  // fast again was the plan's or the cache's (a first plan, a cold page).
+  const tail: Timed['tail'] = [];
+  for (const q of [...perQuery].sort((a, b) => b.ms - a.ms).slice(0, TAIL)) {
+    const again: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      await service.execute(plan(q.text));
+      again.push(Math.round(performance.now() - t0));
+    }
+    tail.push({ ...q, ms: Math.round(q.ms), again });
+  }
+  return { ms, empty, slowest: slowest.text, tail, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
 }
 
 /** Each list of hybrid's joined statement alone and joined, variants alternated per query (see the header, --lists). */
@@ -224,12 +242,15 @@ async function main(): Promise<void> {
   const incrementalOnly = process.argv.includes('--incremental-only');
   const latencyMs = Number(arg('latency-ms', '0'));
   const copies = Math.max(1, Math.ceil(target / SALT.scopes));
-  const repoId = `bench-million-${copies}`;
+  // --repo: query another stored repository (with --skip-index), e.g. one of the shared store's.
+  const repoId = arg('repo', `bench-million-${copies}`);
   const prefix = `bench-million-${copies}`;
   const out: Record<string, unknown> = { corpus: `salt 3007.17 Python sources × ${copies}, names renamed per copy`, copies, cpus: os.cpus().length, memGiB: Math.round(os.totalmem() / 2 ** 30) };
 
   const t0 = performance.now();
-  const { root, files } = generate(copies);
+  // --skip-index only queries what a store holds: the corpus is not needed (nor regenerated when an
+  // incremental step marked it stale).
+  const { root, files } = process.argv.includes('--skip-index') ? { root: '-', files: [] as string[] } : generate(copies);
   out.files = files.length;
   out.generateMs = Math.round(performance.now() - t0);
   console.log(`corpus ${root}: ${files.length} files (${out.generateMs} ms)`);
@@ -299,9 +320,11 @@ async function main(): Promise<void> {
     for (const t of hybridTexts) precomputed.set(semanticQueryText(t), textVector(semanticQueryText(t)));
     Object.assign(precomputed, { model: MODEL });
     const service = new SearchService(new SearchRepository(neo4j), precomputed);
+    // As the API does at its start (--no-warm-plans: the first query of each statement plans it).
+    if (!process.argv.includes('--no-warm-plans')) await warmQueryPlans(neo4j, await searchPlanWarmups(neo4j, DIMENSIONS), { log: () => undefined, warn: (m: string) => console.warn(m) });
     const loadQ = load();
     const modes = arg('modes', 'hybrid,graph,bm25').split(',');
-    const none: Timed = { ms: [NaN], empty: 0, slowest: '', stages: {}, strategy: '' };
+    const none: Timed = { ms: [NaN], empty: 0, slowest: '', tail: [], stages: {}, strategy: '' };
     const hybrid = modes.includes('hybrid') ? await timeQueries(service, 'hybrid', hybridTexts, repoId) : none;
     const graph = modes.includes('graph') ? await timeQueries(service, 'graph', graphTexts, repoId) : none;
     const bm25 = modes.includes('bm25') ? await timeQueries(service, 'bm25', hybridTexts, repoId) : none;
@@ -311,6 +334,7 @@ async function main(): Promise<void> {
     });
     out.queries = { hybrid: row(hybrid), graph: row(graph), bm25: row(bm25), load: [loadQ, load()] };
     console.log(`queries: ${JSON.stringify(out.queries)}`);
+    for (const [mode, q] of [['hybrid', hybrid], ['graph', graph], ['bm25', bm25]] as const) for (const t of q.tail) console.log(`tail ${mode}: ${JSON.stringify(t)}`);
     if (process.argv.includes('--lists')) {
       const loadL = load();
       out.lists = { ...(await timeLists(new SearchRepository(neo4j), hybridTexts, repoId)), load: [loadL, load()] };

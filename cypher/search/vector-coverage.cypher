@@ -1,7 +1,10 @@
 // What share of the searched repositories' scopes the vector list can see. A repository whose last
 // run finished holds its counts on its node; one being indexed (or never finished) is counted live,
-// so a search a few seconds into an index says how much of it has vectors yet. The WITH ... WHERE
-// before the MATCH keeps finished repositories from being scanned. `elsewhere`: vectors of the
+// so a search a few seconds into an index says how much of it has vectors yet. Finished repositories
+// must not be scanned: the seek's key is null for them (it matches nothing). A `WITH r WHERE searched
+// AND NOT settled` before the MATCH did not do that: the planner put that filter after the index seek,
+// which then read every scope of every repository (1M scopes: ~1M db hits each read, once every
+// CATALOG_TTL_MS, a hybrid p95 tail of its own). `elsewhere`: vectors of the
 // finished repositories not searched, and `elsewhereIndexing` those being indexed (not counted):
 // with none of the latter, the searched repositories' share of the vector index is known
 // (filters/strategy.ts, index-postfilter); `elsewhereScopes` likewise decides the full-text index's share
@@ -10,8 +13,7 @@ MATCH (r:Repository)
 WITH r, $repoIds IS NULL OR r.id IN $repoIds AS searched,
   coalesce(r.indexStatus, 'INDEXED') = 'INDEXED' AND r.scopes IS NOT NULL AND r.embedded IS NOT NULL AS settled
 CALL (r, settled, searched) {
-  WITH r WHERE searched AND NOT settled
-  MATCH (s:Scope {repoId: r.id})
+  MATCH (s:Scope) WHERE s.repoId = CASE WHEN searched AND NOT settled THEN r.id END
   RETURN count(s) AS liveScopes, count(s.embeddingModel) AS liveEmbedded
 }
 RETURN sum(CASE WHEN NOT searched THEN 0 WHEN settled THEN r.scopes ELSE liveScopes END) AS scopes,

@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
+import { CypherFiles } from '@scopegraph/graph';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
-import { type CypherFilters, LANGUAGES, SCOPE_KINDS, SearchRepository } from '@scopegraph/search';
+import { type CypherFilters, LANGUAGES, SCOPE_KINDS, SEARCH_CYPHER, SearchRepository } from '@scopegraph/search';
+import type { ProfiledPlan } from 'neo4j-driver';
 import { IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
 
@@ -68,5 +70,27 @@ describe('semantic list from the unfiltered vector index, post-filtered (real Ne
     // What is elsewhere for this repository is the rest of the finished repositories' vectors.
     if (all.indexing === 0) expect(mine.elsewhere).toBe(all.embedded - mine.embedded);
     else expect(mine.elsewhere).toBeLessThanOrEqual(all.embedded);
+  });
+
+  it('reads no scope of a finished repository (its counts are on its node)', async () => {
+    const mine = await repo.vectorCoverage([repoId]);
+    expect(mine.indexing).toBe(0);
+    // Every hybrid search reads this once per CATALOG_TTL_MS: at a million scopes, a seek over the
+    // repository's scopes was a tail of its own. The plan's only scope read is that seek.
+    const session = h.neo4j.session('READ');
+    try {
+      const result = await session.run(`PROFILE ${new CypherFiles().get(SEARCH_CYPHER.vectorCoverage)}`, { repoIds: [repoId] });
+      const seeks: ProfiledPlan[] = [];
+      const walk = (p: ProfiledPlan): void => {
+        if (/IndexSeek|LabelScan|AllNodesScan/.test(p.operatorType) && /Scope/.test(String(p.arguments.Details ?? ''))) seeks.push(p);
+        p.children.forEach(walk);
+      };
+      walk(result.summary.profile as ProfiledPlan);
+      expect(seeks.length).toBeGreaterThan(0);
+      expect(seeks.map((p) => p.rows)).toEqual(seeks.map(() => 0));
+      expect(Number(result.records[0].get('scopes'))).toBe(mine.scopes);
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { logConsoleThroughLogger, logProcessWarnings, REQUEST_ID_HEADER, request
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph, Neo4jService, warmQueryPlans } from '@scopegraph/graph';
 import { IMPACT_PLAN_WARMUPS } from '@scopegraph/impact';
+import { searchPlanWarmups } from '@scopegraph/search';
 import { AppModule, GRAPHQL_PATH } from './app.module';
 import { accessGate } from './auth/access';
 import { KeyStore } from './auth/key-store';
@@ -48,8 +49,11 @@ async function main(): Promise<void> {
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);
   await app.listen(config.api.port, config.api.host);
-  // In the background, after readiness: the heaviest query's first plan is paid here, not by a request.
-  void warmQueryPlans(app.get(Neo4jService), IMPACT_PLAN_WARMUPS);
+  // In the background, after readiness: the heaviest queries' first plans are paid here, not by a request.
+  const neo4j = app.get(Neo4jService);
+  void searchPlanWarmups(neo4j, config.embedding.dimensions)
+    .catch(() => [])
+    .then((search) => warmQueryPlans(neo4j, [...IMPACT_PLAN_WARMUPS, ...search]));
   const base = `http://${config.api.host}:${config.api.port}`;
   new Logger('Api').log(`GraphQL ${base}${GRAPHQL_PATH} (ws ${base.replace('http', 'ws')}${GRAPHQL_PATH}), GraphiQL ${base}/graphiql, console ${base}/`);
 }

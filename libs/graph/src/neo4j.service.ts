@@ -104,11 +104,16 @@ export class Neo4jService implements OnModuleDestroy {
    * Plans a named query without running it (EXPLAIN), so Neo4j's plan cache holds it for the first
    * real call. One attempt, no retry: warming is best effort (see plan-warmup.ts). Returns its ms.
    */
-  async explain(name: string, params: Params = {}, timeoutMs = this.readTimeoutMs): Promise<number> {
+  explain(name: string, params: Params = {}, timeoutMs = this.readTimeoutMs): Promise<number> {
+    return this.explainRendered(this.cypher.get(name), params, timeoutMs);
+  }
+
+  /** As explain, for a statement rendered from cypher/ files (see readRendered). */
+  async explainRendered(statement: string, params: Params = {}, timeoutMs = this.readTimeoutMs): Promise<number> {
     const started = performance.now();
     const session = this.driver.session({ database: this.database, defaultAccessMode: neo4j.session.READ });
     try {
-      await session.run(`EXPLAIN ${this.cypher.get(name)}`, params, { timeout: timeoutMs });
+      await session.run(`EXPLAIN ${statement}`, params, { timeout: timeoutMs });
       return performance.now() - started;
     } finally {
       await session.close();

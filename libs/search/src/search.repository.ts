@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { cypherInt, Neo4jService } from '@scopegraph/graph';
+import { cypherInt, Neo4jService, type PlanWarmup } from '@scopegraph/graph';
 import type { GraphEdgeType, Provenance } from '@scopegraph/code-model';
 import { EXPAND_CYPHER, ExpansionShape, renderExpansionQuery } from './graph/expansion-cypher';
 import { withinRepositories } from './query/lucene';
-import type { ScopeRecord } from './search.types';
+import { LANGUAGES, SCOPE_KINDS, type ScopeKind, type ScopeRecord } from './search.types';
 
 /** Filter parameters shared by every filtered query in cypher/search/ (see count-candidates.cypher). */
 export interface CypherFilters {
@@ -470,4 +470,45 @@ function toScopeRecord(r: RecordRow): ScopeRecord {
 
 function sourceCharsParam(sourceChars: number | null) {
   return sourceChars === null ? null : cypherInt(sourceChars);
+}
+
+/**
+ * Search's statements for warmQueryPlans at the API's start, run with parameters that match nothing
+ * (repository ''), each list parameter at every size class its real calls use: Neo4j caches a plan
+ * per statement and size class of each list (1, 2-10, 11-...), and an EXPLAIN did not warm a real
+ * run. A first plan cost 50-600 ms on this machine, GRAPH's walk the most: at a million scopes the
+ * GRAPH p95 over 100 questions was set by the first question of each anchor count and direction.
+ * The parameters are recorded from the repository's own methods, not restated, so they cannot drift
+ * from the real calls' types.
+ */
+export async function searchPlanWarmups(neo4j: Pick<Neo4jService, 'text'>, dimensions: number): Promise<PlanWarmup[]> {
+  const warmups: PlanWarmup[] = [];
+  const record = (name: string, params: Record<string, unknown>, text?: string) => {
+    warmups.push({ name, params, run: true, ...(text === undefined ? {} : { text }) });
+    return Promise.resolve([]);
+  };
+  const recorder = {
+    text: (name: string) => neo4j.text(name),
+    read: (name: string, params: Record<string, unknown>) => record(name, params),
+    readRendered: (text: string, params: Record<string, unknown>) => record(`search/both-lists#${warmups.length}`, params, text),
+  };
+  const repo = new SearchRepository(recorder as unknown as Neo4jService);
+  const none = '';
+  const filters: CypherFilters = { repoIds: [none], kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null };
+  const sized = (n: number) => Array.from({ length: n }, () => none);
+  // A unit vector of the index's size: the vector index refuses another length.
+  const vector = Array.from({ length: dimensions }, (_, i) => (i === 0 ? 1 : 0));
+  await repo.vectorCoverage([none]);
+  await repo.vectorCoverage(null);
+  for (const names of [1, 2]) {
+    for (const targetKinds of [['function', 'method'], []] as ScopeKind[][]) await repo.graphAnchors({ names: sized(names), target: none, targetKinds, scan: 1 }, [none], ['CALLS', 'REFERENCES']);
+  }
+  for (const direction of ['in', 'out'] as const) {
+    for (const anchors of [1, 2]) await repo.graphRelated(sized(anchors), { edgeTypes: ['CALLS', 'REFERENCES'], direction, maxDepth: 1, viaFile: false }, filters, 1);
+  }
+  // Hybrid's statement (the post-filtered or the in-index semantic list, joined with Lucene's top k) and BM25 mode's list.
+  for (const list of ['vectorIndexPostfiltered', 'vectorIndexFiltered'] as const) await repo.bothLists({ list, vector, k: 1, limit: 1 }, { query: 'x', k: 1, luceneK: 1 }, filters);
+  await repo.fullText('x', filters, 1, { luceneK: 1 });
+  for (const ids of [1, 2, 11]) for (const links of [false, true]) await repo.scopesById(sized(ids), 1, { links });
+  return warmups;
 }

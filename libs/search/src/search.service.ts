@@ -620,12 +620,12 @@ export class SearchService {
     const cap = plan.semantic ? plan.exactMaxCandidates + 1 : null;
     const { filters, count } = await this.resolveFilters(plan.filters, glob, cap, fresh);
     const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
-    timings.filters += round(performance.now() - t0);
 
     // How much of the searched repositories' scopes the vector list sees, and their share of the
-    // vector index (which may choose the strategy).
+    // vector index (which may choose the strategy). Timed with the filters: a read of its own.
     const coverageRepoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
     const coverage = plan.semantic && !filters.matchesNothing ? await this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh) : null;
+    timings.filters += round(performance.now() - t0);
     const repositoriesOnly = coverageRepoIds !== null && !plan.filters.kinds?.length && !plan.filters.languages?.length && !filters.hasPostFilters;
     const indexShare =
       coverage && repositoriesOnly && coverage.indexing === 0 && coverage.elsewhereIndexing === 0 && coverage.embedded > 0
