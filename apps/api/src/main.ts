@@ -52,7 +52,10 @@ async function main(): Promise<void> {
   // In the background, after readiness: the heaviest queries' first plans are paid here, not by a request.
   const neo4j = app.get(Neo4jService);
   void searchPlanWarmups(neo4j, config.embedding.dimensions)
-    .catch(() => [])
+    .catch((error: Error) => {
+      new Logger('PlanWarmup').warn(`search's query plans not warmed: ${error.message}`);
+      return [];
+    })
     .then((search) => warmQueryPlans(neo4j, [...IMPACT_PLAN_WARMUPS, ...search]));
   const base = `http://${config.api.host}:${config.api.port}`;
   new Logger('Api').log(`GraphQL ${base}${GRAPHQL_PATH} (ws ${base.replace('http', 'ws')}${GRAPHQL_PATH}), GraphiQL ${base}/graphiql, console ${base}/`);

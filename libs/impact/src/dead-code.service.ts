@@ -124,9 +124,8 @@ export class DeadCodeService {
     // Capitalised names written as call arguments or subscripts: classes a registry hands out by name.
     const lookups = new Set<string>();
     const sources = new Map<string, string[]>();
-    // Prefixes a class __getattr__/__getattribute__ maps onto attribute names, and the words of Python code they apply to.
+    // Prefixes a class __getattr__/__getattribute__ maps onto attribute names.
     const prefixMaps = new Set<string>();
-    const pythonCode: string[] = [];
     // The graph keeps only the head of a file's text: the words are counted in the files themselves.
     await mapLimit(files, FILE_READS, async (f) => {
       const text = (await readText(repo.rootPath, f.path)) ?? f.source ?? '';
@@ -134,7 +133,6 @@ export class DeadCodeService {
         pythonFiles.push({ path: f.path, text });
         lookedUpNames(codeOnly(f.path, text, true), lookups);
         for (const p of attributePrefixMaps(text)) prefixMaps.add(p);
-        pythonCode.push(codeOnly(f.path, text));
       }
       for (const m of text.matchAll(QUOTED)) if (names.has(m[1])) quoted.set(m[1], (quoted.get(m[1]) ?? 0) + 1);
       for (const m of text.matchAll(STRING_HEAD)) {
@@ -178,7 +176,8 @@ export class DeadCodeService {
     }
 
     const codeWords = new Set<string>();
-    if (prefixMaps.size) for (const t of pythonCode) for (const m of t.matchAll(/[A-Za-z_]\w*/g)) codeWords.add(m[0]);
+    // Only when some class maps a prefix: most repositories have none, and this reads all of their Python code.
+    if (prefixMaps.size) for (const f of pythonFiles) for (const m of codeOnly(f.path, f.text).matchAll(/[A-Za-z_]\w*/g)) codeWords.add(m[0]);
     const fileNames = new Map<string, { heads: Set<string>; strings: Set<string>; getattrHeads: Set<string> }>();
     const namesOf = (p: string) => {
       let v = fileNames.get(p);

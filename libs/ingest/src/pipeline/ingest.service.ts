@@ -386,7 +386,7 @@ export class IngestService {
       stored,
       recordsAddUp: storedFiles.recordsAddUp,
       precise: this.config.ingest.tsResolver === 'precise',
-      pyPrecise: this.resolver.pyPreciseFor(parsed.filter((f) => f.language === 'python').length),
+      pyPrecise: this.resolver.pyPreciseFor(parsed),
     });
     if (!plan.only) prepareChecker();
     const completed = { referencesRead: 0, reparsed: 0 };

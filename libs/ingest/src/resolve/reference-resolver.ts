@@ -148,15 +148,16 @@ export class ReferenceResolver implements OnModuleDestroy {
     const pyResolver = this.pyResolverInEffect();
     // Asked for but not installed: the checker's run says why it was skipped, in every index result.
     const pyWanted = this.config.ingest.pyResolver === 'precise' && pyFiles.length > 0;
-    // Over INGEST_PY_PRECISE_MAX_FILES pyright never starts, so no question is collected for it: at a
-    // million scopes those questions held ~1 GiB and cost a second resolution pass.
-    const pyOver = pyWanted && pyFiles.length > this.py.maxFiles ? await this.py.open(repoId, rootPath, pyFiles) : undefined;
-    if (pyOver?.skipped) this.warnPy(repoId, pyOver.skipped);
-    const py = pyWanted && !pyOver;
+    // Pyright will not answer (not installed, or over INGEST_PY_PRECISE_MAX_FILES): no question is
+    // collected for it (at a million scopes they held ~1 GiB and cost a second resolution pass); its
+    // open() says why, in the run's result.
+    const pySkipped = pyWanted && !this.pyPreciseForCount(pyFiles.length) ? await this.py.open(repoId, rootPath, pyFiles) : undefined;
+    if (pySkipped?.skipped) this.warnPy(repoId, pySkipped.skipped);
+    const py = pyWanted && !pySkipped;
     const defer = py && phase.deferPython === true;
     const tsResolver: Exclude<ResolverName, 'scip'> = ts ? 'precise' : 'fast';
-    const overStats = pyOver ? { ...pyOver, asked: 0, answered: 0, ms: 0 } : undefined;
-    if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver: pyOver ? 'fast' : pyResolver, ...(overStats ? { pyPrecise: overStats } : {}) };
+    const skippedStats = pySkipped ? { ...pySkipped, asked: 0, answered: 0, ms: 0 } : undefined;
+    if (!ts && !py) return { result: resolveRepository(files, modules), tsResolver, pyResolver: pySkipped ? 'fast' : pyResolver, ...(skippedStats ? { pyPrecise: skippedStats } : {}) };
     const preciseFamilies = new Set<string>([...(ts ? ['js'] : []), ...(py ? ['py'] : [])]);
     const open = () => {
       const opening = this.checker.open(repoId, rootPath, files.filter(isJsFamily).map(checkerFile));
@@ -169,7 +170,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     // A later phase (seeded) asks the TS checker only what the first did not: it is opened if asked.
     let opened = ts && !only && !phase.seed ? open() : undefined;
     let openedPy = py && !defer && !only ? openPy() : undefined;
-    let pyStats: ResolveRun['pyPrecise'] = overStats;
+    let pyStats: ResolveRun['pyPrecise'] = skippedStats;
     let stats: PreciseRunStats | undefined;
     const answers = new Map<string, PreciseOutcome | undefined>(phase.seed ?? []);
     const deferred = new Set<string>();
@@ -249,7 +250,11 @@ export class ReferenceResolver implements OnModuleDestroy {
    * INGEST_PY_PRECISE_MAX_FILES (over it the fast resolver's edges stand, so an edit need not
    * re-resolve every file as a checker inferring types from bodies would).
    */
-  pyPreciseFor(pythonFiles: number): boolean {
+  pyPreciseFor(files: readonly ParsedFile[]): boolean {
+    return this.pyPreciseForCount(files.filter(isPython).length);
+  }
+
+  private pyPreciseForCount(pythonFiles: number): boolean {
     return this.pyResolverInEffect() === 'precise' && pythonFiles <= this.py.maxFiles;
   }
 
