@@ -9,6 +9,7 @@ import { Manifests, readManifests } from './manifests';
 import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
 import { ioProtocolMethod, lookedUpNames, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
 import { BY_NAME_PROTOCOLS, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
+import { HandedFolder, handedFolderOf, pathHandedFolders } from './python-paths';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
@@ -168,6 +169,7 @@ export class DeadCodeService {
       if (pkg) config.python = { path: p, pkg };
     });
     const python = pythonContext(pythonFiles);
+    const handed = pathHandedFolders(pythonFiles, files.map((f) => f.path));
     const api = pythonApiContext(pythonFiles, manifests.read);
     const unresolvedByName = new Map<string, number>();
     for (const u of unresolved) {
@@ -239,6 +241,7 @@ export class DeadCodeService {
         inheritsOutside: inheritedOutsideBase(r, r.outsideAncestors),
         configuredInPython: config.python && inPackage(r.path, config.python.pkg) ? config.python.path : null,
         pythonApi: pythonPublicApi(r, api),
+        handedFolder: r.language === 'python' ? handedFolderOf(r, handed) : null,
         lookedUpClass: classes.has(r.id) && lookups.has(classes.get(r.id)!) ? classes.get(r.id)! : null,
         classOutsideCode: classes.has(r.id) ? { name: classes.get(r.id)!, ...(elsewhere.get(classes.get(r.id)!) ?? { path: '', count: 0 }) } : null,
       });
@@ -283,6 +286,8 @@ interface Evidence {
   pythonApi?: string | null;
   /** Python methods: the class's name, where code looks it up by a string (`component.get("Core")`). */
   lookedUpClass?: string | null;
+  /** Python: the folder the declaration lies in, which the package hands out as a path (stubs for an analyser, sys.path). */
+  handedFolder?: HandedFolder | null;
   /** Python methods: the class's name as written in files that are not code (docs, config samples). */
   classOutsideCode?: { name: string; path: string; count: number } | null;
 }
@@ -315,6 +320,12 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   if (e.prefixMapped) {
     confidence -= 0.5;
     reasons.push(`a class __getattr__/__getattribute__ maps a literal prefix onto attribute names: ${e.prefixMapped} in code reaches it`);
+  }
+  if (e.handedFolder) {
+    // Stub and data folders are read by a tool (an analyser, whoever imports from the path), not called by the package.
+    confidence -= 0.3;
+    const how = e.handedFolder.how === 'sys.path' ? 'puts it on sys.path' : 'hands it out as a folder that is no package';
+    reasons.push(`in a folder the package hands out as a path (${e.handedFolder.folder}: ${e.handedFolder.where} ${how}): read by a tool, not called`);
   }
   if (e.unresolved > 0) {
     confidence -= 0.4;
