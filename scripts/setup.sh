@@ -23,6 +23,9 @@ if [ -f scripts/models.sh ] && [ "${EMBEDDING_PROVIDER:-local}" = "local" ]; the
   bash scripts/models.sh
 fi
 
+# ty, the native Python checker INGEST_PY_CHECKER=ty asks (never fatal: pyright answers without it).
+bash scripts/pycheckers.sh
+
 bash scripts/services.sh up
 
 log "building ..."

@@ -21,6 +21,38 @@ const CHECKER_ONLY = [
   'first_price -> Item.discounted',
 ];
 
+/**
+ * The fixture's `checkout_service()` made to return another class, `Express` (in services.py), in a
+ * copy: an edit whose effect on app.py's call only a checker sees. False when the text was not found.
+ */
+function returnExpress(dir: string): boolean {
+  const file = path.join(dir, 'src/shop/services.py');
+  const text = fs.readFileSync(file, 'utf8');
+  const edited = text.replace('def checkout_service() -> CartService:\n    return CartService()', 'def checkout_service() -> "Express":\n    return Express()')
+    + '\n\nclass Express:\n    def checkout(self) -> float:\n        return 0.0\n';
+  if (edited === text) return false;
+  fs.writeFileSync(file, edited);
+  return true;
+}
+
+/** Starts the harness and indexes a copy of the fixture with the fast resolver as `repo` (the baseline); the copy's path. */
+async function fastBaseline(h: IngestHarness, repo: string): Promise<string> {
+  await h.init();
+  const dir = h.copyOf(FIXTURE);
+  const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
+  await ingest.index({ path: dir, name: repo, embed: false });
+  return dir;
+}
+
+/** A repository's in-repo CALLS edges as `caller -> callee resolver/provenance`, sorted. */
+async function callEdges(h: IngestHarness, repo: string): Promise<string[]> {
+  return (await h.neo4j.runStatement<{ edge: string }>(
+    `MATCH (a:Scope {repoId: $repo})-[r:CALLS]->(b:Scope {repoId: $repo})
+     RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + coalesce(r.resolver, '') + '/' + coalesce(r.provenance, '') AS edge ORDER BY edge`,
+    { repo },
+  )).map((r) => r.edge);
+}
+
 /** Whether a process runs, waiting up to 5 s for a stopped one (a killed child is reaped by Node shortly after). */
 async function alive(pid: number): Promise<boolean> {
   for (let i = 0; i < 50; i++) {
@@ -78,12 +110,7 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
   });
 
   it('a re-index tells pyright the one changed file: an unchanged importer\'s edge follows a changed return type', async () => {
-    const file = path.join(dir, 'src/shop/services.py');
-    const text = fs.readFileSync(file, 'utf8');
-    const edited = text.replace('def checkout_service() -> CartService:\n    return CartService()', 'def checkout_service() -> "Express":\n    return Express()')
-      + '\n\nclass Express:\n    def checkout(self) -> float:\n        return 0.0\n';
-    expect(edited).not.toBe(text);
-    fs.writeFileSync(file, edited);
+    expect(returnExpress(dir)).toBe(true);
     const again = await precise.index({ path: dir, name: repos.precise, embed: false });
     expect(again.files.parsed).toBe(1);
     expect(again.resolver).toMatchObject({ all: 'py-checker', py: 'precise', pyPrecise: { rechecked: 1 } });
@@ -153,10 +180,7 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
   };
 
   beforeAll(async () => {
-    await h.init();
-    dir = h.copyOf(FIXTURE);
-    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
-    await ingest.index({ path: dir, name: repos.fast, embed: false });
+    dir = await fastBaseline(h, repos.fast);
   });
 
   afterAll(async () => {
@@ -215,12 +239,7 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
   const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
   let dir: string;
 
-  const calls = async (repo: string) =>
-    (await h.neo4j.runStatement<{ edge: string }>(
-      `MATCH (a:Scope {repoId: $repo})-[r:CALLS]->(b:Scope {repoId: $repo})
-       RETURN a.qualifiedName + ' -> ' + b.qualifiedName + ' ' + coalesce(r.resolver, '') + '/' + coalesce(r.provenance, '') AS edge ORDER BY edge`,
-      { repo },
-    )).map((r) => r.edge);
+  const calls = (repo: string) => callEdges(h, repo);
 
   /** A fake pyright whose behaviour is the script's name (py-checker-fake-server.js); `<script>.go` opens its gate. */
   const fake = (as: string) => {
@@ -248,10 +267,7 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
   const steps = (values: (string | undefined)[]) => values.filter((v, i) => v !== undefined && v !== values[i - 1]);
 
   beforeAll(async () => {
-    await h.init();
-    dir = h.copyOf(FIXTURE);
-    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'fast' });
-    await ingest.index({ path: dir, name: repos.fast, embed: false });
+    dir = await fastBaseline(h, repos.fast);
   });
 
   afterAll(async () => {
@@ -385,6 +401,143 @@ describe('pyright processes are bounded (INGEST_PY_PRECISE_MAX_PROCESSES, INGEST
       expect(checker.pids[0]).not.toBe(pid);
     } finally {
       await checker.close();
+    }
+  });
+});
+
+describe('ty behind the same LSP client (INGEST_PY_CHECKER=ty; the real ty that set-up installs, and fake servers)', () => {
+  const h = new IngestHarness();
+  const repos = { ty: runId('py-ty'), tyDeferred: runId('py-ty-deferred'), fallback: runId('py-ty-fallback'), mid: runId('py-ty-mid'), fast: runId('py-ty-fast') };
+  const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
+  // Where scripts/pycheckers.sh (run by npm start / npm test) puts it.
+  const TY = path.join(ROOT, '.cache/pycheckers/ty/ty');
+  const tyInstalled = (() => {
+    try {
+      fs.accessSync(TY, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+  // Skipped only when set-up could not install it (no python3 with pip): said in the test output.
+  const withTy = tyInstalled ? it : it.skip;
+  if (!tyInstalled) console.warn(`ty tests skipped: ${TY} is not installed (scripts/pycheckers.sh could not install it)`);
+  let dir: string;
+  /** The first test's copy, edited: the deferred run indexes it too. */
+  let tyDir: string;
+
+  const calls = (repo: string) => callEdges(h, repo);
+
+  /** A fake `ty` executable whose behaviour is its name (py-checker-fake-server.js), run as `<it> server`. */
+  const fakeTy = (as: string) => {
+    const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-ty-')), as);
+    fs.writeFileSync(bin, `#!${process.execPath}\nrequire(${JSON.stringify(FAKE)});\n`);
+    fs.chmodSync(bin, 0o755);
+    return bin;
+  };
+
+  beforeAll(async () => {
+    dir = await fastBaseline(h, repos.fast);
+  });
+
+  afterAll(async () => {
+    await h.dispose(Object.values(repos));
+  });
+
+  // ty 0.0.108 does not infer an unannotated function's return type (`open_repository()` is Unknown
+  // to it): the calls through `self.repo` stay the fast resolver's. The rest of CHECKER_ONLY it pins.
+  const TY_PINS = CHECKER_ONLY.filter((e) => !e.startsWith('CartService.checkout -> '));
+
+  withTy('ty pins the calls a checker resolves through annotations, as pyright does; a re-index follows a changed return type', async () => {
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'ty', pyTyPath: TY });
+    try {
+      const own = (tyDir = h.copyOf(FIXTURE));
+      const run = await ingest.index({ path: own, name: repos.ty, embed: false });
+      expect(run.resolver).toMatchObject({ py: 'precise', pyPrecise: { checker: 'ty', files: 5, rechecked: 5 } });
+      expect(run.resolver.pyPrecise?.fallback).toBeUndefined();
+      expect(run.resolver.pyPrecise!.answered).toBeGreaterThanOrEqual(TY_PINS.length);
+      expect(run.resolver.pyPrecise!.peakMb).toBeGreaterThan(0);
+      const edges = await calls(repos.ty);
+      for (const e of TY_PINS) expect(edges).toContain(`${e} precise/compiler`);
+      expect(edges).not.toContain('CartService.checkout -> CartRepository.latest precise/compiler');
+      // What the fast resolver pins stands.
+      for (const e of await calls(repos.fast)) expect(edges).toContain(e);
+
+      expect(returnExpress(own)).toBe(true);
+      const again = await ingest.index({ path: own, name: repos.ty, embed: false });
+      expect(again.resolver).toMatchObject({ all: 'py-checker', py: 'precise', pyPrecise: { checker: 'ty', rechecked: 1 } });
+      const after = await calls(repos.ty);
+      expect(after).toContain('run -> Express.checkout precise/compiler');
+      expect(after).not.toContain('run -> CartService.checkout precise/compiler');
+    } finally {
+      await resolver.onModuleDestroy();
+    }
+  });
+
+  withTy('deferred (the default phase) with ty writes what inline writes (after the edit above)', async () => {
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred', pyChecker: 'ty', pyTyPath: TY });
+    try {
+      const run = await ingest.index({ path: tyDir, name: repos.tyDeferred, embed: false });
+      expect(run.resolver.pyPrecise).toMatchObject({ phase: 'deferred', checker: 'ty' });
+      const edges = await calls(repos.tyDeferred);
+      expect(edges).toContain('run -> Express.checkout precise/compiler');
+      expect(edges).toContain('first_price -> Item.discounted precise/compiler');
+      expect(edges).toEqual(await calls(repos.ty));
+    } finally {
+      await resolver.onModuleDestroy();
+    }
+  });
+
+  it('INGEST_PY_CHECKER=ty without ty installed: pyright answers, and the result says why', async () => {
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline' });
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'ty', tyBinary: path.join(dir, 'no-ty-here') }));
+    try {
+      const run = await ingest.index({ path: FIXTURE, name: repos.fallback, embed: false });
+      expect(run.resolver.py).toBe('precise');
+      expect(run.resolver.pyPrecise).toMatchObject({ checker: 'pyright', fallback: expect.stringMatching(/ty is not installed .*no-ty-here.*pyright answers/) });
+      const edges = await calls(repos.fallback);
+      for (const e of CHECKER_ONLY) expect(edges).toContain(`${e} precise/compiler`);
+    } finally {
+      await resolver.onModuleDestroy();
+    }
+  });
+
+  it('a ty that stops answering part-way is stopped: the fast edges stand and the result names ty', async () => {
+    const bin = fakeTy('by-name-hang-after-1');
+    fs.writeFileSync(`${bin}.go`, '');
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline' });
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'ty', tyBinary: bin, requestTimeoutMs: 400, startTimeoutMs: 20_000 }));
+    try {
+      const run = await ingest.index({ path: dir, name: repos.mid, embed: false });
+      expect(run.resolver.pyPrecise).toMatchObject({ checker: 'ty', failed: expect.stringMatching(/^ty did not answer textDocument\/definition within 400 ms after \d answers/) });
+      // Spawned as `ty server`, ty's command line.
+      const pid = Number(fs.readFileSync(`${bin}.pid`, 'utf8'));
+      expect(await alive(pid)).toBe(false);
+      const edges = await calls(repos.mid);
+      for (const e of await calls(repos.fast)) expect(edges).toContain(e);
+    } finally {
+      await resolver.onModuleDestroy();
+    }
+  });
+
+  it('ty processes are capped and stopped when idle, as pyright\'s are', async () => {
+    const bin = fakeTy('hang-after-0');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-py-ty-cap-'));
+    fs.writeFileSync(path.join(root, 'app.py'), 'def main():\n    pass\n');
+    const file = { path: 'app.py', contentHash: 'x', scopes: [] } as unknown as Parameters<PyChecker['open']>[2][number];
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'ty', tyBinary: bin, maxProcesses: 1, idleMs: 1500, startTimeoutMs: 20_000 });
+    try {
+      expect(await checker.open('a', root, [file])).toMatchObject({ checker: 'ty' });
+      const [a] = checker.pids;
+      await checker.open('b', root, [file]);
+      expect(checker.pids).toHaveLength(1);
+      expect(await alive(a)).toBe(false);
+      const [b] = checker.pids;
+      expect(await alive(b)).toBe(false);
+      expect(checker.pids).toEqual([]);
+    } finally {
+      await checker.close();
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -90,6 +90,11 @@ export const envSchema = z.object({
   // included, measured 0.95-1.24x the fast resolver; a graph-only index (no embedding) stays several
   // times slower (bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
+  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native
+  // binary that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so).
+  INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
+  // ty's executable (default: .cache/pycheckers/ty/ty under the project root).
+  INGEST_PY_TY_PATH: z.string().optional(),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
   // Heap limit (MB) of each pyright process (one per repository, kept between runs).
@@ -299,6 +304,10 @@ export interface AppConfig {
     tsPreciseMaxFiles: number;
     pyResolver: 'precise' | 'fast';
     pyPreciseMaxFiles: number;
+    /** INGEST_PY_CHECKER: the language server pyright's phase asks (pyright or ty). */
+    pyChecker: 'pyright' | 'ty';
+    /** INGEST_PY_TY_PATH: ty's executable. */
+    pyTyPath: string;
     pyPreciseMaxHeapMb: number;
     pyPreciseMaxProcesses: number;
     pyPreciseIdleMs: number;
@@ -399,6 +408,8 @@ export function toAppConfig(env: Env): AppConfig {
       tsPreciseMaxFiles: env.INGEST_TS_PRECISE_MAX_FILES,
       pyResolver: env.INGEST_PY_RESOLVER,
       pyPreciseMaxFiles: env.INGEST_PY_PRECISE_MAX_FILES,
+      pyChecker: env.INGEST_PY_CHECKER,
+      pyTyPath: path.resolve(env.INGEST_PY_TY_PATH ?? path.join(root, '.cache', 'pycheckers', 'ty', 'ty')),
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
       pyPreciseMaxProcesses: env.INGEST_PY_PRECISE_MAX_PROCESSES,
       pyPreciseIdleMs: env.INGEST_PY_PRECISE_IDLE_MS,

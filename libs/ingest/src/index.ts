@@ -17,6 +17,6 @@ export * from './ingest.module';
 export * from './pipeline/parse-cache';
 export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
-export { PyChecker, pyrightServerScript } from './languages/python/py-checker';
-export type { PyRunStats } from './languages/python/py-checker';
+export { defaultTyBinary, PyChecker, pyrightServerScript } from './languages/python/py-checker';
+export type { PyCheckerName, PyRunStats } from './languages/python/py-checker';
 export * from './pipeline/embed-fanout';

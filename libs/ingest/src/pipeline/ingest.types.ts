@@ -68,6 +68,9 @@ export interface IngestResult {
      */
     pyPrecise?: {
       files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; cpuMs?: number; skipped?: string; failed?: string;
+      /** The checker that answered (INGEST_PY_CHECKER), and why not the one asked for (it is not installed). */
+      checker?: 'pyright' | 'ty';
+      fallback?: string;
       /**
        * `deferred`: pyright answered after the graph was written with the fast resolver's edges, beside
        * the embedding; `edges` is its second write (files whose edges changed), `phaseMs` its wall time.

@@ -69,6 +69,8 @@ export class ReferenceResolver implements OnModuleDestroy {
     this.py = this.ownPy = new PyChecker({
       maxFiles: config.ingest.pyPreciseMaxFiles,
       maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
+      checker: config.ingest.pyChecker,
+      tyBinary: config.ingest.pyTyPath,
       requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,
       startTimeoutMs: config.ingest.pyPreciseStartTimeoutMs,
       maxProcesses: config.ingest.pyPreciseMaxProcesses,

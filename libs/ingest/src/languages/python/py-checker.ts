@@ -16,6 +16,10 @@ export interface PyCheckerQuery {
 
 /** What a run of the Python checker did, for the index summary. */
 export interface PyRunStats {
+  /** The checker that answered (INGEST_PY_CHECKER, or pyright when the one asked for is not installed). */
+  checker?: PyCheckerName;
+  /** Why the checker asked for is not the one that answered (it is not installed). */
+  fallback?: string;
   /** Python files the checker's program covers. */
   files: number;
   /** Files it was told changed since its last run (all of them on a first run): it parses and binds again these and their importers. */
@@ -33,7 +37,14 @@ export interface PyRunStats {
   failed?: string;
 }
 
+/** The language servers PyChecker drives (INGEST_PY_CHECKER). */
+export type PyCheckerName = 'pyright' | 'ty';
+
 export interface PyCheckerOptions {
+  /** Which language server answers (default pyright); `ty` needs its binary (`tyBinary`), else pyright answers. */
+  checker?: PyCheckerName;
+  /** ty's executable (default `.cache/pycheckers/ty/ty` under the working directory). */
+  tyBinary?: string;
   /** Above this many Python files a repository is resolved fast only (bounds the checker's memory). */
   maxFiles: number;
   /** V8 heap limit of the checker process, MB. */
@@ -59,6 +70,11 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
 const IN_FLIGHT = 64;
 /** An interpreter path that never exists (see start). */
 const NO_PYTHON = path.join(path.sep, 'nonexistent', 'scopegraph-no-python', 'python');
+
+/** Where set-up (scripts/pycheckers.sh) installs ty's binary, under the project root. */
+export function defaultTyBinary(root = process.cwd()): string {
+  return path.join(root, '.cache', 'pycheckers', 'ty', 'ty');
+}
 
 /** The pyright language server's entry script, or undefined when the package is not installed. */
 export function pyrightServerScript(): string | undefined {
@@ -129,9 +145,22 @@ export class PyChecker {
   private readonly startMs: number;
   private readonly maxProcesses: number;
   private readonly idleMs: number;
+  /** The language server in use: the one asked for, or pyright when that one is not installed. */
+  readonly checker: PyCheckerName;
+  /** Why the checker asked for is not used (said in every run's stats). */
+  readonly fallback?: string;
+  private readonly tyBinary?: string;
 
   constructor(private readonly opts: PyCheckerOptions) {
     this.script = opts.serverScript ?? pyrightServerScript();
+    this.checker = 'pyright';
+    if (opts.checker === 'ty') {
+      const bin = opts.tyBinary ?? defaultTyBinary();
+      if (isExecutable(bin)) {
+        this.checker = 'ty';
+        this.tyBinary = bin;
+      } else this.fallback = `ty is not installed (${bin}; scripts/pycheckers.sh installs it): pyright answers`;
+    }
     this.requestMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.startMs = opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     this.maxProcesses = Math.max(1, opts.maxProcesses ?? DEFAULT_MAX_PROCESSES);
@@ -149,21 +178,26 @@ export class PyChecker {
   }
 
   get available(): boolean {
-    return !!this.script && fs.existsSync(this.script);
+    return this.checker === 'ty' || (!!this.script && fs.existsSync(this.script));
+  }
+
+  /** Which checker answered, and why not the one asked for, for a run's stats. */
+  private get said(): Pick<PyRunStats, 'checker' | 'fallback'> {
+    return { checker: this.checker, ...(this.fallback ? { fallback: this.fallback } : {}) };
   }
 
   /** Starts (or brings up to date) the repository's checker with its Python files; never throws. */
   async open(key: string, root: string, files: ParsedFile[]): Promise<PyRunStats> {
-    if (!this.available) return { files: files.length, rechecked: 0, skipped: 'pyright is not installed (npm install pyright)' };
+    if (!this.available) return { ...this.said, files: files.length, rechecked: 0, skipped: 'pyright is not installed (npm install pyright)' };
     if (files.length > this.opts.maxFiles) {
       this.forget(key);
-      return { files: files.length, rechecked: 0, skipped: `${files.length} Python files > INGEST_PY_PRECISE_MAX_FILES (${this.opts.maxFiles})` };
+      return { ...this.said, files: files.length, rechecked: 0, skipped: `${files.length} Python files > INGEST_PY_PRECISE_MAX_FILES (${this.opts.maxFiles})` };
     }
     const hung = this.startFailures.get(key);
     if (hung) {
       this.startFailures.delete(key);
       this.forget(key);
-      return { files: files.length, rechecked: 0, skipped: hung };
+      return { ...this.said, files: files.length, rechecked: 0, skipped: hung };
     }
     let s = this.sessions.get(key);
     if (s && (s.dead || s.root !== root)) {
@@ -192,9 +226,9 @@ export class PyChecker {
       await held(s, () => s!.ready);
     } catch (error) {
       this.forget(key);
-      return { files: files.length, rechecked: 0, skipped: `pyright failed to start: ${(error as Error).message}` };
+      return { ...this.said, files: files.length, rechecked: 0, skipped: `${this.checker} failed to start: ${(error as Error).message}` };
     }
-    return { files: files.length, rechecked, ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
+    return { ...this.said, files: files.length, rechecked, ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
   }
 
   /**
@@ -282,7 +316,7 @@ export class PyChecker {
         const limit = method === 'textDocument/definition' && !s.warm ? Math.max(ms, this.startMs) : ms;
         const left = Math.max(sent, s.lastAnswer) + limit - Date.now();
         if (left > 0) return void arm(left);
-        const why = `pyright did not answer ${method} within ${limit} ms`;
+        const why = `${this.checker} did not answer ${method} within ${limit} ms`;
         s.timedOut ??= why;
         if (this.sessions.get(s.key) === s) this.sessions.delete(s.key);
         s.dead ??= why;
@@ -345,10 +379,14 @@ export class PyChecker {
       const oldest = [...this.sessions.values()].sort((a, b) => Number(a.waiting > 0) - Number(b.waiting > 0) || a.lastUsed - b.lastUsed)[0];
       this.forget(oldest.key);
     }
-    const child = spawn(process.execPath, [`--max-old-space-size=${this.opts.maxHeapMb}`, this.script!, '--stdio'], {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
+    // ty is one native process with no heap flag: its memory is bounded by the process cap and the idle stop.
+    const child =
+      this.checker === 'ty'
+        ? spawn(this.tyBinary!, ['server'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'], env: tyEnv() })
+        : spawn(process.execPath, [`--max-old-space-size=${this.opts.maxHeapMb}`, this.script!, '--stdio'], {
+            cwd: root,
+            stdio: ['pipe', 'pipe', 'ignore'],
+          });
     const writer = new SettledWriter(child.stdin!);
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), writer);
     const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0 };
@@ -372,7 +410,7 @@ export class PyChecker {
     // the repository and the bundled stubs are what the answers need.
     const python = { pythonPath: NO_PYTHON, analysis: settings };
     conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? python : {})),
+      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? python : it.section === 'ty' ? tySettings(extraPaths) : {})),
     );
     conn.onRequest(() => null);
     let listed!: () => void;
@@ -388,9 +426,10 @@ export class PyChecker {
       if (this.sessions.get(key) === s) this.sessions.delete(key);
       listed();
     };
-    child.on('exit', (code, signal) => died(`pyright exited (${signal ?? code})`));
-    child.on('error', (e) => died(`pyright failed: ${e.message}`));
-    writer.onFailure = (e) => died(`pyright's input closed: ${e.message}`);
+    const name = this.checker;
+    child.on('exit', (code, signal) => died(`${name} exited (${signal ?? code})`));
+    child.on('error', (e) => died(`${name} failed: ${e.message}`));
+    writer.onFailure = (e) => died(`${name}'s input closed: ${e.message}`);
     conn.onError(() => undefined);
     conn.listen();
     const uri = pathToFileURL(root).href;
@@ -404,6 +443,11 @@ export class PyChecker {
         initializationOptions: {},
       }, this.startMs);
       await conn.sendNotification('initialized', {});
+      // ty reads the workspace's files lazily per question: nothing to wait for.
+      if (name === 'ty') {
+        if (s.dead) throw new Error(s.dead);
+        return;
+      }
       // Waiting for the server to list the workspace's files; past the start-up limit, questions are asked anyway.
       let timer: NodeJS.Timeout | undefined;
       const left = Math.max(0, this.startMs - (Date.now() - started));
@@ -448,6 +492,35 @@ class SettledWriter extends StreamMessageWriter {
       this.onFailure(error as Error);
     }
   }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * ty's environment: no virtual environment of the host's is taken for the repository's (its
+ * site-packages would be read as the repository's dependencies: answers outside it are not used).
+ */
+function tyEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.VIRTUAL_ENV;
+  delete env.CONDA_PREFIX;
+  return env;
+}
+
+/** ty's settings (the `ty` section of workspace/configuration): no diagnostics, the repository's import roots. */
+function tySettings(extraPaths: string[]): Record<string, unknown> {
+  return {
+    diagnosticMode: 'off',
+    // `environment.extra-paths` as a configuration override: roots such as `src/` beside the repository root.
+    ...(extraPaths.length ? { configuration: { environment: { 'extra-paths': extraPaths } } } : {}),
+  };
 }
 
 function stop(s: Session, signal: NodeJS.Signals = 'SIGTERM'): void {

@@ -84,7 +84,10 @@ describe('outcomeOfDefinitions: pyright locations as scopes', () => {
   it('an import pyright could not follow is external; its bundled stubs are builtin; other files external', () => {
     expect(outcomeOfDefinitions('CALLS', [at(16, 15)], root, scopesOf, linesOf)).toEqual({ reason: 'external' });
     expect(outcomeOfDefinitions('CALLS', [at(1, 1, '/x/node_modules/pyright/dist/typeshed-fallback/stdlib/builtins.pyi')], root, scopesOf, linesOf)).toEqual({ reason: 'builtin' });
+    // ty unpacks its stubs into its cache, under the typeshed commit it vendors
+    expect(outcomeOfDefinitions('CALLS', [at(1, 1, '/root/.cache/ty/vendored/typeshed/2e4d4dcf657f82305709bbe3e86bca4d27d4dd46/stdlib/typing.pyi')], root, scopesOf, linesOf)).toEqual({ reason: 'builtin' });
     expect(outcomeOfDefinitions('CALLS', [at(1, 1, '/usr/lib/python3/site-packages/attr/__init__.py')], root, scopesOf, linesOf)).toEqual({ reason: 'external' });
+    expect(outcomeOfDefinitions('CALLS', [at(1, 1, '/usr/lib/python3/site-packages/typeshed/stdlib/os.pyi')], root, scopesOf, linesOf)).toEqual({ reason: 'external' });
     expect(outcomeOfDefinitions('CALLS', [at(1, 1, '/repo/not-indexed.py')], root, scopesOf, linesOf)).toEqual({ reason: 'external' });
   });
 

@@ -68,12 +68,18 @@ const IMPORT_LINE = /^\s*(from\s+\S+\s+)?import\b/;
 const FUNCTION_KINDS = new Set(['function', 'method', 'constructor']);
 
 /**
+ * A checker's bundled standard library stubs: pyright's `typeshed-fallback/stdlib/`, ty's copy it
+ * unpacks to `<cache>/ty/vendored/typeshed/<commit>/stdlib/`.
+ */
+const STDLIB_STUBS = /[\\/]typeshed(?:-fallback|[\\/][0-9a-f]{7,})[\\/]stdlib[\\/]/;
+
+/**
  * What the checker's definitions of one reference denote, as scopes of the repository:
  * - a declaration in a repository file: the innermost scope of that name spanning its line;
  * - a declaration there without a scope of its own: a parameter or local inside a function
  *   (`local`), an import of something the checker could not follow (`external`), or an attribute
  *   or module variable holding a value (`dynamic`: what runs is decided at run time);
- * - the checker's bundled standard library stubs: `builtin`; anywhere else (site-packages): `external`.
+ * - the checker's bundled standard library stubs (STDLIB_STUBS): `builtin`; anywhere else (site-packages): `external`.
  * Only calls get `local` / `dynamic`: a type annotation naming a module variable (a type alias, a
  * TypeVar) has no scope to point at, and is not a value whose run-time content decides anything.
  * Undefined when there are no definitions.
@@ -91,7 +97,7 @@ export function outcomeOfDefinitions(
     const rel = path.relative(root, d.file).split(path.sep).join('/');
     const scopes = rel.startsWith('..') || path.isAbsolute(rel) ? undefined : scopesOf(rel);
     if (!scopes) {
-      reasons.add(/[\\/]typeshed-fallback[\\/]stdlib[\\/]/.test(d.file) ? 'builtin' : 'external');
+      reasons.add(STDLIB_STUBS.test(d.file) ? 'builtin' : 'external');
       continue;
     }
     const src = linesOf(rel);
