@@ -5,7 +5,7 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
-import { chooseVectorStrategy, keywordLuceneK, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
+import { chooseVectorStrategy, keywordLuceneK, listsApart, LISTS_APART_MIN_VECTORS, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
 import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
@@ -108,6 +108,8 @@ interface Prepared {
   keywordLucene: boolean;
   /** The searched repositories' share of the full-text index, when known (keywordLuceneK). */
   keywordShare: number | null;
+  /** Hybrid's two lists run as two statements at once, not joined (filters/strategy.ts, listsApart). */
+  listsApart: boolean;
 }
 
 type Stage = Exclude<keyof SearchTimings, 'total'>;
@@ -332,7 +334,8 @@ export class SearchService {
     // An embedding started early and still being computed (a text new to the process) is not waited
     // for by the keyword list: it runs meanwhile and only the vector list waits (one round trip more,
     // off the critical path).
-    const joinable = runsVector && runsKeyword && (early === undefined || early.ms !== undefined) ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
+    // Over a large index the lists run apart, at once (listsApart).
+    const joinable = runsVector && runsKeyword && !prep.listsApart && (early === undefined || early.ms !== undefined) ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
     const listsRun = async (): Promise<[ScoredId[], ScoredId[]]> => {
       if (!joinable) {
         // The keyword list does not wait for the query embedding; the semantic list does.
@@ -679,7 +682,13 @@ export class SearchService {
         `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}, name-words bonus ${plainWords.rescoreNameWordsBonus}`,
       );
     }
-    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare, keywordLucene, keywordShare };
+    const apart = plan.mode === 'hybrid' && listsApart(coverage ? coverage.embedded + coverage.elsewhere : null);
+    if (apart) {
+      explain.notes.push(
+        `the semantic and keyword lists run as two statements at once (the vector index holds at least ${LISTS_APART_MIN_VECTORS.toLocaleString('en-US')} vectors: each list costs tens of ms there)`,
+      );
+    }
+    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare, keywordLucene, keywordShare, listsApart: apart };
   }
 
   /**
