@@ -457,6 +457,29 @@ describe('SearchService', () => {
     expect(repo.calls).toEqual(expect.arrayContaining(['fullText:beta', expect.stringMatching(/^vectorIndexFiltered:/)]));
   });
 
+  it('reads the vector coverage while it counts the candidates, and not for a glob that matches nothing', async () => {
+    const { rag, repo } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' })]);
+    const log: string[] = [];
+    for (const name of ['countCandidates', 'vectorCoverage'] as const) {
+      const read = repo[name].bind(repo) as (...args: unknown[]) => Promise<unknown>;
+      (repo as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+        log.push(`${name} starts`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`${name} ends`);
+        return read(...args);
+      };
+    }
+    const { explain } = await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(log.slice(0, 2).sort()).toEqual(['countCandidates starts', 'vectorCoverage starts']);
+    expect(explain.vectorCoverage).toMatchObject({ scopes: 2, embedded: 2 });
+    // An unknown repository is refused as before; its coverage read fails nothing.
+    await expect(rag.scope().inRepository('nope').semanticSearchBySource('q').execute()).rejects.toMatchObject({ code: DomainErrorCode.UnknownRepository });
+    log.length = 0;
+    const none = await rag.scope().whereFile({ glob: 'nothing/**' }).semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(log.filter((l) => l.startsWith('vectorCoverage'))).toEqual([]);
+    expect(none.explain.vectorCoverage).toBeUndefined();
+  });
+
   it('runs the two lists of a hybrid search apart and at once over an index of LISTS_APART_MIN_VECTORS vectors, with the same results', async () => {
     const { rag, repo, clock } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' }), row('c', { text: 'beta gamma', vector: [0, 1] })]);
     const search = () => rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();

@@ -621,13 +621,18 @@ export class SearchService {
     const t0 = performance.now();
     // The semantic list picks its strategy by how many embedded scopes pass the filters.
     const cap = plan.semantic ? plan.exactMaxCandidates + 1 : null;
+    // How much of the searched repositories' scopes the vector list sees, and their share of the
+    // vector index (which may choose the strategy). Timed with the filters: a read of its own, made
+    // while the filters are resolved (the searched repositories are the one named, or all), so a
+    // search that refreshes both waits for one round trip, not two. Not with a glob: it may match nothing.
+    const coverageRepoIds = plan.filters.repository !== undefined ? [plan.filters.repository] : null;
+    const readCoverage = () => this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh);
+    const early = plan.semantic && glob === null ? readCoverage() : null;
+    // An unknown repository fails the filters; the coverage read's own failure then has no reader.
+    early?.catch(() => undefined);
     const { filters, count } = await this.resolveFilters(plan.filters, glob, cap, fresh);
     const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
-
-    // How much of the searched repositories' scopes the vector list sees, and their share of the
-    // vector index (which may choose the strategy). Timed with the filters: a read of its own.
-    const coverageRepoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
-    const coverage = plan.semantic && !filters.matchesNothing ? await this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh) : null;
+    const coverage = plan.semantic && !filters.matchesNothing ? await (early ?? readCoverage()) : null;
     timings.filters += round(performance.now() - t0);
     const repositoriesOnly = coverageRepoIds !== null && !plan.filters.kinds?.length && !plan.filters.languages?.length && !filters.hasPostFilters;
     const indexShare =
