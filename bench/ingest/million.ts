@@ -4,7 +4,7 @@
  * and an incremental re-index after touching 1% of the files.
  *
  *   npm run build && npm run bench:million -- [--scopes 1000000] [--queries 100] [--touch-percent 1]
- *        [--latency-ms 0] [--keep] [--skip-index [--repo <id>]] [--incremental-only --full-index-ms N --full-graph-ms N] [--no-warm-plans] [--generate-only] [--lists] [--modes hybrid,graph,bm25]
+ *        [--latency-ms 0] [--keep] [--skip-index [--repo <id>]] [--incremental-only --full-index-ms N --full-graph-ms N] [--no-warm-plans] [--generate-only] [--lists] [--breakdown] [--modes hybrid,graph,bm25]
  *
  * Corpus (generated, the shape of real code): salt 3007.17's Python sources (the bench:scale sdist,
  * 3,907 files, 53k scopes) copied ceil(--scopes / salt's scopes) times under c<k>/. In copy k every
@@ -25,7 +25,8 @@
  *    --lists: each list of hybrid's statement also alone (the keyword list at hybrid's 150 and at
  *    BM25 mode's 10, the semantic list filtered inside the index, post-filtered after the unfiltered
  *    index, and unfiltered; both joined), variants alternated per query, with the top-10 agreement of
- *    the two semantic strategies. --modes: which query modes to time.
+ *    the two semantic strategies. --modes: which query modes to time. --breakdown: hybrid's 10 slowest
+ *    queries round trip by round trip, each PROFILEd, the joined lists split (query-breakdown.ts).
  * 3. Incremental: --touch-percent of the files get a comment line appended; a re-index (a new process:
  *    Redis fingerprints and the parse cache save the work) is timed against the full index.
  *
@@ -50,6 +51,7 @@ import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
 import { PrecomputedEmbedder } from '../search/precomputed-embedder';
 import { arg, percentile, printTable } from '../support/bench-util';
 import { ChildRun, mib, pythonFiles, runChild, touchFiles } from './scale-support';
+import { profileRoundTrip, type RoundTrip, RoundTripLog, splitJoined } from './query-breakdown';
 
 Logger.overrideLogger(['error']);
 
@@ -62,6 +64,8 @@ const WORD_CACHE = 100_000;
 const WARMUP = 10;
 /** How many of the slowest queries of each mode are shown with their stages (and asked again). */
 const TAIL = 8;
+/** How many of the slowest queries --breakdown PROFILEs round trip by round trip. */
+const BREAKDOWN = 10;
 const load = () => os.loadavg().map((x) => Number(x.toFixed(1)));
 
 // ---- the corpus -------------------------------------------------------------------------------------
@@ -146,7 +150,7 @@ interface Timed {
   strategy: string;
 }
 
-async function timeQueries(service: SearchService, mode: SearchMode, texts: string[], repoId: string): Promise<Timed> {
+async function timeQueries(service: SearchService, mode: SearchMode, texts: string[], repoId: string, breakdown?: { log: RoundTripLog; neo4j: Neo4jService }): Promise<Timed> {
   const plan = (t: string) => ({ ...defaultPlan(mode, t), filters: { repository: repoId }, sourceChars: 2000 });
   for (const t of texts.slice(0, WARMUP)) await service.execute(plan(t));
   const ms: number[] = [];
@@ -154,18 +158,21 @@ async function timeQueries(service: SearchService, mode: SearchMode, texts: stri
   let slowest = { ms: 0, text: '' };
   const stages: Record<string, number[]> = {};
   let strategy = '';
-  const perQuery: { text: string; ms: number; stages: Record<string, number>; hits: number }[] = [];
+  const perQuery: { text: string; ms: number; stages: Record<string, number>; hits: number; trips?: RoundTrip[] }[] = [];
   for (const t of texts) {
+    breakdown?.log.start();
     const t0 = performance.now();
     const res = await service.execute(plan(t));
     const took = performance.now() - t0;
+    const trips = breakdown?.log.stop();
     ms.push(took);
     for (const [stage, v] of Object.entries(res.timings)) if (v > 0) (stages[stage] ??= []).push(v);
     strategy ||= res.explain.vectorStrategy?.name ?? '';
     if (took > slowest.ms) slowest = { ms: took, text: t };
     if (res.results.length === 0) empty++;
-    perQuery.push({ text: t, ms: took, stages: Object.fromEntries(Object.entries(res.timings).filter(([, v]) => v > 0)), hits: res.results.length });
+    perQuery.push({ text: t, ms: took, stages: Object.fromEntries(Object.entries(res.timings).filter(([, v]) => v > 0)), hits: res.results.length, trips });
   }
+  if (breakdown) await printBreakdown(mode, [...perQuery].sort((a, b) => b.ms - a.ms).slice(0, BREAKDOWN), breakdown.neo4j);
   // A tail that is as slow when asked again is the data's (a hub, a long posting list); one that is
   // fast again was the plan's or the cache's (a first plan, a cold page).
   const tail: Timed['tail'] = [];
@@ -176,9 +183,55 @@ async function timeQueries(service: SearchService, mode: SearchMode, texts: stri
       await service.execute(plan(q.text));
       again.push(Math.round(performance.now() - t0));
     }
-    tail.push({ ...q, ms: Math.round(q.ms), again });
+    const { trips: _trips, ...shown } = q;
+    tail.push({ ...shown, ms: Math.round(q.ms), again });
   }
   return { ms, empty, slowest: slowest.text, tail, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, Math.round(percentile(v, 50))])), strategy };
+}
+
+/** A file's statement as bothListsStatement embeds it: without comment lines and the CYPHER version line. */
+function embeddedBody(text: string): string {
+  const body = text
+    .split('\n')
+    .filter((line) => !/^\s*\/\//.test(line))
+    .join('\n')
+    .trim();
+  return body.replace(/^CYPHER\s+\d+\s*\n/, '');
+}
+
+/**
+ * --breakdown: the slowest queries' round trips (name, ms, rows; `otherMs` = the query's time outside
+ * them: fusion, rescoring, the driver), each round trip PROFILEd once more, and hybrid's joined
+ * statement split into its lists (alone, one after the other, at once; medians of 3).
+ */
+async function printBreakdown(mode: string, slowest: { text: string; ms: number; stages: Record<string, number>; trips?: RoundTrip[] }[], neo4j: Neo4jService): Promise<void> {
+  const files = (names: string[]) => names.map((name) => ({ name, body: embeddedBody(neo4j.text(name)) }));
+  const semanticFiles = files(['search/vector-index-postfiltered', 'search/vector-index-filtered', 'search/vector-exact', 'search/vector-index']);
+  const keywordFiles = files(['search/fulltext-limited', 'search/fulltext']);
+  for (const q of slowest) {
+    const trips = q.trips ?? [];
+    const inTrips = trips.reduce((n, t) => n + t.ms, 0);
+    const profiles = [];
+    for (const trip of trips) {
+      const p = await profileRoundTrip(neo4j, trip);
+      profiles.push({ ...p, ops: p.ops.filter((o) => o.dbHits > 0 || o.rows > 0 || o.ms !== undefined) });
+    }
+    const joined = trips.find((t) => t.name === 'search/both-lists');
+    const semantic = joined && semanticFiles.find((f) => joined.statement.includes(f.body));
+    const keyword = joined && keywordFiles.find((f) => joined.statement.includes(f.body));
+    const split = joined && semantic && keyword ? { semanticFile: semantic.name, keywordFile: keyword.name, ...(await splitJoined(neo4j, joined, semantic.name, keyword.name)) } : undefined;
+    console.log(
+      `breakdown ${mode}: ${JSON.stringify({
+        text: q.text,
+        ms: Math.round(q.ms),
+        stages: q.stages,
+        trips: trips.map((t) => ({ name: t.name, ms: t.ms, rows: t.rows })),
+        otherMs: Math.round(q.ms - inTrips),
+        split,
+        profiles,
+      })}`,
+    );
+  }
 }
 
 /** Each list of hybrid's joined statement alone and joined, variants alternated per query (see the header, --lists). */
@@ -307,25 +360,31 @@ async function main(): Promise<void> {
     const names = sample.filter((_, i) => i % 5 === 0).map((s) => s.name).filter(Boolean);
     const phrases = sample.map((s) => s.doc?.split('\n').find((l) => l.trim().length > 20)?.trim()).filter((x): x is string => !!x);
     const hybridTexts = [...names.slice(0, Math.ceil(queryCount / 2)), ...phrases.filter((_, i) => i % 3 === 0).slice(0, Math.floor(queryCount / 2))];
-    const callers = await spread<{ name: string }>(
-      'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (:Scope)-[:CALLS]->(s) } RETURN s.name AS name LIMIT $n',
-      Math.ceil(queryCount / 20),
-    );
-    const callees = await spread<{ name: string }>(
-      'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (s)-[:CALLS]->(:Scope) } RETURN s.name AS name LIMIT $n',
-      Math.ceil(queryCount / 20),
-    );
-    const graphTexts = [...callers.slice(0, Math.ceil(queryCount / 2)).map((c) => `who calls ${c.name}`), ...callees.slice(0, Math.floor(queryCount / 2)).map((c) => `what does ${c.name} call`)];
+    const modes = arg('modes', 'hybrid,graph,bm25').split(',');
+    // The GRAPH questions' scopes are looked up only when GRAPH is timed (seconds over a million scopes).
+    const graphTexts: string[] = [];
+    if (modes.includes('graph')) {
+      const callers = await spread<{ name: string }>(
+        'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (:Scope)-[:CALLS]->(s) } RETURN s.name AS name LIMIT $n',
+        Math.ceil(queryCount / 20),
+      );
+      const callees = await spread<{ name: string }>(
+        'MATCH (s:Scope {repoId: $repoId}) WHERE s.kind IN ["function", "method"] WITH s SKIP $skip MATCH (s) WHERE EXISTS { (s)-[:CALLS]->(:Scope) } RETURN s.name AS name LIMIT $n',
+        Math.ceil(queryCount / 20),
+      );
+      graphTexts.push(...callers.slice(0, Math.ceil(queryCount / 2)).map((c) => `who calls ${c.name}`), ...callees.slice(0, Math.floor(queryCount / 2)).map((c) => `what does ${c.name} call`));
+    }
     const precomputed = new PrecomputedEmbedder(new HashEmbeddingProvider(DIMENSIONS));
     for (const t of hybridTexts) precomputed.set(semanticQueryText(t), textVector(semanticQueryText(t)));
     Object.assign(precomputed, { model: MODEL });
+    // --breakdown: every read of the searches timed is recorded (see query-breakdown.ts).
+    const breakdown = process.argv.includes('--breakdown') ? { log: new RoundTripLog(neo4j), neo4j } : undefined;
     const service = new SearchService(new SearchRepository(neo4j), precomputed);
     // As the API does at its start (--no-warm-plans: the first query of each statement plans it).
     if (!process.argv.includes('--no-warm-plans')) await warmQueryPlans(neo4j, await searchPlanWarmups(neo4j, DIMENSIONS), { log: () => undefined, warn: (m: string) => console.warn(m) });
     const loadQ = load();
-    const modes = arg('modes', 'hybrid,graph,bm25').split(',');
     const none: Timed = { ms: [NaN], empty: 0, slowest: '', tail: [], stages: {}, strategy: '' };
-    const hybrid = modes.includes('hybrid') ? await timeQueries(service, 'hybrid', hybridTexts, repoId) : none;
+    const hybrid = modes.includes('hybrid') ? await timeQueries(service, 'hybrid', hybridTexts, repoId, breakdown) : none;
     const graph = modes.includes('graph') ? await timeQueries(service, 'graph', graphTexts, repoId) : none;
     const bm25 = modes.includes('bm25') ? await timeQueries(service, 'bm25', hybridTexts, repoId) : none;
     const row = (q: Timed) => ({

@@ -3,7 +3,8 @@
 // Scope(repoId) index. Absent filters arrive as the full list of values ($kinds = every kind, ...);
 // $repoIds null stands for every repository. Also returns the ids of every repository (as
 // repository-ids.cypher), which check a repository filter: a filtered search makes one round trip
-// before its lists rather than two.
+// before its lists rather than two. "Embedded" is tested on `embeddingModel`, which set-embeddings sets
+// and upsert-scopes clears with the vector: testing the vector itself reads it (~1.5 KB a scope).
 MATCH (r:Repository)
 WITH r.id AS id
 ORDER BY id
@@ -16,7 +17,7 @@ CALL (repositoryIds) {
     AND ($paths IS NULL OR s.path IN $paths)
     AND ($pathContains IS NULL OR s.path CONTAINS $pathContains)
     AND ($name IS NULL OR s.name = $name OR s.qualifiedName = $name)
-    AND s.embedding IS NOT NULL
+    AND s.embeddingModel IS NOT NULL
   WITH s LIMIT $cap
   RETURN count(s) AS n
 }

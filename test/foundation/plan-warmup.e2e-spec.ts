@@ -47,7 +47,7 @@ describe('query plan warm-up', () => {
         expect(warmups.filter((w) => w.name === name).map((w) => (w.params.anchorIds as string[]).length)).toEqual([1, 2]);
       }
       const result = await warmQueryPlans(neo4j, warmups, { log: () => undefined, warn: (m: string) => { throw new Error(m); } });
-      expect(result.map((r) => r.name)).toEqual(expect.arrayContaining(['search/graph-anchors', 'search/graph-related-in', 'search/graph-related-out', 'search/vector-coverage', 'search/scopes-by-id']));
+      expect(result.map((r) => r.name)).toEqual(expect.arrayContaining(['search/graph-anchors', 'search/graph-related-in', 'search/graph-related-out', 'search/vector-coverage', 'search/scopes-by-id', 'search/vector-index-postfiltered', 'search/vector-index-filtered']));
       expect(result.filter((r) => r.name.startsWith('search/both-lists'))).toHaveLength(2);
       expect(result.every((r) => typeof r.ms === 'number')).toBe(true);
     } finally {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { CypherFiles } from '@scopegraph/graph';
 import { HashEmbeddingProvider } from '@scopegraph/llm';
-import { type CypherFilters, LANGUAGES, SCOPE_KINDS, SEARCH_CYPHER, SearchRepository } from '@scopegraph/search';
+import { type CypherFilters, defaultPlan, LANGUAGES, LISTS_APART_MIN_VECTORS, SCOPE_KINDS, SEARCH_CYPHER, SearchRepository, SearchService, type VectorCoverage } from '@scopegraph/search';
 import type { ProfiledPlan } from 'neo4j-driver';
 import { IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
@@ -11,14 +11,37 @@ import { runId } from '../support/processes';
 jest.setTimeout(300_000);
 Logger.overrideLogger(['error', 'warn']);
 
+/** The real repository, reporting LISTS_APART_MIN_VECTORS more vectors in other repositories (a large index), and counting its reads of the lists. */
+class LargeIndexRepository extends SearchRepository {
+  joined = 0;
+  keyword = 0;
+
+  override async vectorCoverage(repoIds: string[] | null): Promise<VectorCoverage> {
+    const c = await super.vectorCoverage(repoIds);
+    return { ...c, elsewhere: c.elsewhere + LISTS_APART_MIN_VECTORS };
+  }
+
+  override bothLists(...args: Parameters<SearchRepository['bothLists']>) {
+    this.joined++;
+    return super.bothLists(...args);
+  }
+
+  override fullText(...args: Parameters<SearchRepository['fullText']>) {
+    this.keyword++;
+    return super.fullText(...args);
+  }
+}
+
 // index-postfilter's Cypher (search/vector-index-postfiltered) against the real vector index: what
 // the unfiltered index returns, cut to the filters exactly, alone and joined with the keyword list;
-// and vector-coverage's count of the other repositories' vectors that decides the strategy.
+// and vector-coverage's count of the other repositories' vectors that decides the strategy; hybrid
+// over an index of LISTS_APART_MIN_VECTORS vectors, its two lists run apart at once.
 describe('semantic list from the unfiltered vector index, post-filtered (real Neo4j)', () => {
   const repoId = runId('postfilter');
   const h = new IngestHarness();
   let repo: SearchRepository;
   let filters: CypherFilters;
+  let embedded = 0;
 
   beforeAll(async () => {
     await h.init();
@@ -34,6 +57,7 @@ describe('semantic list from the unfiltered vector index, post-filtered (real Ne
     write('billing/tax.py', 'def compute_tax(amount):\n    """Tax of an amount."""\n    return amount * 0.2\n');
     const r = await h.ingest.index({ path: root, name: repoId });
     expect(r.embedded).toBeGreaterThanOrEqual(3);
+    embedded = r.embedded;
     repo = new SearchRepository(h.neo4j);
     filters = { repoIds: [repoId], kinds: [...SCOPE_KINDS], languages: [...LANGUAGES], paths: null, pathContains: null, name: null };
   });
@@ -92,5 +116,27 @@ describe('semantic list from the unfiltered vector index, post-filtered (real Ne
     } finally {
       await session.close();
     }
+  });
+
+  it('runs hybrid\'s two lists apart, at once, over a large index, with the joined statement\'s answers', async () => {
+    const plan = (text: string) => ({ ...defaultPlan('hybrid', text), filters: { repository: repoId } });
+    const apartRepo = new LargeIndexRepository(h.neo4j);
+    const joined = new SearchService(new SearchRepository(h.neo4j), h.embedder);
+    const apart = new SearchService(apartRepo, h.embedder);
+    for (const text of ['parse invoice', 'tax of an amount', 'total_invoice lines']) {
+      const a = await joined.execute(plan(text));
+      const b = await apart.execute(plan(text));
+      expect(a.explain.notes.join(' ')).not.toMatch(/two statements at once/);
+      expect(b.explain.notes.join(' ')).toMatch(/two statements at once/);
+      // count-candidates counts the scopes with a vector (embeddingModel is set with it).
+      expect(b.explain.candidateCount).toEqual({ count: embedded, capped: false });
+      expect(b.explain.vectorStrategy.name).toBe(a.explain.vectorStrategy.name);
+      expect(b.results.length).toBeGreaterThan(0);
+      expect(b.results.map((x) => [x.scope.id, x.score])).toEqual(a.results.map((x) => [x.scope.id, x.score]));
+      expect(b.results.some((x) => x.scoreBreakdown.semantic)).toBe(true);
+      expect(b.results.some((x) => x.scoreBreakdown.bm25)).toBe(true);
+    }
+    expect(apartRepo.joined).toBe(0);
+    expect(apartRepo.keyword).toBe(3);
   });
 });

@@ -9,7 +9,7 @@ export type { LuceneQuery } from './query/lucene';
 export { queryWords, querySubTokens, semanticQueryText } from './query/query-text';
 export { compileGlob, GlobSyntaxError, MAX_GLOB_LENGTH } from './filters/glob';
 export type { GlobMatcher } from './filters/glob';
-export { chooseVectorStrategy } from './filters/strategy';
+export { chooseVectorStrategy, LISTS_APART_MIN_VECTORS } from './filters/strategy';
 export { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 export { rrfFuse, rrfContribution } from './fusion/rrf';
 export { poolBm25, weightedTerms } from './fusion/pool-bm25';

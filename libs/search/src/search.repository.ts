@@ -509,6 +509,9 @@ export async function searchPlanWarmups(neo4j: Pick<Neo4jService, 'text'>, dimen
   // Hybrid's statement (the post-filtered or the in-index semantic list, joined with Lucene's top k) and BM25 mode's list.
   for (const list of ['vectorIndexPostfiltered', 'vectorIndexFiltered'] as const) await repo.bothLists({ list, vector, k: 1, limit: 1 }, { query: 'x', k: 1, luceneK: 1 }, filters);
   await repo.fullText('x', filters, 1, { luceneK: 1 });
+  // Hybrid's lists run apart over a large index (filters/strategy.ts, listsApart): each semantic file alone.
+  await repo.vectorIndexPostfiltered(vector, filters, 1, 1);
+  await repo.vectorIndexFiltered(vector, filters, 1, 1);
   for (const ids of [1, 2, 11]) for (const links of [false, true]) await repo.scopesById(sized(ids), 1, { links });
   return warmups;
 }

@@ -5,7 +5,7 @@ import { RagClient } from './query-builder';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { type BothListsRequest, type CypherFilters, type ExpansionRow, type FullTextOptions, listsOneByOne, type ScoredId, type SearchRepository } from './search.repository';
 import { duplicateKey, SearchService } from './search.service';
-import { postfilterK } from './filters/strategy';
+import { LISTS_APART_MIN_VECTORS, postfilterK } from './filters/strategy';
 import type { ScopeRecord } from './search.types';
 
 /**
@@ -455,6 +455,65 @@ describe('SearchService', () => {
     await rag.scope().whereFile({ contains: 'src/' }).semanticSearchBySource('q').fullText('beta').hybrid().filterStrategy('overfetch').execute();
     expect(repo.calls.filter((c) => c.startsWith('bothLists'))).toEqual([]);
     expect(repo.calls).toEqual(expect.arrayContaining(['fullText:beta', expect.stringMatching(/^vectorIndexFiltered:/)]));
+  });
+
+  it('reads the vector coverage while it counts the candidates, and not for a glob that matches nothing', async () => {
+    const { rag, repo } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' })]);
+    const log: string[] = [];
+    for (const name of ['countCandidates', 'vectorCoverage'] as const) {
+      const read = repo[name].bind(repo) as (...args: unknown[]) => Promise<unknown>;
+      (repo as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+        log.push(`${name} starts`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`${name} ends`);
+        return read(...args);
+      };
+    }
+    const { explain } = await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(log.slice(0, 2).sort()).toEqual(['countCandidates starts', 'vectorCoverage starts']);
+    expect(explain.vectorCoverage).toMatchObject({ scopes: 2, embedded: 2 });
+    // An unknown repository is refused as before; its coverage read fails nothing.
+    await expect(rag.scope().inRepository('nope').semanticSearchBySource('q').execute()).rejects.toMatchObject({ code: DomainErrorCode.UnknownRepository });
+    log.length = 0;
+    const none = await rag.scope().whereFile({ glob: 'nothing/**' }).semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect(log.filter((l) => l.startsWith('vectorCoverage'))).toEqual([]);
+    expect(none.explain.vectorCoverage).toBeUndefined();
+  });
+
+  it('runs the two lists of a hybrid search apart and at once over an index of LISTS_APART_MIN_VECTORS vectors, with the same results', async () => {
+    const { rag, repo, clock } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' }), row('c', { text: 'beta gamma', vector: [0, 1] })]);
+    const search = () => rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    const joined = await search();
+    expect(repo.calls).toContain('bothLists:vectorExact');
+    expect(joined.explain.notes.join(' ')).not.toMatch(/two statements at once/);
+    // The same repository in an index holding LISTS_APART_MIN_VECTORS vectors (the others elsewhere).
+    const coverage = repo.vectorCoverage.bind(repo);
+    repo.vectorCoverage = async (ids) => ({ ...(await coverage(ids)), elsewhere: LISTS_APART_MIN_VECTORS });
+    let inFlight = 0;
+    let most = 0;
+    for (const name of ['vectorExact', 'fullText'] as const) {
+      const list = repo[name].bind(repo) as (...args: unknown[]) => Promise<ScoredId[]>;
+      (repo as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setImmediate(r));
+        inFlight--;
+        return list(...args);
+      };
+    }
+    clock.t += 10_000;
+    repo.calls.length = 0;
+    const apart = await search();
+    expect(repo.calls.filter((c) => c.startsWith('bothLists'))).toEqual([]);
+    expect(repo.calls).toEqual(expect.arrayContaining([expect.stringMatching(/^vectorExact:/), 'fullText:beta']));
+    expect(most).toBe(2);
+    expect(apart.explain.notes.join(' ')).toMatch(/two statements at once/);
+    expect(apart.results.map((r) => [r.scope.id, r.score])).toEqual(joined.results.map((r) => [r.scope.id, r.score]));
+    // One vector fewer: joined again.
+    repo.vectorCoverage = async (ids) => ({ ...(await coverage(ids)), elsewhere: LISTS_APART_MIN_VECTORS - 4 });
+    clock.t += 10_000;
+    repo.calls.length = 0;
+    await search();
+    expect(repo.calls).toContain('bothLists:vectorExact');
   });
 
   it('runs a plan made without the builder', async () => {

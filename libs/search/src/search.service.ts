@@ -5,7 +5,7 @@ import { EMBEDDING_PROVIDER, EmbeddingProvider } from '@scopegraph/llm';
 import { type Clock, SYSTEM_CLOCK } from '@scopegraph/config';
 import { CatalogCache, SEARCH_CLOCK } from './filters/catalog-cache';
 import type { GlobMatcher } from './filters/glob';
-import { chooseVectorStrategy, keywordLuceneK, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
+import { chooseVectorStrategy, keywordLuceneK, listsApart, LISTS_APART_MIN_VECTORS, nextOverfetchK, postfilterK, StrategyChoice } from './filters/strategy';
 import { blendScores, keywordScore, keywordTerms } from './fusion/keyword-blend';
 import { rescore } from './fusion/rescore';
 import { connectionList, FusedItem, RankedList, rrfFuse } from './fusion/rrf';
@@ -108,6 +108,8 @@ interface Prepared {
   keywordLucene: boolean;
   /** The searched repositories' share of the full-text index, when known (keywordLuceneK). */
   keywordShare: number | null;
+  /** Hybrid's two lists run as two statements at once, not joined (filters/strategy.ts, listsApart). */
+  listsApart: boolean;
 }
 
 type Stage = Exclude<keyof SearchTimings, 'total'>;
@@ -332,7 +334,8 @@ export class SearchService {
     // An embedding started early and still being computed (a text new to the process) is not waited
     // for by the keyword list: it runs meanwhile and only the vector list waits (one round trip more,
     // off the critical path).
-    const joinable = runsVector && runsKeyword && (early === undefined || early.ms !== undefined) ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
+    // Over a large index the lists run apart, at once (listsApart).
+    const joinable = runsVector && runsKeyword && !prep.listsApart && (early === undefined || early.ms !== undefined) ? JOINABLE_STRATEGIES[prep.strategy.name] : undefined;
     const listsRun = async (): Promise<[ScoredId[], ScoredId[]]> => {
       if (!joinable) {
         // The keyword list does not wait for the query embedding; the semantic list does.
@@ -618,13 +621,18 @@ export class SearchService {
     const t0 = performance.now();
     // The semantic list picks its strategy by how many embedded scopes pass the filters.
     const cap = plan.semantic ? plan.exactMaxCandidates + 1 : null;
+    // How much of the searched repositories' scopes the vector list sees, and their share of the
+    // vector index (which may choose the strategy). Timed with the filters: a read of its own, made
+    // while the filters are resolved (the searched repositories are the one named, or all), so a
+    // search that refreshes both waits for one round trip, not two. Not with a glob: it may match nothing.
+    const coverageRepoIds = plan.filters.repository !== undefined ? [plan.filters.repository] : null;
+    const readCoverage = () => this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh);
+    const early = plan.semantic && glob === null ? readCoverage() : null;
+    // An unknown repository fails the filters; the coverage read's own failure then has no reader.
+    early?.catch(() => undefined);
     const { filters, count } = await this.resolveFilters(plan.filters, glob, cap, fresh);
     const candidateCount: SearchExplain['candidateCount'] = count === null ? null : { count, capped: count >= cap! };
-
-    // How much of the searched repositories' scopes the vector list sees, and their share of the
-    // vector index (which may choose the strategy). Timed with the filters: a read of its own.
-    const coverageRepoIds = plan.filters.repository !== undefined ? filters.cypher.repoIds : null;
-    const coverage = plan.semantic && !filters.matchesNothing ? await this.coverage.get(JSON.stringify(coverageRepoIds), () => this.repo.vectorCoverage(coverageRepoIds), fresh) : null;
+    const coverage = plan.semantic && !filters.matchesNothing ? await (early ?? readCoverage()) : null;
     timings.filters += round(performance.now() - t0);
     const repositoriesOnly = coverageRepoIds !== null && !plan.filters.kinds?.length && !plan.filters.languages?.length && !filters.hasPostFilters;
     const indexShare =
@@ -679,7 +687,13 @@ export class SearchService {
         `question in plain words (no identifier, nothing quoted): weights semantic ${plainWords.weights.semantic} / bm25 ${plainWords.weights.bm25}, keyword terms weighed towards doc comments, second-stage keyword share ${plainWords.rescoreKeywordWeight}, name-words bonus ${plainWords.rescoreNameWordsBonus}`,
       );
     }
-    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare, keywordLucene, keywordShare };
+    const apart = plan.mode === 'hybrid' && listsApart(coverage ? coverage.embedded + coverage.elsewhere : null);
+    if (apart) {
+      explain.notes.push(
+        `the semantic and keyword lists run as two statements at once (the vector index holds at least ${LISTS_APART_MIN_VECTORS.toLocaleString('en-US')} vectors: each list costs tens of ms there)`,
+      );
+    }
+    return { plan, filters, strategy, candidateCount, lucene, explain, indexShare, keywordLucene, keywordShare, listsApart: apart };
   }
 
   /**

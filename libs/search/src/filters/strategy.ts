@@ -109,3 +109,18 @@ export function keywordLuceneK(wanted: number, share: number | null): { luceneK:
   if (share !== null && share >= INDEX_SHARE_MIN) return { luceneK: postfilterK(wanted, share), withoutRepositoryClause: true };
   return { luceneK: wanted, withoutRepositoryClause: false };
 }
+
+/**
+ * From this many vectors in the index on, hybrid's two lists run as two statements at once rather than
+ * joined into one: at a million scopes each list costs tens of ms of Neo4j's time (an HNSW search over
+ * the whole index, a Lucene top k over a million documents) and the joined statement runs them one
+ * after the other on one thread, while a second round trip costs ~1 ms of CPU (docs/ingest-scale.md,
+ * "Hybrid's two lists at 1M"). Below it the lists cost a few ms each and the joined statement's saved
+ * round trip is worth more under load (docs/search-load-profile.md).
+ */
+export const LISTS_APART_MIN_VECTORS = 200_000;
+
+/** Whether hybrid's lists run apart (two statements at once), given the vectors in the index (null: unknown). */
+export function listsApart(indexVectors: number | null): boolean {
+  return indexVectors !== null && indexVectors >= LISTS_APART_MIN_VECTORS;
+}
