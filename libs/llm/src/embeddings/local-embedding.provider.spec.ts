@@ -41,12 +41,45 @@ describe('LocalEmbeddingProvider without a model', () => {
     }
   });
 
+  /** Padded tokens plus the per-run overhead of a cut: what tokenBatches minimises. */
+  const costOf = (batches: number[][], lengths: number[], overhead: number) => batches.reduce((sum, b) => sum + b.length * Math.max(...b.map((i) => lengths[i])) + overhead, 0);
+
   it('cuts length-sorted texts into batches within both the text and the padded-token limits', () => {
     const lengths = [10, 10, 20, 20, 40, 100, 300];
-    const batches = tokenBatches(lengths.map((_, i) => i), (i) => lengths[i], 3, 100);
-    // [10,10,20] fits 3 texts; [20,40] pads to 80 (a third would pad to 300); 100 alone; 300 over budget goes alone.
-    expect(batches).toEqual([[0, 1, 2], [3, 4], [5], [6]]);
+    const batches = tokenBatches(lengths.map((_, i) => i), (i) => lengths[i], 3, 100, 16);
+    // At most 3 texts and 100 padded tokens a batch (300 over budget goes alone); within that, the
+    // cuts that cost least: [10,10] 20+16, [20,20] 40+16, [40] 40+16, [100] and [300] alone.
+    expect(batches).toEqual([[0, 1], [2, 3], [4], [5], [6]]);
     expect(tokenBatches([0, 1, 2, 3], () => 5, 32, Number.MAX_SAFE_INTEGER)).toEqual([[0, 1, 2, 3]]);
+    expect(tokenBatches([], () => 5, 32, 2048)).toEqual([]);
+  });
+
+  it('cuts where padding costs least, not every batchSize texts', () => {
+    // 31 short texts and 2 long ones: 32 at a time would pad 31 short texts to 100 tokens.
+    const lengths = [...Array.from({ length: 31 }, () => 10), 100, 100];
+    const order = lengths.map((_, i) => i);
+    const cut = tokenBatches(order, (i) => lengths[i], 32, 4096, 64);
+    expect(cut).toEqual([order.slice(0, 31), [31, 32]]);
+    expect(costOf(cut, lengths, 64)).toBe(310 + 64 + 200 + 64);
+  });
+
+  it('finds the least-cost cuts (checked against every way of cutting small inputs)', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + Math.floor(random() * 9);
+      const lengths = Array.from({ length: n }, () => 2 + Math.floor(random() * 120)).sort((a, b) => a - b);
+      const [maxItems, maxTokens, overhead] = [1 + Math.floor(random() * 5), 60 + Math.floor(random() * 300), Math.floor(random() * 80)];
+      const order = lengths.map((_, i) => i);
+      let best = Infinity;
+      for (let mask = 0; mask < 2 ** (n - 1); mask++) {
+        const batches: number[][] = [[0]];
+        for (let i = 1; i < n; i++) (mask & (1 << (i - 1)) ? batches.push([i]) : batches[batches.length - 1].push(i));
+        if (batches.some((b) => b.length > maxItems || (b.length > 1 && b.length * lengths[b[b.length - 1]] > maxTokens))) continue;
+        best = Math.min(best, costOf(batches, lengths, overhead));
+      }
+      expect(costOf(tokenBatches(order, (i) => lengths[i], maxItems, maxTokens, overhead), lengths, overhead)).toBe(best);
+    }
   });
 
   it('rejects unknown models and bad options before touching the disk', () => {
@@ -111,6 +144,15 @@ describe('LocalEmbeddingProvider (all-MiniLM-L6-v2, real model)', () => {
     } finally {
       await tight.close();
     }
+  });
+
+  it('gives bit-identical vectors whether texts come in one call, in slices or alone (batch cuts do not change them)', async () => {
+    const texts = Array.from({ length: 24 }, (_, i) => `func Handler${i}(w http.ResponseWriter) { ${'w.Write(body); '.repeat((i * 5) % 17)} }`);
+    const whole = await provider.embedDocuments(texts);
+    const sliced = [...(await provider.embedDocuments(texts.slice(0, 9))), ...(await provider.embedDocuments(texts.slice(9)))];
+    const alone = await Promise.all([0, 11, 23].map((i) => provider.embedQuery(texts[i])));
+    expect(sliced).toEqual(whole);
+    expect(alone).toEqual([whole[0], whole[11], whole[23]]);
   });
 
   it('embeds empty input and truncates very long input instead of failing', async () => {
