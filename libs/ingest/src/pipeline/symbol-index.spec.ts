@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import type { ParsedFile, ParsedScope } from '../parse/types';
 import { fromView, toView } from './parse-cache';
-import { SymbolIndex, writeIndex } from './symbol-index';
+import { pack, SymbolIndex, unpack, writeIndex } from './symbol-index';
 
 function scope(file: string, name: string, parentId: string | null, kind: ParsedScope['kind'] = 'function'): ParsedScope {
   return {
@@ -95,5 +95,19 @@ describe('SymbolIndex', () => {
     fs.writeFileSync(at, Buffer.concat([length, header, fs.readFileSync(at).subarray(4 + fs.readFileSync(at).readUInt32LE(0))]));
     expect((await SymbolIndex.load(at, 'repo')).size).toBe(0);
     expect((await SymbolIndex.load(path.join(dir, 'missing.idx'), 'repo')).size).toBe(0);
+  });
+
+  it('packs a view into columns and back unchanged: ids from elsewhere, owners, flags, fields it does not know', () => {
+    const f = file('a.py', 'ha', ['f', 'g']);
+    f.scopes[1] = { ...f.scopes[1], exported: false, owner: 'Owner' };
+    f.scopes[2] = { ...f.scopes[2], id: 'elsewhere#g', parentId: 'b.py#x' };
+    f.bindings = [{ scopeId: f.scopes[1].id, name: 'x', typeName: 'T', member: true }, { scopeId: 'b.py#x', name: 'y', typeName: 'T', member: false }];
+    const v = toView(f);
+    const packed = pack(v);
+    expect(packed.raw).toBeUndefined();
+    expect(unpack(packed)).toEqual(v);
+    expect(fromView(unpack(packed))).toEqual(fromView(v));
+    const odd = { ...v, bindings: [{ ...v.bindings[0], extra: 1 } as (typeof v.bindings)[number]] };
+    expect(pack(odd).raw).toBe(odd);
   });
 });

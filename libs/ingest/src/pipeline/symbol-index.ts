@@ -39,7 +39,7 @@ export class SymbolIndex {
     private readonly file: string,
     private readonly repoId: string,
     /** Views by path, the latest entry of each: taken (and dropped) as the parse phase uses them. */
-    private readonly views: Map<string, CachedView>,
+    private readonly views: Map<string, Packed>,
     /** Entries in the file (beyond its distinct paths: what appending has added). */
     private readonly entries: number,
   ) {}
@@ -61,7 +61,7 @@ export class SymbolIndex {
 
   /** The index as last written, or an empty one when there is none or it cannot be read. */
   static async load(file: string, repoId: string): Promise<SymbolIndex> {
-    const views = new Map<string, CachedView>();
+    const views = new Map<string, Packed>();
     let entries = 0;
     let handle: fs.promises.FileHandle | undefined;
     try {
@@ -83,7 +83,7 @@ export class SymbolIndex {
         return new SymbolIndex(file, repoId, new Map(), 0);
       }
       for (let record = await next(); record !== undefined; record = await next()) {
-        for (const v of record as CachedView[]) {
+        for (const v of record as Packed[]) {
           views.set(v.path, v);
           entries++;
         }
@@ -112,7 +112,7 @@ export class SymbolIndex {
     this.views.delete(filePath);
     this.taken.add(filePath);
     this.hits++;
-    return fromView(v);
+    return fromView(unpack(v));
   }
 
   /**
@@ -151,7 +151,7 @@ export async function writeIndex(file: string, repoId: string, files: readonly P
     const header: Header = { format: FORMAT, version: SYMBOL_INDEX_VERSION, parser: PARSER_CACHE_VERSION, repoId };
     await handle.write(framed(v8.serialize(header)));
     for (let i = 0; i < files.length; i += RECORD_FILES) {
-      await handle.write(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map(toView))));
+      await handle.write(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map((f) => pack(toView(f))))));
     }
     await handle.close();
     await fs.promises.rename(tmp, file);
@@ -164,7 +164,7 @@ export async function writeIndex(file: string, repoId: string, files: readonly P
 
 async function appendRecords(file: string, files: readonly ParsedFile[]): Promise<void> {
   const parts: Buffer[] = [];
-  for (let i = 0; i < files.length; i += RECORD_FILES) parts.push(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map(toView))));
+  for (let i = 0; i < files.length; i += RECORD_FILES) parts.push(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map((f) => pack(toView(f))))));
   // One write of whole records: a reader sees them all or stops at a cut-short one.
   await fs.promises.appendFile(file, Buffer.concat(parts));
 }
@@ -173,4 +173,82 @@ function framed(body: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32LE(body.length, 0);
   return Buffer.concat([length, body]);
+}
+
+type CachedScope = CachedView['scopes'][number];
+type Binding = CachedView['bindings'][number];
+const SCOPE_KEYS = new Set(['id', 'name', 'qualifiedName', 'kind', 'startLine', 'endLine', 'parentId', 'exported', 'owner']);
+const BINDING_KEYS = new Set(['scopeId', 'name', 'typeName', 'member']);
+/** Flags column values: a boolean, or absent (undefined). */
+const flag = (b: boolean | undefined) => (b === undefined ? 2 : b ? 1 : 0);
+const unflag = (n: number) => (n === 2 ? undefined : n === 1);
+
+/**
+ * A view as stored: scopes and typed bindings in number columns over the file's own string table
+ * (ids and parent ids, names, kinds and types once each; a scope id `<path>#...` without its path),
+ * the rest as it is. Serialised objects keep a copy of every string (ids recur as parents and in
+ * every binding): this is ~4x smaller and as much faster to read. A view with fields this does not
+ * know is stored as it is (`raw`).
+ */
+interface Packed {
+  path: string;
+  contentHash: string;
+  raw?: CachedView;
+  language?: CachedView['language'];
+  strings?: string[];
+  /** Per scope: id (negative: -(string + 1) after `<path>#`), name, qualifiedName, kind, startLine, endLine, parentId (NONE: null), exported, owner (-1: none). */
+  scopes?: number[];
+  /** Per binding: scopeId, name, typeName, member. */
+  bindings?: number[];
+  rest?: Pick<CachedView, 'imports' | 'exports' | 'references'>;
+}
+
+const SCOPE_COLUMNS = 9;
+/** A null parent (negative numbers are ids after `<path>#`). */
+const NONE = 0x7fffffff;
+const BINDING_COLUMNS = 4;
+
+export function pack(v: CachedView): Packed {
+  if (v.scopes.some((x) => Object.keys(x).some((k) => !SCOPE_KEYS.has(k))) || v.bindings.some((b) => Object.keys(b).some((k) => !BINDING_KEYS.has(k)))) {
+    return { path: v.path, contentHash: v.contentHash, raw: v };
+  }
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const str = (x: string) => {
+    let k = index.get(x);
+    if (k === undefined) index.set(x, (k = strings.push(x) - 1));
+    return k;
+  };
+  const prefix = `${v.path}#`;
+  const id = (x: string) => (x.startsWith(prefix) ? -(str(x.slice(prefix.length)) + 1) : str(x));
+  const scopes: number[] = [];
+  for (const x of v.scopes) {
+    scopes.push(id(x.id), str(x.name), str(x.qualifiedName), str(x.kind), x.startLine, x.endLine, x.parentId === null ? NONE : id(x.parentId), flag(x.exported), x.owner === undefined ? -1 : str(x.owner));
+  }
+  const bindings: number[] = [];
+  for (const b of v.bindings) bindings.push(id(b.scopeId), str(b.name), str(b.typeName), flag(b.member));
+  return { path: v.path, contentHash: v.contentHash, language: v.language, strings, scopes, bindings, rest: { imports: v.imports, exports: v.exports, references: v.references } };
+}
+
+export function unpack(p: Packed): CachedView {
+  if (p.raw) return p.raw;
+  const strings = p.strings!;
+  const prefix = `${p.path}#`;
+  const id = (k: number) => (k < 0 ? prefix + strings[-k - 1] : strings[k]);
+  const c = p.scopes!;
+  const scopes: CachedScope[] = [];
+  for (let i = 0; i < c.length; i += SCOPE_COLUMNS) {
+    const s: CachedScope = { id: id(c[i]), name: strings[c[i + 1]], qualifiedName: strings[c[i + 2]], kind: strings[c[i + 3]] as CachedScope['kind'], startLine: c[i + 4], endLine: c[i + 5], parentId: c[i + 6] === NONE ? null : id(c[i + 6]) };
+    const exported = unflag(c[i + 7]);
+    if (exported !== undefined) s.exported = exported;
+    if (c[i + 8] !== -1) s.owner = strings[c[i + 8]];
+    scopes.push(s);
+  }
+  const b = p.bindings!;
+  const bindings: Binding[] = [];
+  for (let i = 0; i < b.length; i += BINDING_COLUMNS) {
+    const member = unflag(b[i + 3]);
+    bindings.push({ scopeId: id(b[i]), name: strings[b[i + 1]], typeName: strings[b[i + 2]], ...(member === undefined ? {} : { member }) } as Binding);
+  }
+  return { path: p.path, language: p.language!, contentHash: p.contentHash, scopes, bindings, ...p.rest! };
 }
