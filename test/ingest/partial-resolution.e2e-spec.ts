@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IngestResult, IngestService } from '@scopegraph/ingest';
+import { SymbolIndex } from '../../libs/ingest/src/pipeline/symbol-index';
 import { corpusRoot, DEVSET_CORPORA } from '../../bench/search/devset-corpora';
 import { npmPackageSources } from '../../bench/support/bench-util';
 import { FIXTURE, IngestHarness } from '../support/ingest-harness';
@@ -417,6 +418,29 @@ describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)
       const r = await service.index({ path: tree.dir, name: repo, embed: false });
       expect(r.resolver).toEqual(expect.objectContaining({ files: 1 }));
       expect(r.resolver.all).toBeUndefined();
+    });
+
+    it('the symbol index: a partial run reads the unchanged files from it, a stale entry is not used, the graph stays a full index', async () => {
+      const { service, tree, repo, fresh } = await indexedFixture('fast');
+      const file = SymbolIndex.fileFor(h.config.ingest.symbolIndexDir!, prefix, repo);
+      const first = fs.readFileSync(file);
+      // A called function renamed (every file resolved, the views from the index): appended there.
+      const renamed = await tree.renameCalled();
+      const r1 = await reindexAndCompare(service, tree.dir, repo, fresh);
+      expect(r1.resolver).toMatchObject({ all: 'interface' });
+      expect(r1.files.symbolIndex).toMatchObject({ read: r1.files.reused, appended: 1 });
+      // The index as the first run left it: stale for the renamed file (its old name and scope ids),
+      // which another interface edit makes every file resolve against.
+      fs.writeFileSync(file, first);
+      await tree.dropBase();
+      const r2 = await reindexAndCompare(service, tree.dir, repo, fresh);
+      expect(r2.resolver).toMatchObject({ all: 'interface' });
+      expect(r2.files.symbolIndex).toMatchObject({ read: r2.files.reused - 1, missed: 1, written: r2.files.indexed });
+      // Written anew: the next partial run is served by it entirely.
+      tree.comment(renamed);
+      const r3 = await reindexAndCompare(service, tree.dir, repo, fresh);
+      expect(r3.resolver).toEqual(expect.objectContaining({ files: 1 }));
+      expect(r3.files.symbolIndex).toMatchObject({ read: r3.files.reused, appended: 1 });
     });
 
     it('other resolver settings: everything is resolved', async () => {

@@ -7,6 +7,7 @@ import { EmbeddingCache, IngestRepository, IngestService, ParseCache, ParsePool,
 import { createEmbeddingProvider, EmbeddingProvider } from '@scopegraph/llm';
 import { QueueService } from '@scopegraph/queue';
 import { ROOT } from './processes';
+import { SymbolIndex } from '../../libs/ingest/src/pipeline/symbol-index';
 
 export const FIXTURE = path.join(ROOT, 'test/fixtures/polyglot-repo');
 
@@ -119,6 +120,9 @@ export class IngestHarness {
 
   async dispose(repoIds: string[]): Promise<void> {
     for (const id of repoIds) await this.repo.deleteRepository(id).catch(() => undefined);
+    // Their symbol indexes (symbol-index.ts) too: files named by prefix and repository, made per run.
+    const symbols = this.config.ingest.symbolIndexDir;
+    if (symbols) for (const id of repoIds) fs.rmSync(SymbolIndex.fileFor(symbols, this.config.queue.prefix, id), { force: true });
     for (const dir of this.tempDirs) fs.rmSync(dir, { recursive: true, force: true });
     if (this.queuePrefix) await this.deleteKeys(`${this.queuePrefix}:*`);
     await this.pool?.close();

@@ -130,6 +130,8 @@ export const envSchema = z.object({
    * other's model calls, so the model (or endpoint) never waits on Neo4j between slices.
    */
   INGEST_EMBED_CONCURRENCY: positiveInt.max(16).default(2),
+  /** Where each repository's symbol index (its files' resolution views, one file) is kept; `off`: not kept. */
+  INGEST_SYMBOL_INDEX_DIR: z.string().min(1).optional(),
   // Git history read into the graph (libs/history): the newest N commits, none older than HISTORY_SINCE
   // (a date git understands, e.g. 2024-01-01); commits touching more files than HISTORY_MASS_COMMIT_FILES
   // (reformats, vendoring) count as changes but not as co-change evidence.
@@ -322,6 +324,8 @@ export interface AppConfig {
     embedSlice: number;
     /** Embedding slices one worker runs at once (INGEST_EMBED_CONCURRENCY). */
     embedConcurrency: number;
+    /** The symbol index's folder (INGEST_SYMBOL_INDEX_DIR, default <root>/.cache/symbols), null: not kept. */
+    symbolIndexDir: string | null;
   };
   history: { maxCommits: number; since?: string; massCommitFiles: number; minSupport: number };
   logLevel: Env['LOG_LEVEL'];
@@ -421,6 +425,7 @@ export function toAppConfig(env: Env): AppConfig {
       lockRetryMs: env.INGEST_LOCK_RETRY_MS,
       embedSlice: env.INGEST_EMBED_SLICE,
       embedConcurrency: env.INGEST_EMBED_CONCURRENCY,
+      symbolIndexDir: env.INGEST_SYMBOL_INDEX_DIR === 'off' ? null : path.resolve(env.INGEST_SYMBOL_INDEX_DIR ?? path.join(root, '.cache', 'symbols')),
     },
     history: { maxCommits: env.HISTORY_MAX_COMMITS, since: env.HISTORY_SINCE, massCommitFiles: env.HISTORY_MASS_COMMIT_FILES, minSupport: env.HISTORY_MIN_SUPPORT },
     logLevel: env.LOG_LEVEL,

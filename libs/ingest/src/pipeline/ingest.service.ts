@@ -20,13 +20,14 @@ import { desiredEdgeGroups, DesiredEdges, EdgeDiff, edgeHashes } from './edges';
 import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats, reusedOf } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
-import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult } from './ingest.types';
+import { IngestErrorEntry, IngestProgress, IngestRequest, IngestResult, SymbolIndexUse } from './ingest.types';
 import { KnownFingerprint, ParseCache } from './parse-cache';
 import { FileMeta, ParsePhase } from './parse-phase';
 import { ReferenceSpill } from './reference-spill';
 import { PyPhaseInput, PyPhaseResult, upgradePythonEdges } from './py-phase';
 import { ResolutionPlan, resolutionKey, resolutionPlan } from './resolution-plan';
 import { fileScopeId, ScopeStats, ScopeSync } from './scope-sync';
+import { SymbolIndex, writeIndex } from './symbol-index';
 
 export { fileScopeId };
 
@@ -347,10 +348,14 @@ export class IngestService {
     });
     // A run reading cached parses without their references completes them after the parse: spilled then.
     if (!partialLikely) held.current = new ReferenceSpill();
+    // Such a run reads the unchanged files' views from the symbol index the last run left, in one pass.
+    const indexFile = this.config.ingest.symbolIndexDir ? SymbolIndex.fileFor(this.config.ingest.symbolIndexDir, this.config.queue.prefix, repoId) : undefined;
+    const index = indexFile && partialLikely ? await time('symbolIndexRead', () => SymbolIndex.load(indexFile, repoId)) : undefined;
     const { parsed, files, reusedPaths, unread } = await time('parse', () =>
       parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
         withReferences: !partialLikely,
         spill: held.current,
+        index,
         onParsed: (file) => {
           if (isJsFamily(file)) prepareChecker();
           else if (file.language === 'python' && !prepared && !preparedPy) {
@@ -399,21 +404,43 @@ export class IngestService {
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
     if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
     const spill = held.current ?? (held.current = await time('spillReferences', async () => ReferenceSpill.spill(parsed)));
-    return this.resolveAndWrite(ctx, { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill }, () => (held.handedOver = true));
+    const symbols = indexFile ? { file: indexFile, read: index } : undefined;
+    return this.resolveAndWrite(ctx, { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbols }, () => (held.handedOver = true));
+  }
+
+  /**
+   * Leaves the run's files' views for the next run (symbol-index.ts), beside the edge write. A failure
+   * only costs the next run its reads from Redis.
+   */
+  private async recordSymbols(repoId: string, symbols: { file: string; read?: SymbolIndex }, parsed: readonly ParsedFile[], reusedPaths: ReadonlySet<string>): Promise<SymbolIndexUse | undefined> {
+    const t = performance.now();
+    try {
+      const changed = parsed.filter((f) => !reusedPaths.has(f.path));
+      const how = symbols.read ? await symbols.read.record(parsed, changed) : (await writeIndex(symbols.file, repoId, parsed), 'written' as const);
+      // Of the reused files, those whose views came from the index (the rest came from Redis).
+      let read = 0;
+      for (const p of reusedPaths) if (symbols.read?.served(p)) read++;
+      return { read, missed: symbols.read ? reusedPaths.size - read : 0, [how]: how === 'appended' ? changed.length : parsed.length, ms: Math.round(performance.now() - t) };
+    } catch (error) {
+      this.logger.warn(`${repoId}: symbol index not written (${(error as Error).message}): the next run reads the parse cache`);
+      return undefined;
+    }
   }
 
   /** Steps 3-4 of writeGraph: resolution and the edge write (the spill is closed by the caller unless handed to pyright's phase). */
   private async resolveAndWrite(ctx: GraphRun, p: ParsedRun, handOver: () => void): Promise<GraphWritten> {
     const { repoId, rootPath, storedFiles, stored, fingerprints, progress, report, time } = ctx;
-    const { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill } = p;
+    const { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbols } = p;
     const resolveRun = await time('resolve', async () =>
       this.resolver.resolve(repoId, rootPath, parsed, plan.only, { ...(scip ? { scip } : {}), spilled: spill }, { deferPython: this.resolver.defersPython }));
     const resolved = resolveRun.result;
     // Pyright's phase resolves again after the write: it keeps the heritage references (its own
     // shallow copies) and the spill.
     const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
-    // References are resolved into edges by now: only scopes are read of the parses from here on.
-    for (const f of parsed) f.references = [];
+    // References are resolved into edges by now: only scopes are read of the parses from here on
+    // (and the heritage ones, by the symbol index written meanwhile).
+    for (const f of parsed) f.references = symbols ? f.references.filter(isHeritage) : [];
+    const indexed = symbols ? handled(this.recordSymbols(repoId, symbols, parsed, reusedPaths)) : undefined;
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
@@ -507,14 +534,23 @@ export class IngestService {
     edgeCounts.added = diff.counts.creates;
     edgeCounts.updated = diff.counts.writes;
     await fingerprinted;
+    const symbolIndex = await indexed;
     const { result: _resolved, pyDeferred, ...resolverRun } = resolveRun;
     return {
       pyPhase: pyLater && pyDeferred ? (handOver(), { repoId, rootPath, parsed: pyLater, spilled: spill, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState }) : undefined,
-      files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed, resolverRun,
+      files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed: { ...completed, ...(symbolIndex ? { symbolIndex } : {}) }, resolverRun,
       edgeCounts,
       refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
     };
   }
+}
+
+const isHeritage = (r: { kind: string }) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
+
+/** Marks a promise awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /** Edges made per batch of this many (at least; a file's group is not split) in a streamed write. */
@@ -576,6 +612,8 @@ interface ParsedRun {
   completed: { referencesRead: number; reparsed: number };
   scip?: ScipResolution;
   spill: ReferenceSpill;
+  /** The symbol index's file when one is kept, and what this run read of it. */
+  symbols?: { file: string; read?: SymbolIndex };
 }
 
 /** What is left of steps 2-4 for the rest of a run: counts and paths, none of the parses or edges. */
@@ -584,7 +622,7 @@ interface GraphWritten {
   reusedPaths: Set<string>;
   unread: number;
   plan: Pick<ResolutionPlan, 'key' | 'only' | 'all'>;
-  completed: { referencesRead: number; reparsed: number };
+  completed: { referencesRead: number; reparsed: number; symbolIndex?: SymbolIndexUse };
   resolverRun: Omit<ResolveRun, 'result' | 'pyDeferred'>;
   /** Set when pyright's questions wait for its own phase (INGEST_PY_PRECISE_PHASE=deferred). */
   pyPhase?: PyPhaseInput;

@@ -43,7 +43,8 @@ export interface IngestResult {
    * `referencesRead`: reused files whose parses were read without references and completed later from
    * the cache's references; `reparsed`: reused files parsed again because those references were gone.
    */
-  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number; referencesRead: number; reparsed: number };
+  /** `symbolIndex`: the unchanged files' views read from the symbol index (symbol-index.ts), and how it was left for the next run. */
+  files: { indexed: number; parsed: number; reused: number; unread: number; ignored: number; skipped: Record<string, number>; nonUtf8: number; referencesRead: number; reparsed: number; symbolIndex?: SymbolIndexUse };
   /** The include/exclude globs this run walked with (given, or stored with the repository). */
   filters: { include: string[]; exclude: string[] };
   scopes: { total: number; added: number; changed: number; moved: number; deleted: number; unchanged: number };
@@ -141,4 +142,13 @@ export interface IngestRequest {
    */
   scip?: string;
   jobId?: string;
+}
+
+/** A run's use of the symbol index: reused files whose views it served and did not (read from Redis); files appended to it, or written anew; its write's time. */
+export interface SymbolIndexUse {
+  read: number;
+  missed: number;
+  appended?: number;
+  written?: number;
+  ms: number;
 }

@@ -23,7 +23,7 @@ type Part = 'view' | 'refs';
 
 /** A scope as cached: what resolution and TypeScript's checker read of an unchanged file's scope. */
 type CachedScope = Pick<ParsedScope, 'id' | 'name' | 'qualifiedName' | 'kind' | 'startLine' | 'endLine' | 'parentId' | 'exported' | 'owner'>;
-type CachedView = Pick<ParsedFile, 'path' | 'language' | 'contentHash' | 'imports' | 'exports' | 'bindings' | 'references'> & { scopes: CachedScope[] };
+export type CachedView = Pick<ParsedFile, 'path' | 'language' | 'contentHash' | 'imports' | 'exports' | 'bindings' | 'references'> & { scopes: CachedScope[] };
 
 const isHeritage = (r: RawReference) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
 
@@ -146,7 +146,7 @@ export class ParseCache {
   }
 }
 
-function toView(f: ParsedFile): CachedView {
+export function toView(f: ParsedFile): CachedView {
   return {
     path: f.path,
     language: f.language,
@@ -163,7 +163,7 @@ function toView(f: ParsedFile): CachedView {
  * A parse from its view: what was not kept is empty. EXTENDS/IMPLEMENTS come first among the
  * references; the resolver handles those before all others whatever their order.
  */
-function fromView(v: CachedView): ParsedFile {
+export function fromView(v: CachedView): ParsedFile {
   const scopes: ParsedScope[] = v.scopes.map((s) => ({
     id: s.id,
     name: s.name,

@@ -8,6 +8,7 @@ import type { IngestErrorEntry, IngestProgress } from './ingest.types';
 import type { KnownFingerprint, ParseCache } from './parse-cache';
 import type { ReferenceSpill } from './reference-spill';
 import type { ScopeSync } from './scope-sync';
+import type { SymbolIndex } from './symbol-index';
 
 /** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
 const PARSE_CACHE_FLUSH = 64;
@@ -60,7 +61,7 @@ export class ParsePhase {
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
-    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void; spill?: ReferenceSpill },
+    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void; spill?: ReferenceSpill; index?: SymbolIndex },
   ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
     const { repoId, rootPath } = this.run;
     const rulesKey = contentRulesKey(this.run.filters);
@@ -82,7 +83,7 @@ export class ParsePhase {
           const hash = known(p).hash;
           return hash ? [{ path: p, fileHash: hash }] : [];
         });
-        chunks.set(c, handled(this.cache.getMany(repoId, wanted, opts.withReferences).then((values) => new Map(wanted.map((w, k) => [w.path, values[k]])))));
+        chunks.set(c, handled(this.cachedViews(wanted, opts)));
       }
       return chunks.get(chunk)!.then((m) => m.get(path));
     };
@@ -192,6 +193,16 @@ export class ParsePhase {
     await Promise.all(cacheWrites);
     opts.spill?.flush();
     return { parsed, files, reusedPaths, unread };
+  }
+
+  /** Cached parses by path: views from the symbol index when it holds them (views alone wanted), the rest from Redis. */
+  private async cachedViews(wanted: { path: string; fileHash: string }[], opts: { withReferences: boolean; index?: SymbolIndex }): Promise<Map<string, ParsedFile | undefined>> {
+    const out = new Map<string, ParsedFile | undefined>();
+    const index = opts.withReferences ? undefined : opts.index;
+    const rest = index ? wanted.filter((w) => !out.set(w.path, index.take(w.path, w.fileHash)).get(w.path)) : wanted;
+    const values = await this.cache.getMany(this.run.repoId, rest, opts.withReferences);
+    rest.forEach((w, k) => out.set(w.path, values[k]));
+    return out;
   }
 
   private readAndParse(path: string, knownHash: string | null): Promise<ParseOutcome> {
