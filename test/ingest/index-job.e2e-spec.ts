@@ -6,6 +6,7 @@ import { CypherFiles, Neo4jService } from '@scopegraph/graph';
 import { bullQueueName, createRedisConnection, QueueName } from '@scopegraph/queue';
 import { collect, gql, wsClient } from '../support/graphql-client';
 import { FIXTURE } from '../support/ingest-harness';
+import { SymbolIndex } from '@scopegraph/ingest';
 import { ROOT, runId, RunningStack, startStack } from '../support/processes';
 
 const INDEX = 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id queue } }';
@@ -134,12 +135,16 @@ describe('indexRepository job through the API and the worker', () => {
     };
     expect(await nodesOf()).toBeGreaterThan(50);
     expect(await keysOf()).toEqual([`${stack.prefix}:fingerprints:${id}`]);
+    // The worker's symbol index file (what a partial re-index reads) goes with the repository.
+    const symbols = SymbolIndex.fileFor(config.ingest.symbolIndexDir!, stack.prefix, id);
+    expect(fs.existsSync(symbols)).toBe(true);
 
     expect((await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other })).body.data.deleteRepository).toBe(true);
     const after = await gql(url, 'query($n: String!) { repository(name: $n) { name } }', { n: other });
     expect(after.body.data.repository).toBeNull();
     expect(await nodesOf()).toBe(0);
     expect(await keysOf()).toEqual([]);
+    expect(fs.existsSync(symbols)).toBe(false);
     const again = await gql(url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: other });
     expect(again.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });

@@ -15,6 +15,7 @@ export * from './walk/file-walker';
 export * from './walk/allowed-roots';
 export * from './ingest.module';
 export * from './pipeline/parse-cache';
+export { SymbolIndex } from './pipeline/symbol-index';
 export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
 export { defaultTyBinary, PyChecker, pyrightServerScript } from './languages/python/py-checker';

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { DomainError, DomainErrorCode } from '@scopegraph/errors';
 import { Neo4jService } from '@scopegraph/graph';
-import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, validateIndexRequest, validateScipPath } from '@scopegraph/ingest';
+import { IngestProgress, IngestRepository, ParseCache, RepositoryCatalog, SymbolIndex, validateIndexRequest, validateScipPath } from '@scopegraph/ingest';
 import { JobEvent, JobEventsService, JobName, QueueName, QueueService } from '@scopegraph/queue';
 import { JobRef } from '../jobs/jobs.model';
 import { IndexProgress, IndexRepositoryInput, LanguageCoverage, Repository } from './repositories.model';
@@ -79,6 +79,9 @@ export class RepositoriesResolver {
     if (!maySee(access, name) || !(await this.repo.repositories()).some((r) => r.name === name)) throw new DomainError(DomainErrorCode.RepositoryNotFound, `no repository named "${name}"`);
     await this.repo.deleteRepository(name);
     await this.parseCache.forgetRepository(name);
+    // The symbol index sits beside the worker on a one-machine install; elsewhere a leftover file is
+    // only disk: a later repository of the same name uses no entry whose content hash the graph lacks.
+    if (this.config.ingest.symbolIndexDir) await SymbolIndex.remove(this.config.ingest.symbolIndexDir, this.config.queue.prefix, name).catch((e: unknown) => this.logger.warn(`symbol index of ${name} not removed: ${String(e)}`));
     return true;
   }
 

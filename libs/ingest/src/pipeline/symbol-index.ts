@@ -59,6 +59,11 @@ export class SymbolIndex {
     return path.join(dir, `${createHash('sha256').update(`${prefix}\u0000${repoId}`).digest('hex').slice(0, 32)}.idx`);
   }
 
+  /** Removes a deleted repository's index file (none there is fine). */
+  static async remove(dir: string, prefix: string, repoId: string): Promise<void> {
+    await fs.promises.rm(SymbolIndex.fileFor(dir, prefix, repoId), { force: true });
+  }
+
   /** The index as last written, or an empty one when there is none or it cannot be read. */
   static async load(file: string, repoId: string): Promise<SymbolIndex> {
     const views = new Map<string, Packed>();
