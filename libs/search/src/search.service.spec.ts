@@ -500,7 +500,7 @@ describe('SearchService', () => {
         return list(...args);
       };
     }
-    clock.t += 10_000;
+    clock.t += 40_000; // past the coverage's TTL and its stale window: this search reads it again
     repo.calls.length = 0;
     const apart = await search();
     expect(repo.calls.filter((c) => c.startsWith('bothLists'))).toEqual([]);
@@ -510,10 +510,41 @@ describe('SearchService', () => {
     expect(apart.results.map((r) => [r.scope.id, r.score])).toEqual(joined.results.map((r) => [r.scope.id, r.score]));
     // One vector fewer: joined again.
     repo.vectorCoverage = async (ids) => ({ ...(await coverage(ids)), elsewhere: LISTS_APART_MIN_VECTORS - 4 });
-    clock.t += 10_000;
+    clock.t += 40_000;
     repo.calls.length = 0;
     await search();
     expect(repo.calls).toContain('bothLists:vectorExact');
+  });
+
+  it('does not wait on a vector coverage read past its TTL: the last coverage serves while one read replaces it', async () => {
+    const { rag, repo, clock } = setup([row('a', { text: 'alpha' }), row('b', { text: 'beta' })]);
+    const search = () => rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().execute();
+    expect((await search()).explain.vectorCoverage).toMatchObject({ scopes: 2, embedded: 2 });
+    // A repository being indexed: its live count is slow (held here until released) and has moved.
+    const read = repo.vectorCoverage.bind(repo);
+    let reads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    repo.vectorCoverage = async (ids) => {
+      reads++;
+      await gate;
+      return { ...(await read(ids)), scopes: 4, indexing: 1 };
+    };
+    clock.t += 2_500;
+    const during = await search();
+    expect(during.explain.vectorCoverage).toMatchObject({ scopes: 2, embedded: 2 });
+    await search();
+    expect(reads).toBe(1);
+    release();
+    await gate;
+    await new Promise((r) => setImmediate(r));
+    const after = await search();
+    expect(after.explain.vectorCoverage).toMatchObject({ scopes: 4, embedded: 2, indexing: 1 });
+    expect(after.warnings.join(' ')).toMatch(/covered 2 of 4 scopes/);
+    expect(reads).toBe(1);
+    // explain reads it fresh, whatever is remembered.
+    await rag.scope().inRepository('r1').semanticSearchBySource('q').fullText('beta').hybrid().explain();
+    expect(reads).toBe(2);
   });
 
   it('runs a plan made without the builder', async () => {

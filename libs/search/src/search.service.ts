@@ -76,6 +76,13 @@ const JOINABLE_STRATEGIES: Partial<Record<StrategyChoice['name'], JoinableVector
 };
 /** How long a search reuses the repository ids and candidate count another search read (see CatalogCache). */
 const CATALOG_TTL_MS = 2_000;
+/**
+ * How long past CATALOG_TTL_MS a search may use the last vector coverage while one read refreshes it
+ * in the background. A repository being indexed is counted live (every scope read: 370-640 ms at 1M
+ * scopes), and without this the search that found the answer expired paid that count on its own path,
+ * once every TTL, for as long as the index ran. Coverage moves slowly; `explain` always reads it fresh.
+ */
+const COVERAGE_STALE_MS = 30_000;
 
 /** A relationship question answered from the graph, in answer order. */
 export interface StructuralAnswer {
@@ -136,7 +143,7 @@ export class SearchService {
   ) {
     this.counts = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
     this.repositories = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
-    this.coverage = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
+    this.coverage = new CatalogCache(CATALOG_TTL_MS, () => clock.now(), undefined, COVERAGE_STALE_MS);
     this.files = new CatalogCache(CATALOG_TTL_MS, () => clock.now());
   }
 

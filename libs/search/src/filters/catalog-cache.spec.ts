@@ -62,4 +62,64 @@ describe('CatalogCache', () => {
     await cache.get('k', async () => ++reads);
     expect(reads).toBe(2);
   });
+  it('within staleMs past the TTL serves the last answer while one background read replaces it', async () => {
+    const clock = clockAt();
+    const cache = new CatalogCache<number>(100, clock.now, 256, 1_000);
+    let reads = 0;
+    let release!: () => void;
+    let gate = Promise.resolve();
+    const load = async () => {
+      const n = ++reads;
+      await gate;
+      return n;
+    };
+    expect(await cache.get('k', load)).toBe(1);
+    clock.t = 150;
+    gate = new Promise<void>((r) => (release = r));
+    // Past the TTL: the old answer at once, one read started, and no second read while it runs.
+    expect(await cache.get('k', load)).toBe(1);
+    expect(await cache.get('k', load)).toBe(1);
+    expect(reads).toBe(2);
+    release();
+    await gate;
+    await Promise.resolve();
+    expect(await cache.get('k', load)).toBe(2);
+    expect(reads).toBe(2);
+    // Past TTL + staleMs of the refreshed answer (read at t=150): callers wait for a new read.
+    clock.t = 150 + 100 + 1_000;
+    gate = new Promise<void>((r) => (release = r));
+    const waited = cache.get('k', load);
+    let done = false;
+    void waited.then(() => (done = true));
+    await Promise.resolve();
+    expect(done).toBe(false);
+    release();
+    expect(await waited).toBe(3);
+  });
+
+  it('keeps the stale answer when the background read fails, and tries again on the next call', async () => {
+    const clock = clockAt();
+    const cache = new CatalogCache<number>(100, clock.now, 256, 1_000);
+    expect(await cache.get('k', async () => 1)).toBe(1);
+    clock.t = 200;
+    let failed = 0;
+    const failing = async (): Promise<number> => {
+      failed++;
+      throw new Error('neo4j busy');
+    };
+    expect(await cache.get('k', failing)).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(await cache.get('k', async () => 5)).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(failed).toBe(1);
+    expect(await cache.get('k', async () => 6)).toBe(5);
+  });
+
+  it('never serves an answer still being read as stale, nor one past its window without staleMs', async () => {
+    const clock = clockAt();
+    const cache = new CatalogCache<number>(100, clock.now);
+    expect(await cache.get('k', async () => 1)).toBe(1);
+    clock.t = 101;
+    expect(await cache.get('k', async () => 2)).toBe(2);
+  });
 });

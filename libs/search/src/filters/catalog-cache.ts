@@ -17,36 +17,78 @@
 export const SEARCH_CLOCK = Symbol('SEARCH_CLOCK');
 
 export class CatalogCache<T> {
-  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
+  private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = () => Date.now(),
     /** Keys kept at most (oldest dropped first): filters are user input, so the map must not grow with them. */
     private readonly maxEntries = 256,
+    /**
+     * How long past the TTL a settled answer may still be served while one read refreshes it in the
+     * background (0: never; every caller after the TTL waits for the new read). For reads whose cost
+     * grows with the data (a live count over a repository being indexed), so that one search per TTL
+     * does not carry that read on its own path.
+     */
+    private readonly staleMs = 0,
   ) {}
 
   /**
    * The remembered answer for `key` if younger than the TTL (or still being read), else `load()`'s.
-   * `fresh` skips what is remembered and replaces it. A failed read is not remembered.
+   * Within `staleMs` past the TTL, the remembered answer while `load()` runs in the background (one
+   * at a time; its failure keeps the old answer until it is too old). `fresh` skips what is
+   * remembered and replaces it. A failed read is not remembered.
    */
   get(key: string, load: () => Promise<T>, fresh = false): Promise<T> {
     const now = this.now();
     const hit = this.entries.get(key);
-    if (!fresh && hit && now - hit.at < this.ttlMs) return hit.value;
+    if (!fresh && hit) {
+      const age = now - hit.at;
+      if (age < this.ttlMs) return hit.value;
+      if (age < this.ttlMs + this.staleMs && hit.settled) {
+        if (!hit.refreshing) this.refresh(key, hit, load, now);
+        return hit.value;
+      }
+    }
     const value = load();
     if (this.ttlMs <= 0) return value;
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    const entry = { at: now, value };
-    this.entries.set(key, entry);
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    const entry: Entry<T> = { at: now, value, settled: false, refreshing: false };
+    this.put(key, entry);
+    value.then(
+      () => (entry.settled = true),
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
   }
 
   clear(): void {
     this.entries.clear();
   }
+
+  private refresh(key: string, stale: Entry<T>, load: () => Promise<T>, now: number): void {
+    stale.refreshing = true;
+    load().then(
+      (v) => {
+        if (this.entries.get(key) === stale) this.put(key, { at: now, value: Promise.resolve(v), settled: true, refreshing: false });
+      },
+      () => (stale.refreshing = false),
+    );
+  }
+
+  private put(key: string, entry: Entry<T>): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, entry);
+  }
+}
+
+interface Entry<T> {
+  at: number;
+  value: Promise<T>;
+  /** The read answered (a stale answer is served only once it has). */
+  settled: boolean;
+  /** A background read is replacing it. */
+  refreshing: boolean;
 }
