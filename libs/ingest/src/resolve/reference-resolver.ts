@@ -69,6 +69,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     this.py = this.ownPy = new PyChecker({
       maxFiles: config.ingest.pyPreciseMaxFiles,
       maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
+      tyMaxRssMb: config.ingest.pyTyMaxRssMb,
       checker: config.ingest.pyChecker,
       tyBinary: config.ingest.pyTyPath,
       requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,
@@ -230,6 +231,9 @@ export class ReferenceResolver implements OnModuleDestroy {
         const failed = this.py.failure(repoId);
         if (failed) {
           pyStats.failed = failed;
+          // ty stopped at its memory cap: the run fell back to the fast resolver, said where the checker's choice is.
+          const capped = this.py.memoryCapped(repoId);
+          if (capped) pyStats.fallback = `${capped}: the fast resolver answers the rest`;
           this.logger.warn(`${repoId}: pyright given up (${failed}); the fast resolver answers the rest of this run`);
         }
         pyStats.asked += out.length;
