@@ -105,11 +105,13 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /**
-   * Pyright alone (a Python file changed, no TS/JS one). Not when its questions wait for a phase of
-   * their own: its start-up and stubs would compete with the parse for the CPU.
+   * Pyright alone (a Python file changed, no TS/JS one). Not pyright when its questions wait for a
+   * phase of their own: its start-up and stubs would compete with the parse for the CPU. ty is
+   * started either way: its start-up and stubs cost ~0.1 s of CPU, which a small repository otherwise
+   * waits for after its graph is written.
    */
   preparePython(repoId: string, rootPath: string, paths: string[]): void {
-    if (this.config.ingest.pyResolver === 'precise' && !this.defersPython) this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
+    if (this.config.ingest.pyResolver === 'precise' && (!this.defersPython || this.py.checker === 'ty')) this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
   }
 
   /**
