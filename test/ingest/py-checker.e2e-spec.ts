@@ -83,7 +83,8 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
   beforeAll(async () => {
     await h.init();
     dir = h.copyOf(FIXTURE);
-    ({ ingest: precise } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' }));
+    // pyright by name, whatever INGEST_PY_CHECKER says: these edges need its inference of unannotated returns.
+    ({ ingest: precise } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyChecker: 'pyright' }));
   });
 
   afterAll(async () => {
@@ -332,8 +333,8 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
   });
 
   it('with the real pyright, deferred and inline write the same graph', async () => {
-    const { ingest: deferred, resolver: r1 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred' });
-    const { ingest: inline, resolver: r2 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline' });
+    const { ingest: deferred, resolver: r1 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred', pyChecker: 'pyright' });
+    const { ingest: inline, resolver: r2 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'pyright' });
     const a = await deferred.index({ path: FIXTURE, name: repos.deferred, embed: false });
     const b = await inline.index({ path: FIXTURE, name: repos.inline, embed: false });
     expect(a.resolver.pyPrecise).toMatchObject({ phase: 'deferred' });
