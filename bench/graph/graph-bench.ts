@@ -19,6 +19,9 @@
  * off (every run computes its vectors), what a default index does; --py-phase deferred|inline sets
  * INGEST_PY_PRECISE_PHASE for the precise runs (default: the configured one).
  *
+ * --py-checkers ty,pyright (with --index/--index-only): one precise mode per Python checker, all
+ * alternated with fast in the same rounds (`precise:ty`, `precise:pyright`), each ratio to fast.
+ *
  * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
  * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
  * beside the others: each language's figure with and without SCIP.
@@ -326,23 +329,29 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
   // One parse pool and one checker thread for every run, as in a long-lived worker; each run gets a
   // fresh service whose repository has no compiler state (a first index).
   // Python too: `precise` is pyright as well (INGEST_PY_RESOLVER), a fresh process per run.
-  const service = async (mode: 'fast' | 'precise', repo: string) => {
+  // Modes: `fast`, and `precise` (the configured checker) or one `precise:<checker>` per --py-checkers entry.
+  const checkers = arg('py-checkers', '').split(',').filter(Boolean) as ('ty' | 'pyright')[];
+  const modes = ['fast', ...(checkers.length ? checkers.map((c) => `precise:${c}`) : ['precise'])];
+  const service = async (mode: string, repo: string) => {
     h.checker.forget(repo);
-    return h.serviceWith({ tsResolver: mode, pyResolver: mode, ...(pyPhase ? { pyPrecisePhase: pyPhase } : {}) });
+    const [resolver, checker] = mode.split(':') as ['fast' | 'precise', ('ty' | 'pyright')?];
+    return h.serviceWith({ tsResolver: resolver, pyResolver: resolver, ...(checker ? { pyChecker: checker } : {}), ...(pyPhase ? { pyPrecisePhase: pyPhase } : {}) });
   };
   const loads: string[] = [];
-  const phases: Record<'fast' | 'precise', { embedMs?: number; pyPhaseMs?: number; pyWaitMs?: number; edges: number; unresolved: number }[]> = { fast: [], precise: [] };
+  const each = <T>(): Record<string, T[]> => Object.fromEntries(modes.map((m) => [m, [] as T[]]));
+  const phases = each<{ embedMs?: number; pyPhaseMs?: number; pyWaitMs?: number; edges: number; unresolved: number; load: string }>();
   // Per process: other runs of this bench on the same Neo4j keep their own repositories.
-  const names = { fast: `bench-graph-fast-${process.pid}`, precise: `bench-graph-precise-${process.pid}` };
-  const ms: Record<'fast' | 'precise', number[]> = { fast: [], precise: [] };
-  const cpu: Record<'fast' | 'precise', number[]> = { fast: [], precise: [] };
+  const names: Record<string, string> = Object.fromEntries(modes.map((m) => [m, `bench-graph-${m.replace(':', '-')}-${process.pid}`]));
+  const ms = each<number>();
+  const cpu = each<number>();
   const rechecked: number[] = [];
   const py: unknown[] = [];
   try {
     // Round 0 warms up (threads, the compiler's lib files, query plans) and is not counted.
     for (let i = 1 - warmup; i <= runs; i++) {
       // Alternate who goes first so neither mode always inherits a warm or throttled CPU.
-      for (const mode of i % 2 === 0 ? (['fast', 'precise'] as const) : (['precise', 'fast'] as const)) {
+      const k = ((i % modes.length) + modes.length) % modes.length;
+      for (const mode of [...modes.slice(k), ...modes.slice(0, k)]) {
         const repo = names[mode];
         await h.repo.deleteRepository(repo);
         const { ingest: indexer, resolver } = await service(mode, repo);
@@ -359,17 +368,18 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
         if (i <= 0) continue;
         ms[mode].push(took);
         loads.push(load);
-        phases[mode].push({ embedMs: r.timingsMs.embed, pyPhaseMs: r.resolver.pyPrecise?.phaseMs, pyWaitMs: r.timingsMs.pyPhaseWait, edges: r.edges.total, unresolved: r.edges.unresolved });
+        phases[mode].push({ embedMs: r.timingsMs.embed, pyPhaseMs: r.resolver.pyPrecise?.phaseMs, pyWaitMs: r.timingsMs.pyPhaseWait, edges: r.edges.total, unresolved: r.edges.unresolved, load });
         cpu[mode].push((used.user + used.system) / 1000 + (r.resolver.pyPrecise?.cpuMs ?? 0));
         if (r.resolver.precise) rechecked.push(r.resolver.precise.rechecked);
         if (r.resolver.pyPrecise) py.push(r.resolver.pyPrecise);
       }
     }
     // A re-index with nothing changed, precise resolver state kept: how incremental runs behave.
-    const { ingest: kept, resolver } = await service('precise', names.precise);
-    await kept.index({ path: root, name: names.precise, embed });
+    const keptMode = modes[1];
+    const { ingest: kept, resolver } = await service(keptMode, names[keptMode]);
+    await kept.index({ path: root, name: names[keptMode], embed });
     const t = performance.now();
-    const again = await kept.index({ path: root, name: names.precise, embed });
+    const again = await kept.index({ path: root, name: names[keptMode], embed });
     reindex = { ms: performance.now() - t, rechecked: again.resolver.precise?.rechecked, resolveMs: again.timingsMs.resolve, py: again.resolver.pyPrecise };
     await resolver.onModuleDestroy();
   } finally {
@@ -377,12 +387,18 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
   }
   // The bench's own process is the worker here (walk, parse, resolve, writes): its peak over all runs so far.
   const workerPeakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const [, first] = modes;
+  const byMode = Object.fromEntries(modes.slice(1).map((m) => [m, { ms: median(ms[m]), ratio: median(ms[m]) / median(ms.fast), cpuMs: median(cpu[m]), cpuRatio: median(cpu[m]) / median(cpu.fast) }]));
   const out = {
-    fastMs: median(ms.fast), preciseMs: median(ms.precise), ratio: median(ms.precise) / median(ms.fast), runs: ms,
-    fastCpuMs: median(cpu.fast), preciseCpuMs: median(cpu.precise), cpuRatio: median(cpu.precise) / median(cpu.fast), cpu,
+    fastMs: median(ms.fast), preciseMs: median(ms[first]), ratio: median(ms[first]) / median(ms.fast), runs: ms,
+    fastCpuMs: median(cpu.fast), preciseCpuMs: median(cpu[first]), cpuRatio: median(cpu[first]) / median(cpu.fast), cpu, byMode,
     rechecked, py, reindex, workerPeakMb, embed, pyPhase: pyPhase ?? h.config.ingest.pyPrecisePhase, phases, loads,
   };
-  printTable([[`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (${embed ? 'embeddings by the local model' : 'no embeddings'})`, 'fast ms', 'precise ms', 'precise / fast'], ['median', out.fastMs, out.preciseMs, out.ratio.toFixed(2)]]);
+  printTable([
+    [`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (${embed ? 'embeddings by the local model' : 'no embeddings'})`, 'median ms', '/ fast', 'CPU / fast', 'load (1-min) per run'],
+    ['fast', out.fastMs, '1.00', '1.00', phases.fast.map((p) => p.load.split(' ')[0]).join(' ')],
+    ...modes.slice(1).map((m) => [m, byMode[m].ms, byMode[m].ratio.toFixed(2), byMode[m].cpuRatio.toFixed(2), phases[m].map((p) => p.load.split(' ')[0]).join(' ')]),
+  ]);
   return out;
 }
 

@@ -83,7 +83,8 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
   beforeAll(async () => {
     await h.init();
     dir = h.copyOf(FIXTURE);
-    ({ ingest: precise } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' }));
+    // pyright by name, whatever INGEST_PY_CHECKER says: these edges need its inference of unannotated returns.
+    ({ ingest: precise } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyChecker: 'pyright' }));
   });
 
   afterAll(async () => {
@@ -332,8 +333,8 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
   });
 
   it('with the real pyright, deferred and inline write the same graph', async () => {
-    const { ingest: deferred, resolver: r1 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred' });
-    const { ingest: inline, resolver: r2 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline' });
+    const { ingest: deferred, resolver: r1 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred', pyChecker: 'pyright' });
+    const { ingest: inline, resolver: r2 } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'pyright' });
     const a = await deferred.index({ path: FIXTURE, name: repos.deferred, embed: false });
     const b = await inline.index({ path: FIXTURE, name: repos.inline, embed: false });
     expect(a.resolver.pyPrecise).toMatchObject({ phase: 'deferred' });
@@ -407,7 +408,7 @@ describe('pyright processes are bounded (INGEST_PY_PRECISE_MAX_PROCESSES, INGEST
 
 describe('ty behind the same LSP client (INGEST_PY_CHECKER=ty; the real ty that set-up installs, and fake servers)', () => {
   const h = new IngestHarness();
-  const repos = { ty: runId('py-ty'), tyDeferred: runId('py-ty-deferred'), fallback: runId('py-ty-fallback'), mid: runId('py-ty-mid'), fast: runId('py-ty-fast') };
+  const repos = { ty: runId('py-ty'), tyDeferred: runId('py-ty-deferred'), fallback: runId('py-ty-fallback'), mid: runId('py-ty-mid'), fast: runId('py-ty-fast'), capped: runId('py-ty-capped') };
   const FAKE = path.join(ROOT, 'test/ingest/py-checker-fake-server.js');
   // Where scripts/pycheckers.sh (run by npm start / npm test) puts it.
   const TY = path.join(ROOT, '.cache/pycheckers/ty/ty');
@@ -515,6 +516,27 @@ describe('ty behind the same LSP client (INGEST_PY_CHECKER=ty; the real ty that 
       expect(await alive(pid)).toBe(false);
       const edges = await calls(repos.mid);
       for (const e of await calls(repos.fast)) expect(edges).toContain(e);
+    } finally {
+      await resolver.onModuleDestroy();
+    }
+  });
+
+  withTy('ty over its memory cap (INGEST_PY_TY_MAX_RSS_MB) is stopped: the result says why, the graph keeps the fast edges, a run as large does not start it again', async () => {
+    // 8 MB: below what ty holds once it has answered `initialize` (~10 MB), so the cap is passed before any question.
+    const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'ty', pyTyPath: TY, pyTyMaxRssMb: 8 });
+    try {
+      const own = h.copyOf(FIXTURE);
+      const run = await ingest.index({ path: own, name: repos.capped, embed: false });
+      expect(run.resolver.pyPrecise).toMatchObject({ checker: 'ty', fallback: expect.stringMatching(/^ty reached its memory cap \(\d+ MB > INGEST_PY_TY_MAX_RSS_MB 8\)/) });
+      expect(run.resolver.pyPrecise?.answered ?? 0).toBe(0);
+      expect(await calls(repos.capped)).toEqual(await calls(repos.fast));
+
+      // An edit makes the next run resolve again: ty is not started for as many files.
+      expect(returnExpress(own)).toBe(true);
+      const again = await ingest.index({ path: own, name: repos.capped, embed: false });
+      expect(again.resolver.py).toBe('fast');
+      expect(again.resolver.pyPrecise).toMatchObject({ fallback: expect.stringMatching(/memory cap .* on a run of 5 files: not started again for 5/), skipped: expect.stringMatching(/not started again/) });
+      expect(await calls(repos.capped)).not.toContain('run -> Express.checkout precise/compiler');
     } finally {
       await resolver.onModuleDestroy();
     }

@@ -95,6 +95,10 @@ export const envSchema = z.object({
   INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
   // ty's executable (default: .cache/pycheckers/ty/ty under the project root).
   INGEST_PY_TY_PATH: z.string().optional(),
+  // ty's resident memory cap (MB): ty takes no heap limit, so its memory is read every 250 ms and past
+  // this the process is stopped, the fast resolver answering the rest (resolver.pyPrecise.fallback says
+  // so). Default above salt's 1.9 GB peak (3,899 files), about what pyright reaches under its 2048 MB heap.
+  INGEST_PY_TY_MAX_RSS_MB: positiveInt.min(8).default(2560),
   // Above this many Python files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_PY_PRECISE_MAX_FILES: positiveInt.default(10_000),
   // Heap limit (MB) of each pyright process (one per repository, kept between runs).
@@ -310,6 +314,8 @@ export interface AppConfig {
     pyChecker: 'pyright' | 'ty';
     /** INGEST_PY_TY_PATH: ty's executable. */
     pyTyPath: string;
+    /** INGEST_PY_TY_MAX_RSS_MB: ty's resident memory cap. */
+    pyTyMaxRssMb: number;
     pyPreciseMaxHeapMb: number;
     pyPreciseMaxProcesses: number;
     pyPreciseIdleMs: number;
@@ -414,6 +420,7 @@ export function toAppConfig(env: Env): AppConfig {
       pyPreciseMaxFiles: env.INGEST_PY_PRECISE_MAX_FILES,
       pyChecker: env.INGEST_PY_CHECKER,
       pyTyPath: path.resolve(env.INGEST_PY_TY_PATH ?? path.join(root, '.cache', 'pycheckers', 'ty', 'ty')),
+      pyTyMaxRssMb: env.INGEST_PY_TY_MAX_RSS_MB,
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
       pyPreciseMaxProcesses: env.INGEST_PY_PRECISE_MAX_PROCESSES,
       pyPreciseIdleMs: env.INGEST_PY_PRECISE_IDLE_MS,

@@ -69,6 +69,7 @@ export class ReferenceResolver implements OnModuleDestroy {
     this.py = this.ownPy = new PyChecker({
       maxFiles: config.ingest.pyPreciseMaxFiles,
       maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
+      tyMaxRssMb: config.ingest.pyTyMaxRssMb,
       checker: config.ingest.pyChecker,
       tyBinary: config.ingest.pyTyPath,
       requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,
@@ -104,11 +105,13 @@ export class ReferenceResolver implements OnModuleDestroy {
   }
 
   /**
-   * Pyright alone (a Python file changed, no TS/JS one). Not when its questions wait for a phase of
-   * their own: its start-up and stubs would compete with the parse for the CPU.
+   * Pyright alone (a Python file changed, no TS/JS one). Not pyright when its questions wait for a
+   * phase of their own: its start-up and stubs would compete with the parse for the CPU. ty is
+   * started either way: its start-up and stubs cost ~0.1 s of CPU, which a small repository otherwise
+   * waits for after its graph is written.
    */
   preparePython(repoId: string, rootPath: string, paths: string[]): void {
-    if (this.config.ingest.pyResolver === 'precise' && !this.defersPython) this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
+    if (this.config.ingest.pyResolver === 'precise' && (!this.defersPython || this.py.checker === 'ty')) this.py.prepare(repoId, rootPath, paths.filter((p) => languageForPath(p) === 'python'));
   }
 
   /**
@@ -230,6 +233,9 @@ export class ReferenceResolver implements OnModuleDestroy {
         const failed = this.py.failure(repoId);
         if (failed) {
           pyStats.failed = failed;
+          // ty stopped at its memory cap: the run fell back to the fast resolver, said where the checker's choice is.
+          const capped = this.py.memoryCapped(repoId);
+          if (capped) pyStats.fallback = `${capped}: the fast resolver answers the rest`;
           this.logger.warn(`${repoId}: pyright given up (${failed}); the fast resolver answers the rest of this run`);
         }
         pyStats.asked += out.length;

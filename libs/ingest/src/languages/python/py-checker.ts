@@ -18,7 +18,10 @@ export interface PyCheckerQuery {
 export interface PyRunStats {
   /** The checker that answered (INGEST_PY_CHECKER, or pyright when the one asked for is not installed). */
   checker?: PyCheckerName;
-  /** Why the checker asked for is not the one that answered (it is not installed). */
+  /**
+   * Why the checker asked for is not the one that answered (it is not installed), or why it stopped
+   * answering part-way (ty reached its memory cap): the fast resolver's answers stand for the rest.
+   */
   fallback?: string;
   /** Python files the checker's program covers. */
   files: number;
@@ -49,6 +52,10 @@ export interface PyCheckerOptions {
   maxFiles: number;
   /** V8 heap limit of the checker process, MB. */
   maxHeapMb: number;
+  /** ty's resident memory cap, MB: past it the process is stopped and the fast resolver answers the rest (INGEST_PY_TY_MAX_RSS_MB). */
+  tyMaxRssMb?: number;
+  /** How often ty's resident memory is read against its cap, ms. */
+  memoryPollMs?: number;
   /** The language server's entry (default: the installed `pyright` package's). */
   serverScript?: string;
   /** Longest wait for one answer; past it the process is stopped and the run goes on without it. */
@@ -65,6 +72,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 const DEFAULT_MAX_PROCESSES = 2;
+/** ty's memory read every this often, ms: /proc reads cost microseconds; a second of overshoot at ty's allocation rate is tens of MB. */
+const DEFAULT_MEMORY_POLL_MS = 250;
 const DEFAULT_IDLE_MS = 10 * 60_000;
 /** Answers pending at once: the server answers one at a time, pipelining only saves round trips. */
 const IN_FLIGHT = 64;
@@ -106,6 +115,12 @@ interface Session {
   lastAnswer: number;
   /** Whether it has answered a question yet (the first one loads the standard library's stubs). */
   warm?: boolean;
+  /** Reads the process's resident memory against its cap (ty only). */
+  memoryPoll?: NodeJS.Timeout;
+  /** Set when the process was stopped at its memory cap. */
+  capped?: string;
+  /** Python files of the program it was started with. */
+  fileCount: number;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -140,6 +155,8 @@ export class PyChecker {
   private readonly startFailures = new Map<string, string>();
   /** Why a repository's checker was given up during `answer`, until `failure` reads it. */
   private readonly runFailures = new Map<string, string>();
+  /** Repositories whose ty reached its memory cap: why, and at how many files (as large a program is not started again). */
+  private readonly capped = new Map<string, { why: string; files: number }>();
   readonly script: string | undefined;
   private readonly requestMs: number;
   private readonly startMs: number;
@@ -192,6 +209,12 @@ export class PyChecker {
     if (files.length > this.opts.maxFiles) {
       this.forget(key);
       return { ...this.said, files: files.length, rechecked: 0, skipped: `${files.length} Python files > INGEST_PY_PRECISE_MAX_FILES (${this.opts.maxFiles})` };
+    }
+    const capped = this.capped.get(key);
+    if (capped && files.length >= capped.files) {
+      this.forget(key);
+      const why = `${capped.why} on a run of ${capped.files} files: not started again for ${files.length}`;
+      return { ...this.said, fallback: why, files: files.length, rechecked: 0, skipped: why };
     }
     const hung = this.startFailures.get(key);
     if (hung) {
@@ -260,6 +283,8 @@ export class PyChecker {
     if (!s || s.dead) return out;
     this.runFailures.delete(key);
     this.touch(s);
+    // Read once before asking: a cap already passed (e.g. while the workspace loaded) stops it now, not a poll later.
+    this.checkMemory(s);
     const lines = new Map<string, SourceLines | undefined>();
     const linesOf = (rel: string) => {
       if (!lines.has(rel)) {
@@ -288,7 +313,7 @@ export class PyChecker {
       }
     };
     await held(s, () => Promise.all(Array.from({ length: Math.min(IN_FLIGHT, queries.length) }, worker)));
-    if (s.dead && s.dead !== 'stopped') this.runFailures.set(key, `${s.timedOut ?? s.dead} after ${out.filter((o) => o !== undefined).length} answers`);
+    if (s.dead && s.dead !== 'stopped') this.runFailures.set(key, `${s.capped ?? s.timedOut ?? s.dead} after ${out.filter((o) => o !== undefined).length} answers`);
     return out;
   }
 
@@ -297,6 +322,25 @@ export class PyChecker {
     const why = this.runFailures.get(key);
     this.runFailures.delete(key);
     return why;
+  }
+
+  /** Why the repository's ty was stopped at its memory cap (until a run of fewer files starts it again). */
+  memoryCapped(key: string): string | undefined {
+    return this.capped.get(key)?.why;
+  }
+
+  /** ty's resident memory against its cap: past it the process is stopped, and remembered so a run as large does not start it again. */
+  private checkMemory(s: Session): void {
+    const cap = this.opts.tyMaxRssMb;
+    if (this.checker !== 'ty' || !cap || s.dead) return;
+    const rss = residentMb(s.child);
+    if (rss === undefined || rss <= cap) return;
+    const why = `ty reached its memory cap (${rss} MB > INGEST_PY_TY_MAX_RSS_MB ${cap})`;
+    s.capped = why;
+    this.capped.set(s.key, { why, files: Math.max(s.hashes.size, s.fileCount) });
+    if (this.sessions.get(s.key) === s) this.sessions.delete(s.key);
+    s.dead ??= why;
+    stop(s, 'SIGKILL');
   }
 
   /**
@@ -389,7 +433,7 @@ export class PyChecker {
           });
     const writer = new SettledWriter(child.stdin!);
     const conn = createMessageConnection(new StreamMessageReader(child.stdout!), writer);
-    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0 };
+    const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0, fileCount: paths.length };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
     const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
@@ -422,6 +466,7 @@ export class PyChecker {
     const died = (why: string) => {
       if (s.dead) return;
       s.dead = why;
+      if (s.memoryPoll) clearInterval(s.memoryPoll);
       conn.dispose();
       if (this.sessions.get(key) === s) this.sessions.delete(key);
       listed();
@@ -456,6 +501,10 @@ export class PyChecker {
       if (s.dead) throw new Error(s.dead);
     })();
     s.ready.catch(() => undefined);
+    if (this.checker === 'ty' && this.opts.tyMaxRssMb) {
+      s.memoryPoll = setInterval(() => this.checkMemory(s), this.opts.memoryPollMs ?? DEFAULT_MEMORY_POLL_MS);
+      s.memoryPoll.unref();
+    }
     this.sessions.set(key, s);
     return s;
   }
@@ -525,6 +574,7 @@ function tySettings(extraPaths: string[]): Record<string, unknown> {
 
 function stop(s: Session, signal: NodeJS.Signals = 'SIGTERM'): void {
   if (s.idle) clearTimeout(s.idle);
+  if (s.memoryPoll) clearInterval(s.memoryPoll);
   s.dead ??= 'stopped';
   try {
     s.conn.dispose();
@@ -553,6 +603,16 @@ function sitesOf(defs: unknown): DefinitionSite[] {
 
 interface LspRange {
   start: { line: number; character: number };
+}
+
+/** Resident memory of a process now, MB (Linux; undefined elsewhere or once it has exited). */
+function residentMb(child: ChildProcess): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function peak(child: ChildProcess): { peakMb?: number } {
