@@ -6,8 +6,8 @@ import { Neo4jService } from '@scopegraph/graph';
 import type { ScopeRef } from './impact.service';
 import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
-import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
-import { ioProtocolMethod, lookedUpNames, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
+import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, mkdocsHookFiles, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
+import { inAbstractClass, ioProtocolMethod, lookedUpNames, pluginBaseMember, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
 import { BY_NAME_PROTOCOLS, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
 import { HandedFolder, handedFolderOf, pathHandedFolders } from './python-paths';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
@@ -163,12 +163,14 @@ export class DeadCodeService {
     // Held in an object: the callback below sets it, which TypeScript's narrowing does not follow.
     const config: { python: { path: string; pkg: string } | null } = { python: null };
     const classes = pythonMethodClasses(open);
+    const mkdocsHooks = new Set<string>();
     const elsewhere = await namesOutsideCode(repo.rootPath, new Set(files.map((f) => f.path)), new Set([...names, ...classes.values()]), (p, text) => {
       // A launcher script (`#!/usr/bin/env python`) imports the package to run it, not to configure it.
       const pkg = !config.python && !text.startsWith('#!') ? importsOwnPackage(text, packages) : null;
       if (pkg) config.python = { path: p, pkg };
+      if (/(^|\/)mkdocs\.ya?ml$/.test(p)) for (const h of mkdocsHookFiles(p, text)) mkdocsHooks.add(h);
     });
-    const python = pythonContext(pythonFiles);
+    const python = pythonContext(pythonFiles, mkdocsHooks);
     const handed = pathHandedFolders(pythonFiles, files.map((f) => f.path));
     const api = pythonApiContext(pythonFiles, manifests.read);
     const unresolvedByName = new Map<string, number>();
@@ -241,6 +243,7 @@ export class DeadCodeService {
         inheritsOutside: inheritedOutsideBase(r, r.outsideAncestors),
         configuredInPython: config.python && inPackage(r.path, config.python.pkg) ? config.python.path : null,
         pythonApi: pythonPublicApi(r, api),
+        pluginBase: pluginBaseMember(r, api, r.language === 'python' && r.kind === 'method' && r.startLine !== null && inAbstractClass(sources.get(r.path) ?? [], Number(r.startLine))),
         handedFolder: r.language === 'python' ? handedFolderOf(r, handed) : null,
         lookedUpClass: classes.has(r.id) && lookups.has(classes.get(r.id)!) ? classes.get(r.id)! : null,
         classOutsideCode: classes.has(r.id) ? { name: classes.get(r.id)!, ...(elsewhere.get(classes.get(r.id)!) ?? { path: '', count: 0 }) } : null,
@@ -284,6 +287,8 @@ interface Evidence {
   configuredInPython?: string | null;
   /** Python: why the declaration is public API of an installable package (import pkg.mod), or null. */
   pythonApi?: string | null;
+  /** Python methods: why a protected method is API of a public plugin base class (subclasses outside override or call it). */
+  pluginBase?: string | null;
   /** Python methods: the class's name, where code looks it up by a string (`component.get("Core")`). */
   lookedUpClass?: string | null;
   /** Python: the folder the declaration lies in, which the package hands out as a path (stubs for an analyser, sys.path). */
@@ -411,6 +416,10 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
       reasons.push('exported, though nothing in this application imports it');
     }
   }
+  if (e.pluginBase) {
+    confidence -= 0.3;
+    reasons.push(e.pluginBase);
+  }
   if (e.lookedUpClass && !e.pythonApi) {
     confidence -= 0.3;
     reasons.push(`its class ${e.lookedUpClass} is looked up by a string ("${e.lookedUpClass}" in a call or subscript): a registry hands the instance to code that calls its methods`);
@@ -518,6 +527,7 @@ export function entryPoint(
   manifests?: Pick<Manifests, 'entryFunctions' | 'library'>,
 ): string | null {
   if (isTestSuitePath(r.path) || /^test/i.test(r.name)) return 'test';
+  if (r.path.endsWith('.pyi')) return 'a declaration in a .pyi stub: stubs are read by type checkers, never run';
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
   if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';

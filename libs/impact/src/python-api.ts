@@ -100,6 +100,29 @@ export function pythonPublicApi(
   return null;
 }
 
+/** A module for plugin authors: `plugin(s)` in its dotted name (`certbot.plugins.dns_common_lexicon`). */
+const PLUGIN_MODULE = /(^|\.)\w*plugins?\w*(\.|$)/i;
+
+/**
+ * Why a protected method (`_x`, not name-mangled `__x`) is API, or null: its class is a public plugin
+ * base of an importable package (public class of a plugin module that declares @abstractmethod members),
+ * whose subclasses in other distributions override or call it. Plugins themselves, which also live
+ * in plugin folders, declare no abstract members and stay candidates.
+ */
+export function pluginBaseMember(
+  r: { name: string; kind: string; path: string; language: string; qualifiedName?: string | null; parentKind: string | null },
+  ctx: PythonApiContext,
+  abstractClass: boolean,
+): string | null {
+  if (r.language !== 'python' || r.kind !== 'method' || r.parentKind !== 'class' || !/^_[^_]/.test(r.name) || !abstractClass) return null;
+  if (!ctx.installable || ctx.application || !publicModulePath(r.path, ctx.packageDirs)) return null;
+  const classes = (r.qualifiedName || r.name).split('.').slice(0, -1);
+  if (!classes.length || classes.some((c) => c.startsWith('_'))) return null;
+  const cls = classes[classes.length - 1];
+  if (!PLUGIN_MODULE.test(moduleName(r.path, ctx.packageDirs) ?? '')) return null;
+  return `protected method of the public plugin base class ${cls}: plugins in other distributions subclass it and call or override it`;
+}
+
 /** Methods io and every consumer of file objects call by name (io wrappers, shutil, tarfile, csv). */
 const IO_METHODS = /^(read|read1|readinto|readinto1|readline|readlines|readall|write|writelines|seek|tell|truncate|flush|close|closed|fileno|isatty|seekable|readable|writable|detach|peek)$/;
 const IO_BASE = /^(?:io\.|_io\.)?(IOBase|RawIOBase|BufferedIOBase|TextIOBase|TextIOWrapper|BufferedReader|BufferedWriter|BufferedRandom|BufferedRWPair|BytesIO|StringIO|FileIO)$/;
@@ -129,25 +152,41 @@ export function siblingMethods(lines: string[], startLine: number): Set<string> 
   const out = new Set<string>();
   const own = lines[startLine - 1] ?? '';
   const indent = own.length - own.trimStart().length;
+  for (const l of enclosingClassBody(lines, startLine) ?? []) {
+    const m = l.match(/^(\s*)(?:async\s+)?def\s+(\w+)/);
+    if (m && m[1].length === indent) out.add(m[2]);
+  }
+  return out;
+}
+
+/** The body lines of the class a method (starting at `startLine`, 1-based) is declared in, or null when it is not directly in one. */
+function enclosingClassBody(lines: string[], startLine: number): string[] | null {
+  const own = lines[startLine - 1] ?? '';
+  const indent = own.length - own.trimStart().length;
   let at = startLine - 2;
   for (; at >= 0; at--) {
     const l = lines[at];
     if (!l.trim() || l.trimStart().startsWith('#')) continue;
     const ind = l.length - l.trimStart().length;
     if (ind < indent && /^\s*class\s/.test(l)) break;
-    if (ind < indent && !/^\s*@/.test(l) && !/^\s*[)\]]/.test(l) && /^\s*(def|async\s+def|class)\s/.test(l)) return out;
+    if (ind < indent && !/^\s*@/.test(l) && !/^\s*[)\]]/.test(l) && /^\s*(def|async\s+def|class)\s/.test(l)) return null;
   }
-  if (at < 0) return out;
+  if (at < 0) return null;
+  const body: string[] = [];
+  const classIndent = lines[at].length - lines[at].trimStart().length;
   for (let i = at + 1; i < lines.length; i++) {
     const l = lines[i];
     if (!l.trim() || l.trimStart().startsWith('#')) continue;
     const ind = l.length - l.trimStart().length;
-    const classIndent = lines[at].length - lines[at].trimStart().length;
     if (ind <= classIndent && !/^\s*[)\]]/.test(l)) break;
-    const m = l.match(/^(\s*)(?:async\s+)?def\s+(\w+)/);
-    if (m && m[1].length === indent) out.add(m[2]);
+    body.push(l);
   }
-  return out;
+  return body;
+}
+
+/** Whether the class around a method declares abstract members (`@abstractmethod`): an ABC written to be subclassed. `raise NotImplementedError` does not count: thonny's own plugin classes use it for their internal bases, which sample I found dead. */
+export function inAbstractClass(lines: string[], startLine: number): boolean {
+  return (enclosingClassBody(lines, startLine) ?? []).some((l) => /^\s*@(abc\.)?abstract(method|property)\b/.test(l));
 }
 
 /**

@@ -3,6 +3,9 @@
 // implementers, classes that inherit an outside class through classes of the repository, and
 // programs whose users write Python configuration against the package's own API.
 
+import * as path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
 /** Modules a Python file imports (`import a.b`, `from a.b import c`, also inside try/if blocks). */
 export function pythonImports(text: string): Set<string> {
   const out = new Set<string>();
@@ -23,13 +26,20 @@ interface Convention {
   framework: string;
   kind: 'function' | 'method';
   name: RegExp;
-  /** The module whose import (by the same file, or by any file of the repository) shows the framework is in use. */
-  module: string;
+  /** The module whose import (by the same file, or by any file of the repository) shows the framework is in use; none: only `file`, `marker` or `anywhere` apply. */
+  module?: string;
   scope: 'file' | 'repository';
   /** A file name the framework loads by itself (doit's dodo.py), with no import needed. */
   file?: RegExp;
   /** Code in the file that hands its objects to the framework (`sys.meta_path.append(self)`), instead of an import. */
-  marker?: RegExp;
+  marker?: RegExp | ((text: string) => boolean);
+  /** The name alone says it: a tool calls it on whatever module it is pointed at, with no import. */
+  anywhere?: boolean;
+}
+
+/** Module-level `revision = ...` and `down_revision = ...` (annotated or not): the shape of an Alembic revision file. */
+export function isAlembicRevision(text: string): boolean {
+  return /^revision\b[ \t]*(?::[^=\n]*)?=/m.test(text) && /^down_revision\b[ \t]*(?::[^=\n]*)?=/m.test(text);
 }
 
 /**
@@ -52,6 +62,10 @@ const CONVENTIONS: Convention[] = [
     scope: 'file',
     marker: /\bsys\.(meta_path|path_hooks)\b|\bimportlib\.(machinery|abc)\b|\bspec_from_loader\(/,
   },
+  // `alembic upgrade/downgrade` imports each revision module of script_location and calls these by name.
+  { framework: 'Alembic calls upgrade()/downgrade() of each revision module (module-level revision and down_revision)', kind: 'function', name: /^(upgrade|downgrade)$/, scope: 'file', marker: isAlembicRevision },
+  // `jupyter nbextension/labextension/server` look these up on the package they are given.
+  { framework: 'Jupyter calls an extension package\'s _jupyter_* hooks by name', kind: 'function', name: /^(_jupyter_\w+|_?load_jupyter_server_extension)$/, scope: 'file', anywhere: true },
 ];
 
 export interface PythonContext {
@@ -61,16 +75,18 @@ export interface PythonContext {
   marked?: Map<Convention, Set<string>>;
   /** Every module imported by some file of the repository. */
   repoImports: Set<string>;
+  /** Python files that an mkdocs.yml lists under `hooks:`: mkdocs calls their on_* event functions. */
+  mkdocsHooks?: Set<string>;
 }
 
-export function pythonContext(files: { path: string; text: string }[]): PythonContext {
+export function pythonContext(files: { path: string; text: string }[], mkdocsHooks: Set<string> = new Set()): PythonContext {
   const fileImports = new Map<string, Set<string>>();
   const repoImports = new Set<string>();
   const marked = new Map<Convention, Set<string>>();
   for (const f of files) {
     if (!/\.pyi?$/.test(f.path)) continue;
     for (const c of CONVENTIONS) {
-      if (!c.marker?.test(f.text)) continue;
+      if (!(typeof c.marker === 'function' ? c.marker(f.text) : c.marker?.test(f.text))) continue;
       if (!marked.has(c)) marked.set(c, new Set());
       marked.get(c)!.add(f.path);
     }
@@ -78,7 +94,22 @@ export function pythonContext(files: { path: string; text: string }[]): PythonCo
     fileImports.set(f.path, imports);
     for (const i of imports) repoImports.add(i);
   }
-  return { fileImports, repoImports, marked };
+  return { fileImports, repoImports, marked, mkdocsHooks };
+}
+
+/** The Python files an mkdocs config lists under `hooks:`, relative to the repository (paths in it are relative to the config). */
+export function mkdocsHookFiles(configPath: string, text: string): string[] {
+  let config: unknown;
+  try {
+    // logLevel silent: mkdocs configs carry `!!python/name:` tags, which only mkdocs resolves.
+    config = parseYaml(text, { logLevel: 'silent' });
+  } catch {
+    return [];
+  }
+  const hooks = config && typeof config === 'object' ? (config as { hooks?: unknown }).hooks : null;
+  if (!Array.isArray(hooks)) return [];
+  const dir = path.posix.dirname(configPath);
+  return hooks.filter((h): h is string => typeof h === 'string' && h.endsWith('.py')).map((h) => path.posix.normalize(path.posix.join(dir, h)));
 }
 
 /** The framework convention that calls this declaration by its name, or null. */
@@ -86,11 +117,12 @@ export function frameworkConvention(r: { name: string; kind: string; path: strin
   if (r.language !== 'python') return null;
   for (const c of CONVENTIONS) {
     if (c.kind !== r.kind || !c.name.test(r.name)) continue;
-    if (c.file?.test(r.path)) return c.framework;
+    if (c.file?.test(r.path) || c.anywhere) return c.framework;
     if (ctx.marked?.get(c)?.has(r.path)) return c.framework;
     const imports = c.scope === 'file' ? ctx.fileImports.get(r.path) ?? new Set<string>() : ctx.repoImports;
-    if (importsModule(imports, c.module)) return c.framework;
+    if (c.module && importsModule(imports, c.module)) return c.framework;
   }
+  if (r.kind === 'function' && /^on_\w+$/.test(r.name) && ctx.mkdocsHooks?.has(r.path)) return 'mkdocs calls the on_* event functions of the hook modules its mkdocs.yml lists';
   return null;
 }
 
