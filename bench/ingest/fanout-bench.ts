@@ -3,6 +3,7 @@
  *
  *   npm run build && npm run bench:fanout -- [--corpus <dir>] [--workers 1,2,3] [--rounds 2 (0: none)]
  *        [--latency-ms 1000] [--batch 32] [--slice 2048] [--local 1,2] [--local-corpus <dir>]
+ *        [--local-ab <other build's dist/apps/worker/src/main.js>]
  *        [--searchable [--searchable-corpus <dir>] [--term <a name it defines>]]
  *
  * Throughput: the corpus is indexed once without vectors (in this process). Then, for each worker
@@ -13,6 +14,9 @@
  * the ideal is linear in workers (each worker has one request in flight: EMBEDDING_OPENAI_CONCURRENCY=1).
  * With --local, the same with the local ONNX model on --local-scopes scopes, against the bare model's
  * own rate measured here first (the ideal there is the cores, not the workers).
+ * --local-ab: each --local count runs twice, this build's worker and the other's, alternated (AB, BA,
+ * ...), each pair after a fresh measure of the bare model, so that each ratio to the bare model and the
+ * A/B comparison are taken side by side under the same load on a shared machine.
  *
  * --searchable: one API and one worker (the default settings), an index started through GraphQL as
  * `scopegraph index` does, and keyword searches every 100 ms for a name the corpus defines: the time
@@ -49,7 +53,7 @@ async function clearVectors(h: IngestHarness, repo: string): Promise<void> {
 }
 
 /** N workers on a prefix of their own; this process runs the index job's side of the fan-out. */
-async function fanOutRound(h: IngestHarness, repo: string, workers: number, env: Record<string, string>, model: string, slice: number) {
+async function fanOutRound(h: IngestHarness, repo: string, workers: number, env: Record<string, string>, model: string, slice: number, workerMain?: string) {
   await clearVectors(h, repo);
   const prefix = runId('fob');
   const config = { ...h.config, queue: { prefix }, ingest: { ...h.config.ingest, embedSlice: slice } };
@@ -61,7 +65,7 @@ async function fanOutRound(h: IngestHarness, repo: string, workers: number, env:
     // phase's steady rate is compared, not a worker's one-off start.
     const ready = env.EMBEDDING_PROVIDER === 'local' ? MODEL_LOADED : WORKER_READY;
     const preload: Record<string, string> = env.EMBEDDING_PROVIDER === 'local' ? { EMBEDDING_PRELOAD: 'true' } : {};
-    children.push(...(await Promise.all(Array.from({ length: workers }, () => startBuiltApp('worker', { ...env, ...preload, QUEUE_PREFIX: prefix, INGEST_EMBED_SLICE: String(slice) }, ready)))));
+    children.push(...(await Promise.all(Array.from({ length: workers }, () => startBuiltApp('worker', { ...env, ...preload, QUEUE_PREFIX: prefix, INGEST_EMBED_SLICE: String(slice) }, ready, { main: workerMain })))));
     const stub = { model, dimensions: DIMENSIONS } as EmbeddingProvider;
     const fanOut = new EmbedFanOut(new IngestRepository(h.neo4j), queues, new EmbeddingCache(queues), stub, config);
     const loadBefore = load();
@@ -145,18 +149,30 @@ async function main(): Promise<void> {
       const texts = rows.map((r) => embeddingText(r, identifierSubTokens));
       const model = createEmbeddingProvider({ provider: 'local', dimensions: DIMENSIONS, modelsDir: loadConfig().embedding.modelsDir });
       await model.embedDocuments(texts.slice(0, 32));
-      const t0 = performance.now();
-      await model.embedDocuments(texts);
-      const bare = texts.length / ((performance.now() - t0) / 1000);
-      await model.close?.();
+      const bareRate = async () => {
+        const t0 = performance.now();
+        await model.embedDocuments(texts);
+        return texts.length / ((performance.now() - t0) / 1000);
+      };
       out.localCorpus = { path: localCorpus, scopes: small.scopes.total };
-      out.localBare = Number(bare.toFixed(1));
+      const other = arg('local-ab', '');
       const localRuns: unknown[] = [];
-      for (const n of local) {
-        const run = await fanOutRound(h, localRepo, n, { EMBEDDING_PROVIDER: 'local' }, model.model, slice);
-        localRuns.push({ workers: n, perSecond: Number(run.perSecond.toFixed(1)), ofBare: Number((run.perSecond / bare).toFixed(2)), load: run.load });
-        console.log(`local model, ${n} worker(s): ${run.perSecond.toFixed(1)}/s (bare ${bare.toFixed(1)}/s, load ${run.load})`);
+      const bares: number[] = [];
+      for (const [round, n] of local.entries()) {
+        const bareLoad = load();
+        const bare = await bareRate();
+        bares.push(bare);
+        console.log(`bare model: ${bare.toFixed(1)}/s (load ${bareLoad}→${load()})`);
+        const builds: [string, string | undefined][] = other ? [['this', undefined], ['other', other]] : [['this', undefined]];
+        if (round % 2 === 1) builds.reverse();
+        for (const [build, workerMain] of builds) {
+          const run = await fanOutRound(h, localRepo, n, { EMBEDDING_PROVIDER: 'local' }, model.model, slice, workerMain);
+          localRuns.push({ build, workers: n, perSecond: Number(run.perSecond.toFixed(1)), bare: Number(bare.toFixed(1)), ofBare: Number((run.perSecond / bare).toFixed(2)), load: run.load });
+          console.log(`local model, ${build} build, ${n} worker(s): ${run.perSecond.toFixed(1)}/s = ${(run.perSecond / bare).toFixed(2)} of bare (bare ${bare.toFixed(1)}/s, load ${run.load})`);
+        }
       }
+      await model.close?.();
+      out.localBare = Number(median(bares).toFixed(1));
       out.local = localRuns;
     }
   } finally {

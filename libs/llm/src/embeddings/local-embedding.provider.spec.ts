@@ -5,6 +5,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalEmbeddingProvider, tokenBatches } from './local-embedding.provider';
+import { OnnxThread } from './onnx-thread';
 import { DEFAULT_LOCAL_EMBEDDING_MODEL, getLocalModelSpec, localModelFiles, LocalModelNotInstalledError, resolveModelsDir } from './local-models';
 import { cosineSimilarity, l2Norm } from './vector-math';
 
@@ -160,6 +161,33 @@ describe('LocalEmbeddingProvider (all-MiniLM-L6-v2, real model)', () => {
     expect(empty).toHaveLength(DIMS);
     expect(long).toHaveLength(DIMS);
     expect(long.every(Number.isFinite)).toBe(true);
+  });
+
+  it("sends every batch, and the next caller's batches too, to the model thread before the first run answers", async () => {
+    // The model thread runs what it is sent in order; waiting for each answer before sending the next
+    // batch idles the model for a turn of the event loop between runs.
+    let sent = 0;
+    let answered = 0;
+    const sentBeforeFirstAnswer: number[] = [];
+    const original = OnnxThread.prototype.run;
+    const run = jest.spyOn(OnnxThread.prototype, 'run');
+    run.mockImplementation(function (this: OnnxThread, batch: Int32Array[]) {
+      sent += 1;
+      if (answered === 0) sentBeforeFirstAnswer.push(sent);
+      return original.call(this, batch).finally(() => (answered += 1));
+    });
+    try {
+      const a = Array.from({ length: 12 }, (_, i) => `func first${i}() {}`);
+      const b = Array.from({ length: 4 }, (_, i) => `func second${i}() {}`);
+      const [va, vb] = await Promise.all([provider.embedDocuments(a), provider.embedDocuments(b)]);
+      // batchSize 4: three batches of the first caller, one of the second, all out before any answer.
+      expect(sentBeforeFirstAnswer).toEqual([1, 2, 3, 4]);
+      run.mockRestore();
+      expect(va).toEqual(await provider.embedDocuments(a));
+      expect(vb).toEqual(await Promise.all(b.map((t) => provider.embedQuery(t))));
+    } finally {
+      run.mockRestore();
+    }
   });
 
   it('runs the model off the event loop: other work goes on during a model run', async () => {

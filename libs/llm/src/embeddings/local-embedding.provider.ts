@@ -62,8 +62,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly spec: LocalModelSpec;
   private readonly files: LocalModelFiles;
   private loading?: Promise<Loaded>;
-  /** ONNX runs are serialised: concurrent runs would only fight over the same CPU threads. */
-  private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Calls whose runs are with the model thread, for close() to wait on. The thread runs what it is
+   * sent one run at a time, in order (concurrent runs would only fight over the same CPU threads),
+   * so a call need not wait for the previous one before it sends its batches: the model goes from
+   * one caller's last batch to the next caller's first without waiting on this event loop.
+   */
+  private readonly inFlight = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(options: LocalEmbeddingProviderOptions = {}) {
@@ -95,9 +100,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   async embedDocuments(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
     const loaded = await this.load();
-    // Tokenised before the queue: one caller's tokenising overlaps another's model run.
+    // Tokenised while the thread runs other callers' batches.
     const encoded = texts.map((t) => loaded.tokenizer.encode(t, this.maxTokens));
-    return this.enqueue(() => this.embedAll(loaded, encoded));
+    return this.track(this.embedAll(loaded, encoded));
   }
 
   async embedQuery(text: string): Promise<number[]> {
@@ -111,7 +116,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     this.loading = undefined;
     if (!loading) return;
     const loaded = await loading.catch(() => undefined);
-    await this.queue.catch(() => undefined);
+    await Promise.allSettled([...this.inFlight]);
     await loaded?.thread.release();
   }
 
@@ -144,9 +149,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return { thread, tokenizer };
   }
 
-  private enqueue<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.inFlight.add(run);
+    const untrack = () => this.inFlight.delete(run);
+    run.then(untrack, untrack);
     return run;
   }
 
@@ -155,10 +161,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     // in input order. Padding is masked, so grouping does not change any vector.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a].length - encoded[b].length);
     const out = new Array<number[]>(encoded.length);
-    for (const idx of tokenBatches(order, (i) => encoded[i].length, this.batchSize, this.maxBatchTokens)) {
-      const vectors = await this.runBatch(loaded, idx.map((i) => encoded[i]));
-      idx.forEach((i, k) => (out[i] = vectors[k]));
-    }
+    // Every batch goes to the model thread at once and it runs them back to back: awaiting each
+    // before sending the next left the model idle for a turn of this event loop between batches,
+    // and under load (the worker's reads, writes and tokenising) that turn is long.
+    const batches = tokenBatches(order, (i) => encoded[i].length, this.batchSize, this.maxBatchTokens);
+    const results = await Promise.all(batches.map((idx) => this.runBatch(loaded, idx.map((i) => encoded[i]))));
+    batches.forEach((idx, b) => idx.forEach((i, k) => (out[i] = results[b][k])));
     return out;
   }
 
