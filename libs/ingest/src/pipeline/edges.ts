@@ -1,7 +1,7 @@
 import { createHash, Hash } from 'node:crypto';
 import { edgeKey, GraphEdge, GraphEdgeType, graphId, PROVENANCE_CONFIDENCE, provenanceOf } from '@scopegraph/code-model';
 import type { StoredEdge } from '../graph/ingest.repository';
-import type { ParsedFile } from '../parse/types';
+import type { ParsedFile, ParsedScope } from '../parse/types';
 import type { ResolveResult } from '../resolve';
 import { fileScopeId } from './scope-sync';
 
@@ -85,6 +85,23 @@ export function desiredEdgeGroups(parsed: ParsedFile[], resolved: ResolveResult,
       });
     },
   };
+}
+
+/**
+ * Cuts parses down, in place, to what desiredEdgeGroups and edgeHashes read of them (a scope's id,
+ * parent and kind) once resolution and the symbol index are done with them: the full scope objects,
+ * bindings, imports, exports and references are released for the edge write, which otherwise holds
+ * every file's whole resolution view (~0.4 KiB a scope) until the last edge is written.
+ */
+export function keepForEdges(parsed: ParsedFile[]): void {
+  for (const f of parsed) {
+    // A stand-in typed as a scope: only these three fields are read from here on (this file).
+    f.scopes = f.scopes.map((s) => ({ id: s.id, parentId: s.parentId, kind: s.kind }) as ParsedScope);
+    f.references = [];
+    f.imports = [];
+    f.exports = [];
+    f.bindings = [];
+  }
 }
 
 /** Per file (of desiredEdgeGroups): its desired edges, made when asked for, and an upper bound of their number. */

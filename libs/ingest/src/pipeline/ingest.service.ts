@@ -16,7 +16,7 @@ import type { ResolveRun } from '../resolve/reference-resolver';
 import { resolveAllowedFile, resolveAllowedPath } from '../walk/allowed-roots';
 import { decodeScipIndex, ScipDecodeError, ScipIndex, ScipResolution } from '../scip';
 import { listRepository, RepositoryListing } from '../walk/file-walker';
-import { desiredEdgeGroups, DesiredEdges, EdgeDiff, edgeHashes } from './edges';
+import { desiredEdgeGroups, DesiredEdges, EdgeDiff, edgeHashes, keepForEdges } from './edges';
 import { EmbedPhase, EmbedPhaseHooks, EmbedPhaseStats, reusedOf } from './embed-phase';
 import { EmbeddingCache } from './embedding-cache';
 import { etaSeconds } from './eta';
@@ -440,7 +440,10 @@ export class IngestService {
     // References are resolved into edges by now: only scopes are read of the parses from here on
     // (and the heritage ones, by the symbol index written meanwhile).
     for (const f of parsed) f.references = symbols ? f.references.filter(isHeritage) : [];
-    const indexed = symbols ? handled(this.recordSymbols(repoId, symbols, parsed, reusedPaths)) : undefined;
+    // Once the symbol index holds the views, the rest of the run reads only scope ids, parents and
+    // kinds of the parses: the rest is released for the edge write, the graph phase's largest heap.
+    const indexed = symbols ? handled(this.recordSymbols(repoId, symbols, parsed, reusedPaths).finally(() => keepForEdges(parsed))) : undefined;
+    if (!indexed) keepForEdges(parsed);
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
@@ -546,6 +549,7 @@ export class IngestService {
 }
 
 const isHeritage = (r: { kind: string }) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
+
 
 /** Marks a promise awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
 function handled<T>(promise: Promise<T>): Promise<T> {
