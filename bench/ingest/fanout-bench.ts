@@ -6,6 +6,9 @@
  *        [--local-ab <other build's dist/apps/worker/src/main.js>]
  *        [--searchable [--searchable-corpus <dir>] [--term <a name it defines>]]
  *
+ * Default corpora (pinned, fetched into .cache/bench on first use): commons-lang3 3.14.0 sources for the
+ * fake endpoint, chi v5.5.0 for the local model.
+ *
  * Throughput: the corpus is indexed once without vectors (in this process). Then, for each worker
  * count (alternated over --rounds so the machine's load falls on every count alike), its vectors are
  * removed, N real worker processes start on a queue prefix of their own (an empty embedding cache),
@@ -35,6 +38,7 @@ import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { runId, WORKER_READY } from '../../test/support/processes';
 import { arg, median, printTable, startBuiltApp, stopApp } from '../support/bench-util';
+import { LangCorpus, langCorpusRoot } from '../search/lang-corpora';
 import { searchableAfter } from './searchable';
 
 const DIMENSIONS = 384;
@@ -82,8 +86,12 @@ async function fanOutRound(h: IngestHarness, repo: string, workers: number, env:
   }
 }
 
+/** The default corpora, pinned and fetched on first use like the eval corpora: a fresh machine needs nothing by hand. */
+const FAKE_CORPUS: LangCorpus = { repo: 'commons-lang3', language: 'Java', registry: 'maven', name: 'org.apache.commons:commons-lang3', version: '3.14.0', sha256: 'ab3b86afb898f1026dbe43aaf71e9c1d719ec52d6e41887b362d86777c299b6f', subdir: '' };
+const LOCAL_CORPUS: LangCorpus = { repo: 'chi', language: 'Go', registry: 'go', name: 'github.com/go-chi/chi/v5', version: 'v5.5.0', sha256: '39f8416f36d5b177b0ce5d48cf21b3f460df9260feafab1fb8c1410fde0901dc', subdir: 'github.com/go-chi/chi/v5@v5.5.0' };
+
 async function main(): Promise<void> {
-  const corpus = arg('corpus', '/work/corpora/java/commons-lang3-3.14.0');
+  const corpus = arg('corpus', '') || langCorpusRoot(FAKE_CORPUS);
   const workerCounts = arg('workers', '1,2,3').split(',').map(Number);
   const rounds = Number(arg('rounds', '2'));
   const latencyMs = Number(arg('latency-ms', '1000'));
@@ -139,7 +147,7 @@ async function main(): Promise<void> {
 
     if (local.length) {
       // A smaller corpus: the local model runs at tens of embeddings a second on two cores.
-      const localCorpus = arg('local-corpus', '/work/corpora/go/chi');
+      const localCorpus = arg('local-corpus', '') || langCorpusRoot(LOCAL_CORPUS);
       const localRepo = runId('fanlocal');
       repos.push(localRepo);
       const small = await h.ingest.index({ path: localCorpus, name: localRepo, embed: false });
