@@ -113,9 +113,10 @@ export const envSchema = z.object({
   INGEST_PY_PRECISE_TIMEOUT_MS: positiveInt.min(100).default(30_000),
   INGEST_PY_PRECISE_START_TIMEOUT_MS: positiveInt.min(100).default(60_000),
   // deferred: the graph is written with the fast resolver's Python edges first (searchable at once),
-  // then pyright answers beside the embedding phase and its edges replace them in a second write;
-  // inline: pyright answers during resolution, before anything is written (bench/graph/README.md).
-  INGEST_PY_PRECISE_PHASE: z.enum(['deferred', 'inline']).default('deferred'),
+  // then the checker answers beside the embedding phase and its edges replace them in a second write;
+  // inline: the checker answers during resolution, before anything is written. Unset: inline for ty
+  // (its answers cost less than the second write), deferred for pyright (bench/graph/README.md).
+  INGEST_PY_PRECISE_PHASE: z.enum(['deferred', 'inline']).optional(),
   // Threads that read and parse files beside the main thread (0: in-process). Default: one per core
   // beyond the main thread's, at least 1, at most 4 (on 2 shared cores one thread indexed a 53k-scope
   // repository at 1,056 scopes/s median against 919 in-process: docs/ingest-scale.md).
@@ -321,8 +322,11 @@ export interface AppConfig {
     pyPreciseIdleMs: number;
     pyPreciseTimeoutMs: number;
     pyPreciseStartTimeoutMs: number;
-    /** INGEST_PY_PRECISE_PHASE: pyright after the graph write, beside the embedding (`deferred`), or during resolution. */
-    pyPrecisePhase: 'deferred' | 'inline';
+    /**
+     * INGEST_PY_PRECISE_PHASE: the checker after the graph write, beside the embedding (`deferred`), or
+     * during resolution (`inline`); unset, the answering checker's default (defaultPyPhase in libs/ingest).
+     */
+    pyPrecisePhase?: 'deferred' | 'inline';
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;
