@@ -83,15 +83,15 @@ export const envSchema = z.object({
   INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
-  // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
-  // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
-  // package installed (or when it fails), precise falls back to fast with a warning. On by default,
-  // as for TypeScript: with its phase deferred (INGEST_PY_PRECISE_PHASE) a default index, embedding
-  // included, measured 0.95-1.24x the fast resolver; a graph-only index (no embedding) stays several
-  // times slower (bench/graph/README.md).
+  // precise: a type checker (INGEST_PY_CHECKER) answers the Python references the tree-sitter resolver
+  // cannot pin (typed receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without
+  // a checker installed (or when it fails), precise falls back to fast with a warning. On by default,
+  // as for TypeScript: with its phase deferred pyright's default index, embedding included, measured
+  // 0.95-1.24x the fast resolver; graph-only it is 5-16x, ty 0.68-1.84x (bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
-  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native
-  // binary that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so).
+  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native binary
+  // that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so). ty is
+  // not the default yet: held out, sphinx resolved 0.736 of in-repo calls with it (0.85 wanted).
   INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
   // ty's executable (default: .cache/pycheckers/ty/ty under the project root).
   INGEST_PY_TY_PATH: z.string().optional(),
