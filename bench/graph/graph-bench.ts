@@ -21,6 +21,8 @@
  *
  * --py-checkers ty,pyright (with --index/--index-only): one precise mode per Python checker, all
  * alternated with fast in the same rounds (`precise:ty`, `precise:pyright`), each ratio to fast.
+ * --py-phases inline,deferred: each of those once per phase (`precise:ty:inline`, `precise:ty:deferred`),
+ * so the phases are compared side by side in one run instead of across runs at different loads.
  *
  * --scip: also each repository with SCIP indexes made by the indexers npm ships (scip-typescript for
  * TS/JS files, scip-python for Python; on a copy of the tree), rows `fast+scip` and `precise+scip`
@@ -330,20 +332,25 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
   // fresh service whose repository has no compiler state (a first index).
   // Python too: `precise` is pyright as well (INGEST_PY_RESOLVER), a fresh process per run.
   // Modes: `fast`, and `precise` (the configured checker) or one `precise:<checker>` per --py-checkers entry.
+  // --py-phases inline,deferred: each checker once per phase (`precise:ty:inline`...), side by side.
   const checkers = arg('py-checkers', '').split(',').filter(Boolean) as ('ty' | 'pyright')[];
-  const modes = ['fast', ...(checkers.length ? checkers.map((c) => `precise:${c}`) : ['precise'])];
+  const phaseList = arg('py-phases', '').split(',').filter(Boolean) as ('deferred' | 'inline')[];
+  const precise = (checkers.length ? checkers : ['']).flatMap((c) => (phaseList.length ? phaseList.map((p) => `precise:${c}:${p}`) : [c ? `precise:${c}` : 'precise']));
+  const modes = ['fast', ...precise];
   const service = async (mode: string, repo: string) => {
     h.checker.forget(repo);
-    const [resolver, checker] = mode.split(':') as ['fast' | 'precise', ('ty' | 'pyright')?];
-    return h.serviceWith({ tsResolver: resolver, pyResolver: resolver, ...(checker ? { pyChecker: checker } : {}), ...(pyPhase ? { pyPrecisePhase: pyPhase } : {}) });
+    const [resolver, checker, phase] = mode.split(':') as ['fast' | 'precise', ('ty' | 'pyright' | '')?, ('deferred' | 'inline')?];
+    const inPhase = phase ?? pyPhase;
+    return h.serviceWith({ tsResolver: resolver, pyResolver: resolver, ...(checker ? { pyChecker: checker } : {}), ...(inPhase ? { pyPrecisePhase: inPhase } : {}) });
   };
   const loads: string[] = [];
   const each = <T>(): Record<string, T[]> => Object.fromEntries(modes.map((m) => [m, [] as T[]]));
   const phases = each<{ embedMs?: number; pyPhaseMs?: number; pyWaitMs?: number; edges: number; unresolved: number; load: string }>();
   // Per process: other runs of this bench on the same Neo4j keep their own repositories.
-  const names: Record<string, string> = Object.fromEntries(modes.map((m) => [m, `bench-graph-${m.replace(':', '-')}-${process.pid}`]));
+  const names: Record<string, string> = Object.fromEntries(modes.map((m) => [m, `bench-graph-${m.replace(/:+/g, '-')}-${process.pid}`]));
   const ms = each<number>();
   const cpu = each<number>();
+  const peakMb = each<number>();
   const rechecked: number[] = [];
   const py: unknown[] = [];
   try {
@@ -372,6 +379,7 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
         cpu[mode].push((used.user + used.system) / 1000 + (r.resolver.pyPrecise?.cpuMs ?? 0));
         if (r.resolver.precise) rechecked.push(r.resolver.precise.rechecked);
         if (r.resolver.pyPrecise) py.push(r.resolver.pyPrecise);
+        if (r.resolver.pyPrecise?.peakMb) peakMb[mode].push(r.resolver.pyPrecise.peakMb);
       }
     }
     // A re-index with nothing changed, precise resolver state kept: how incremental runs behave.
@@ -388,16 +396,16 @@ async function indexTiming(root: string, runs: number, warmup = 1): Promise<Reco
   // The bench's own process is the worker here (walk, parse, resolve, writes): its peak over all runs so far.
   const workerPeakMb = Math.round(process.resourceUsage().maxRSS / 1024);
   const [, first] = modes;
-  const byMode = Object.fromEntries(modes.slice(1).map((m) => [m, { ms: median(ms[m]), ratio: median(ms[m]) / median(ms.fast), cpuMs: median(cpu[m]), cpuRatio: median(cpu[m]) / median(cpu.fast) }]));
+  const byMode = Object.fromEntries(modes.slice(1).map((m) => [m, { ms: median(ms[m]), ratio: median(ms[m]) / median(ms.fast), cpuMs: median(cpu[m]), cpuRatio: median(cpu[m]) / median(cpu.fast), peakMb: Math.max(0, ...peakMb[m]) }]));
   const out = {
     fastMs: median(ms.fast), preciseMs: median(ms[first]), ratio: median(ms[first]) / median(ms.fast), runs: ms,
     fastCpuMs: median(cpu.fast), preciseCpuMs: median(cpu[first]), cpuRatio: median(cpu[first]) / median(cpu.fast), cpu, byMode,
-    rechecked, py, reindex, workerPeakMb, embed, pyPhase: pyPhase ?? h.config.ingest.pyPrecisePhase, phases, loads,
+    rechecked, py, reindex, workerPeakMb, embed, pyPhase: pyPhase ?? h.config.ingest.pyPrecisePhase ?? 'by checker', phases, loads,
   };
   printTable([
-    [`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (${embed ? 'embeddings by the local model' : 'no embeddings'})`, 'median ms', '/ fast', 'CPU / fast', 'load (1-min) per run'],
-    ['fast', out.fastMs, '1.00', '1.00', phases.fast.map((p) => p.load.split(' ')[0]).join(' ')],
-    ...modes.slice(1).map((m) => [m, byMode[m].ms, byMode[m].ratio.toFixed(2), byMode[m].cpuRatio.toFixed(2), phases[m].map((p) => p.load.split(' ')[0]).join(' ')]),
+    [`full index of ${path.basename(path.dirname(root))}/${path.basename(root)} (${embed ? 'embeddings by the local model' : 'no embeddings'})`, 'median ms', 'runs ms', '/ fast', 'CPU / fast', 'checker peak MB', 'load (1-min) per run'],
+    ['fast', out.fastMs, ms.fast.map(Math.round).join(' '), '1.00', '1.00', '', phases.fast.map((p) => p.load.split(' ')[0]).join(' ')],
+    ...modes.slice(1).map((m) => [m, byMode[m].ms, ms[m].map(Math.round).join(' '), byMode[m].ratio.toFixed(2), byMode[m].cpuRatio.toFixed(2), byMode[m].peakMb, phases[m].map((p) => p.load.split(' ')[0]).join(' ')]),
   ]);
   return out;
 }

@@ -83,15 +83,15 @@ export const envSchema = z.object({
   INGEST_TS_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Above this many TS/JS files a repository is resolved fast-only (bounds the checker's memory).
   INGEST_TS_PRECISE_MAX_FILES: positiveInt.default(20_000),
-  // precise: pyright answers the Python references the tree-sitter resolver cannot pin (typed
-  // receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without the pyright
-  // package installed (or when it fails), precise falls back to fast with a warning. On by default,
-  // as for TypeScript: with its phase deferred (INGEST_PY_PRECISE_PHASE) a default index, embedding
-  // included, measured 0.95-1.24x the fast resolver; a graph-only index (no embedding) stays several
-  // times slower (bench/graph/README.md).
+  // precise: a type checker (INGEST_PY_CHECKER) answers the Python references the tree-sitter resolver
+  // cannot pin (typed receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without
+  // a checker installed (or when it fails), precise falls back to fast with a warning. On by default,
+  // as for TypeScript: with its phase deferred pyright's default index, embedding included, measured
+  // 0.95-1.24x the fast resolver; graph-only it is 5-16x, ty 0.68-1.84x (bench/graph/README.md).
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
-  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native
-  // binary that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so).
+  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native binary
+  // that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so). ty is
+  // not the default yet: held out, sphinx resolved 0.736 of in-repo calls with it (0.85 wanted).
   INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
   // ty's executable (default: .cache/pycheckers/ty/ty under the project root).
   INGEST_PY_TY_PATH: z.string().optional(),
@@ -113,9 +113,10 @@ export const envSchema = z.object({
   INGEST_PY_PRECISE_TIMEOUT_MS: positiveInt.min(100).default(30_000),
   INGEST_PY_PRECISE_START_TIMEOUT_MS: positiveInt.min(100).default(60_000),
   // deferred: the graph is written with the fast resolver's Python edges first (searchable at once),
-  // then pyright answers beside the embedding phase and its edges replace them in a second write;
-  // inline: pyright answers during resolution, before anything is written (bench/graph/README.md).
-  INGEST_PY_PRECISE_PHASE: z.enum(['deferred', 'inline']).default('deferred'),
+  // then the checker answers beside the embedding phase and its edges replace them in a second write;
+  // inline: the checker answers during resolution, before anything is written. Unset: inline for ty
+  // (its answers cost less than the second write), deferred for pyright (bench/graph/README.md).
+  INGEST_PY_PRECISE_PHASE: z.enum(['deferred', 'inline']).optional(),
   // Threads that read and parse files beside the main thread (0: in-process). Default: one per core
   // beyond the main thread's, at least 1, at most 4 (on 2 shared cores one thread indexed a 53k-scope
   // repository at 1,056 scopes/s median against 919 in-process: docs/ingest-scale.md).
@@ -321,8 +322,11 @@ export interface AppConfig {
     pyPreciseIdleMs: number;
     pyPreciseTimeoutMs: number;
     pyPreciseStartTimeoutMs: number;
-    /** INGEST_PY_PRECISE_PHASE: pyright after the graph write, beside the embedding (`deferred`), or during resolution. */
-    pyPrecisePhase: 'deferred' | 'inline';
+    /**
+     * INGEST_PY_PRECISE_PHASE: the checker after the graph write, beside the embedding (`deferred`), or
+     * during resolution (`inline`); unset, the answering checker's default (defaultPyPhase in libs/ingest).
+     */
+    pyPrecisePhase?: 'deferred' | 'inline';
     parseThreads: number;
     lockTtlMs: number;
     lockRetryMs: number;

@@ -64,7 +64,7 @@ export async function indexCommand(
         `  scopes  ${r.scopes.total} (added ${r.scopes.added}, changed ${r.scopes.changed}, moved ${r.scopes.moved}, deleted ${r.scopes.deleted})`,
         `  edges   ${r.edges.total} (added ${r.edges.added}, removed ${r.edges.removed}, unresolved ${r.edges.unresolved})`,
         ...(r.scip ? scipLines(r.scip) : []),
-        ...(r.resolver.pyPrecise ? [pyrightLine(r.resolver.pyPrecise)] : []),
+        ...(r.resolver.pyPrecise ? [pyCheckerLine(r.resolver.pyPrecise)] : []),
         `  embedded ${r.embedded}${r.embedding ? `  (this run: computed ${r.embedding.computed ?? '?'}, reused ${r.embedding.reused ?? r.embedding.cacheHits}; reuse ${r.embedding.reuse ?? 'on'})` : ''}${r.embeddingError ? `  (embedding failed: ${r.embeddingError})` : ''}`,
         ...(last.errors > 0 ? [`  ${last.errors} file errors, latest:`, ...last.recentErrors.map((e) => `    ${e.path}: ${e.message}`)] : []),
       ].join('\n') + '\n',
@@ -95,11 +95,12 @@ interface Coverage {
 const COVERAGE_FIELDS = 'coverage { language resolved byCompiler byScip byName byHeuristic external dynamic notFound callsResolved callsNotFound }';
 
 /** What the SCIP import of a run used and ignored (stale or unknown documents, ranges outside files). */
-/** Pyright's part of the run, and why the fast resolver stood in for it when it did. */
-function pyrightLine(p: NonNullable<IngestResult['resolver']['pyPrecise']>): string {
-  if (p.skipped) return `  python  resolved fast: pyright not used (${p.skipped})`;
+/** The Python checker's part of the run (named: ty or pyright), and why the fast resolver stood in for it when it did. */
+function pyCheckerLine(p: NonNullable<IngestResult['resolver']['pyPrecise']>): string {
+  const checker = p.checker ?? 'the checker';
+  if (p.skipped) return `  python  resolved fast: ${checker} not used (${p.skipped})`;
   const later = p.phase === 'deferred' && p.edges ? ` after the graph write (edges of ${p.edges.files} files upgraded)` : '';
-  const run = `pyright asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}`;
+  const run = `${checker} asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}`;
   return p.failed ? `  python  ${run}; then given up (${p.failed}): the fast resolver answered the rest` : `  python  ${run}`;
 }
 

@@ -307,7 +307,7 @@ export class IngestService {
     }
     const r = await phase;
     if (r instanceof Error) throw r;
-    if (r.run.pyPrecise?.failed) this.logger.warn(`${repoId}: pyright's phase gave up (${r.run.pyPrecise.failed}): the fast resolver's edges stand for the rest`);
+    if (r.run.pyPrecise?.failed) this.logger.warn(`${repoId}: ${r.run.pyPrecise.checker ?? 'the Python checker'}'s phase gave up (${r.run.pyPrecise.failed}): the fast resolver's edges stand for the rest`);
     return r;
   }
 

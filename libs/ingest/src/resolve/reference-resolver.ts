@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
-import { PyChecker, PyRunStats } from '../languages/python/py-checker';
+import { defaultPyPhase, PyChecker, PyRunStats } from '../languages/python/py-checker';
 import { checkerFile, CheckerQuery, TsChecker } from '../languages/typescript/precise/ts-checker';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
 import { fastModuleOptions, tsProjectOptions } from '../languages/typescript/precise/ts-options';
@@ -127,9 +127,14 @@ export class ReferenceResolver implements OnModuleDestroy {
       .digest('hex');
   }
 
-  /** INGEST_PY_PRECISE_PHASE=deferred with pyright in effect: index runs ask it after the graph is written. */
+  /** The Python checker's phase: INGEST_PY_PRECISE_PHASE, else the default of the checker that answers. */
+  get pyPhase(): 'deferred' | 'inline' {
+    return this.config.ingest.pyPrecisePhase ?? defaultPyPhase(this.py.checker);
+  }
+
+  /** The deferred phase with a Python checker in effect: index runs ask it after the graph is written. */
   get defersPython(): boolean {
-    return this.config.ingest.pyPrecisePhase === 'deferred' && this.pyResolverInEffect() === 'precise';
+    return this.pyPhase === 'deferred' && this.pyResolverInEffect() === 'precise';
   }
 
   /** `only`: resolve just these files' references (see ResolveOptions.only). */
@@ -236,7 +241,7 @@ export class ReferenceResolver implements OnModuleDestroy {
           // ty stopped at its memory cap: the run fell back to the fast resolver, said where the checker's choice is.
           const capped = this.py.memoryCapped(repoId);
           if (capped) pyStats.fallback = `${capped}: the fast resolver answers the rest`;
-          this.logger.warn(`${repoId}: pyright given up (${failed}); the fast resolver answers the rest of this run`);
+          this.logger.warn(`${repoId}: ${this.py.checker} given up (${failed}); the fast resolver answers the rest of this run`);
         }
         pyStats.asked += out.length;
         pyStats.answered += out.filter((o) => o !== undefined).length;

@@ -43,6 +43,15 @@ export interface PyRunStats {
 /** The language servers PyChecker drives (INGEST_PY_CHECKER). */
 export type PyCheckerName = 'pyright' | 'ty';
 
+/**
+ * The phase a checker's answers take when INGEST_PY_PRECISE_PHASE is unset. ty inline: its answers
+ * cost less than the second edge write a deferred phase needs (bench/graph/README.md, eighth pass).
+ * pyright deferred: its seconds of type evaluation hide behind the embedding.
+ */
+export function defaultPyPhase(checker: PyCheckerName): 'deferred' | 'inline' {
+  return checker === 'ty' ? 'inline' : 'deferred';
+}
+
 export interface PyCheckerOptions {
   /** Which language server answers (default pyright); `ty` needs its binary (`tyBinary`), else pyright answers. */
   checker?: PyCheckerName;
