@@ -104,8 +104,8 @@ export class IngestErrorEntry {
 @ObjectType()
 export class IndexProgress {
   @Field(() => ID) jobId: string;
-  @Field({ description: 'walking | parsing | resolving | writing | embedding | checking | done | failed (checking: only pyright\'s phase is left)' }) phase: string;
-  @Field({ nullable: true, description: 'Pyright\'s phase after the graph write (INGEST_PY_PRECISE_PHASE=deferred): answering | writing | done | failed' })
+  @Field({ description: 'walking | parsing | resolving | writing | embedding | checking | done | failed (checking: only the Python checker\'s deferred phase is left)' }) phase: string;
+  @Field({ nullable: true, description: 'The Python checker\'s deferred phase after the graph write (pyright\'s default; INGEST_PY_PRECISE_PHASE=deferred): answering | writing | done | failed' })
   checker?: string;
   @Field(() => Int) filesTotal: number;
   @Field(() => Int) filesParsed: number;
