@@ -40,7 +40,8 @@ describe('dead-code entry points', () => {
   });
 
   it('knows test paths of several languages', () => {
-    expect(['test/a.e2e-spec.ts', 'src/a.spec.ts', 'pkg/test_x.py', 'x_test.go', 'FooTest.java', 'spec/a_spec.rb'].every(isTestPath)).toBe(true);
+    expect(['test/a.e2e-spec.ts', 'src/a.spec.ts', 'pkg/test_x.py', 'x_test.go', 'FooTest.java', 'spec/a_spec.rb', 'trio/_tests/type_tests/path.py', 'trio/_core/_tests/tutil.py'].every(isTestPath)).toBe(true);
+    expect(isTestPath('pkg/_testsuite.py')).toBe(false);
     expect(isTestPath('src/contest.ts')).toBe(false);
   });
 });

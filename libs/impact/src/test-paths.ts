@@ -1,7 +1,8 @@
 // Where test code lives, by the conventions of the languages scopegraph reads (pytest, jest/vitest,
 // go test, JUnit, RSpec/minitest, PHPUnit, xUnit, Rust's tests/).
 const TEST_PATH = [
-  /(^|\/)(tests?|__tests__|spec|specs|testing)\//i,
+  // `_tests/`: test packages shipped inside the library they test (trio's `_tests`, `_core/_tests`).
+  /(^|\/)(tests?|_tests|__tests__|spec|specs|testing)\//i,
   /\.(spec|test|e2e-spec)\.[cm]?[jt]sx?$/,
   /(^|\/)test_[^/]*\.py$/,
   /_test\.(py|go|rb|exs?)$/,
