@@ -46,6 +46,28 @@ describe('dead code of an installable Python package', () => {
         '        return False',
         '',
       ].join('\n'),
+      // Accessors handed out through locals() (the property(**f()) idiom) beside a nested function nothing uses.
+      'tidy/_filters.py': [
+        'class _Filter:',
+        '    def method():',
+        '        def fget(self):',
+        '            return self._method',
+        '',
+        '        def fset(self, value):',
+        '            self._method = value',
+        '',
+        '        return locals()',
+        '',
+        '    method = property(**method())',
+        '',
+        '',
+        'def _diff(a, b):',
+        '    def _unused(name):',
+        '        return name',
+        '',
+        '    return a == b',
+        '',
+      ].join('\n'),
     });
     await h.ingest.index({ path: dir, name: repoId, embed: false });
   });
@@ -61,6 +83,10 @@ describe('dead code of an installable Python package', () => {
     expect(byName.get('_forgotten')!.confidence).toBeGreaterThanOrEqual(0.7);
     expect(byName.has('Pipe.seekable')).toBe(false);
     expect(all.excluded['an io protocol method of a file-like class: io wrappers call it by name']).toBeGreaterThanOrEqual(1);
+    expect(byName.has('_Filter.method.fget')).toBe(false);
+    expect(byName.has('_Filter.method.fset')).toBe(false);
+    expect(all.excluded["handed out by name through its enclosing function's locals() (property(**f()))"]).toBe(2);
+    expect(byName.has('_diff._unused')).toBe(true);
 
     const defaults = await service.deadCode({ repository: repoId });
     const names = defaults.candidates.map((c) => c.scope.qualifiedName);

@@ -1,5 +1,5 @@
 import { entryPoint, pythonBase } from './dead-code.service';
-import { affixMatch, attributeScanAffixes, isDoctestHolder, isTestSuitePath, keyAffixes } from './dead-code-signs';
+import { affixMatch, attributeScanAffixes, isDoctestHolder, isReturnedThroughLocals, isTestSuitePath, keyAffixes } from './dead-code-signs';
 import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, pythonContext, stdlibProtocol } from './python-conventions';
 
 // Python signs of life seen on sample D (Trac, fabric, urwid, bottle, scons): each rule reads a code
@@ -45,6 +45,15 @@ describe('python signs of life without an edge', () => {
     expect(isDoctestHolder([...holder, '        pass'])).toBe(true);
     expect(isDoctestHolder([...holder, '        return self.run()'])).toBe(false);
     expect(isDoctestHolder(['def f(x):', '    """Adds one."""'])).toBe(false);
+  });
+
+  it('knows accessors handed out through locals() (method = property(**method())) from nested functions that are not', () => {
+    const cls = ['class Filter:', '    def method():', '        def fget(self):', '            return self._method', '', '        def fset(self, value):', '            self._method = value', '', '        return locals()', '', '    method = property(**method())'];
+    expect(isReturnedThroughLocals(cls, 3, 4)).toBe(true);
+    expect(isReturnedThroughLocals(cls, 6, 7)).toBe(true);
+    const plain = ['def diff(a, b):', '    def newComponent(name, body):', '        return None', '', '    return compare(a, b)', '', 'def other():', '    return locals()'];
+    expect(isReturnedThroughLocals(plain, 2, 3)).toBe(false);
+    expect(isReturnedThroughLocals(['def top():', '    pass', 'return locals()'], 1, 2)).toBe(false);
   });
 
   it('knows the importlib finder/loader protocol in a file that installs it on sys.meta_path', () => {

@@ -147,6 +147,24 @@ export function isDoctestHolder(lines: string[]): boolean {
   return !!doc && /^\s*>>>/m.test(doc[2]);
 }
 
+/**
+ * A function nested in one that ends with `return locals()`: the enclosing function hands it out by
+ * name (`method = property(**method())`, the accessors fget/fset/fdel), so nothing names it at a call.
+ * `start`/`end` are the nested function's 1-based first and last lines in the file's `lines`.
+ */
+export function isReturnedThroughLocals(lines: string[], start: number, end: number): boolean {
+  const indent = (line: string) => line.length - line.trimStart().length;
+  const own = indent(lines[start - 1] ?? '');
+  if (own === 0) return false;
+  for (let i = end; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    if (indent(line) < own) return false;
+    if (indent(line) === own && /^\s*return[ \t]+locals\(\)[ \t]*(#.*)?$/.test(line)) return true;
+  }
+  return false;
+}
+
 /** Reads of an object's attribute names: a loop over them finds methods nobody names. */
 const ATTR_SCAN = /\bdir\(|\bvars\(|\.__dict__\b|\bgetmembers\(/;
 const PY_DEF = /^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(([^)]*)\)/gm;

@@ -10,7 +10,7 @@ import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, impl
 import { inAbstractClass, ioProtocolMethod, lookedUpNames, pluginBaseMember, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
 import { BY_NAME_PROTOCOLS, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
 import { HandedFolder, handedFolderOf, pathHandedFolders } from './python-paths';
-import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
+import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isReturnedThroughLocals, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
 export const DEAD_CODE_LIMITS = { defaultMinConfidence: 0.7, maxResults: 2_000, defaultResults: 200 };
 const KINDS = ['function', 'method', 'class'];
@@ -471,6 +471,9 @@ function declarationSigns(
   if (isLoaderHook(r.name, r.path, ctx.hookFiles)) return { entry: 'a Node module-loader hook (its file is given to register())', testHook: null, keyAffix: null };
   if (r.language === 'python' && r.kind !== 'class' && start !== null && r.endLine !== null && isDoctestHolder(lines.slice(start - 1, Number(r.endLine)))) {
     return { entry: 'holds only a doctest, which doctest collection runs', testHook: null, keyAffix: null };
+  }
+  if (r.language === 'python' && r.kind !== 'class' && start !== null && r.endLine !== null && isReturnedThroughLocals(lines, start, Number(r.endLine))) {
+    return { entry: "handed out by name through its enclosing function's locals() (property(**f()))", testHook: null, keyAffix: null };
   }
   return {
     entry: null,
