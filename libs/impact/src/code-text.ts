@@ -3,6 +3,11 @@
 // substitutions kept (they are code). Hand-written: a tokenizer per language would be far heavier
 // than this one pass, and a name only needs to be told apart from comments and prose.
 
+/** The width of a line's leading whitespace: Python's blocks are told apart by it. */
+export function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
 type Family = 'c' | 'python' | 'ruby' | 'other';
 
 function family(path: string): Family {

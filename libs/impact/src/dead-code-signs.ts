@@ -4,6 +4,7 @@
 // not a list of names: every rule says which shape of code it reads.
 import * as path from 'node:path';
 import { isTestPath } from './test-paths';
+import { indentOf } from './code-text';
 
 /**
  * `new (class X {...})()`, `register(A, new (class X {...})())`, `foo(class X {...})`: a named class
@@ -153,14 +154,13 @@ export function isDoctestHolder(lines: string[]): boolean {
  * `start`/`end` are the nested function's 1-based first and last lines in the file's `lines`.
  */
 export function isReturnedThroughLocals(lines: string[], start: number, end: number): boolean {
-  const indent = (line: string) => line.length - line.trimStart().length;
-  const own = indent(lines[start - 1] ?? '');
+  const own = indentOf(lines[start - 1] ?? '');
   if (own === 0) return false;
   for (let i = end; i < lines.length; i++) {
     const line = lines[i];
     if (!line.trim()) continue;
-    if (indent(line) < own) return false;
-    if (indent(line) === own && /^\s*return[ \t]+locals\(\)[ \t]*(#.*)?$/.test(line)) return true;
+    if (indentOf(line) < own) return false;
+    if (indentOf(line) === own && /^\s*return[ \t]+locals\(\)[ \t]*(#.*)?$/.test(line)) return true;
   }
   return false;
 }
@@ -192,7 +192,7 @@ export function attributeScanAffixes(files: { path: string; text: string }[], af
       const body: string[] = [];
       for (let i = first; i < lines.length; i++) {
         const l = lines[i];
-        if (l.trim() && l.length - l.trimStart().length <= indent && !/^\s*[)\]#]/.test(l)) break;
+        if (l.trim() && indentOf(l) <= indent && !/^\s*[)\]#]/.test(l)) break;
         body.push(l);
       }
       const text = body.join('\n');

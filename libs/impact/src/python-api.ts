@@ -2,6 +2,7 @@
 // with `import pkg.mod` may be used by code outside the repository, so an unreferenced one is no
 // strong dead-code candidate. Also the run-time protocols (io's file objects) and name lookups
 // (registries keyed by class name) that reach methods without any edge.
+import { indentOf } from './code-text';
 
 export interface PythonApiContext {
   /** The repository has a Python package manifest (pyproject.toml, setup.py, setup.cfg, a wheel's dist-info): it is installable. */
@@ -151,7 +152,7 @@ export function ioProtocolMethod(
 export function siblingMethods(lines: string[], startLine: number): Set<string> {
   const out = new Set<string>();
   const own = lines[startLine - 1] ?? '';
-  const indent = own.length - own.trimStart().length;
+  const indent = indentOf(own);
   for (const l of enclosingClassBody(lines, startLine) ?? []) {
     const m = l.match(/^(\s*)(?:async\s+)?def\s+(\w+)/);
     if (m && m[1].length === indent) out.add(m[2]);
@@ -162,22 +163,22 @@ export function siblingMethods(lines: string[], startLine: number): Set<string> 
 /** The body lines of the class a method (starting at `startLine`, 1-based) is declared in, or null when it is not directly in one. */
 function enclosingClassBody(lines: string[], startLine: number): string[] | null {
   const own = lines[startLine - 1] ?? '';
-  const indent = own.length - own.trimStart().length;
+  const indent = indentOf(own);
   let at = startLine - 2;
   for (; at >= 0; at--) {
     const l = lines[at];
     if (!l.trim() || l.trimStart().startsWith('#')) continue;
-    const ind = l.length - l.trimStart().length;
+    const ind = indentOf(l);
     if (ind < indent && /^\s*class\s/.test(l)) break;
     if (ind < indent && !/^\s*@/.test(l) && !/^\s*[)\]]/.test(l) && /^\s*(def|async\s+def|class)\s/.test(l)) return null;
   }
   if (at < 0) return null;
   const body: string[] = [];
-  const classIndent = lines[at].length - lines[at].trimStart().length;
+  const classIndent = indentOf(lines[at]);
   for (let i = at + 1; i < lines.length; i++) {
     const l = lines[i];
     if (!l.trim() || l.trimStart().startsWith('#')) continue;
-    const ind = l.length - l.trimStart().length;
+    const ind = indentOf(l);
     if (ind <= classIndent && !/^\s*[)\]]/.test(l)) break;
     body.push(l);
   }
