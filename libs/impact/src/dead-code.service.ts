@@ -8,7 +8,7 @@ import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
 import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, mkdocsHookFiles, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
 import { inAbstractClass, ioProtocolMethod, lookedUpNames, pluginBaseMember, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
-import { BY_NAME_PROTOCOLS, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
+import { BY_NAME_PROTOCOLS, STDLIB_BY_NAME, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
 import { HandedFolder, handedFolderOf, pathHandedFolders } from './python-paths';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isReturnedThroughLocals, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
@@ -541,6 +541,8 @@ export function entryPoint(
   if (r.name.startsWith('[')) return 'called by name by a runtime or framework';
   if (manifests?.entryFunctions.get(r.path)?.has(r.name)) return 'named as an entry point by the package manifest';
   if (r.language === 'python' && BY_NAME_PROTOCOLS.test(r.name)) return 'a display protocol method notebooks call by name (_repr_*_)';
+  const stdlibCaller = r.language === 'python' ? STDLIB_BY_NAME.get(r.name) : undefined;
+  if (stdlibCaller) return `a standard-library protocol method called by name: ${stdlibCaller}`;
   if (CALLED_BY_NAME.has(r.name)) return 'called by name by a runtime or framework';
   if (r.head && /^\s*(export\s+)?(default\s+)?(abstract\s+)?@[\w.]+/m.test(firstLines(r.head))) return 'registered by a decorator';
   if (r.kind === 'method' && r.externalBase) return 'overrides a method of an outside class';

@@ -66,6 +66,19 @@ describe('python names reached by run-time name building', () => {
     expect(judge({ ...row, name: '_add_getter' }, { ...none, prefixMapped: '_sa__add_getter' }).confidence).toBeLessThan(0.7);
   });
 
+  it("takes the standard library's by-name protocol methods (socket's _decref_socketios) as called by name", () => {
+    const m = { ...row, head: null, externalBase: false, name: '_decref_socketios' };
+    // Sample L: a socket wrapper's _decref_socketios, which socket.SocketIO.close() calls on it.
+    expect(entryPoint(m, new Set())).toMatch(/socket\.SocketIO/);
+    for (const name of ['_reuse', '_drop', '_release_save', '_acquire_restore', '_is_owned', '_at_fork_reinit', '_dispatch', '_get_child_mock', '_missing_', '_generate_next_value_', '_asdict']) {
+      expect(entryPoint({ ...m, name }, new Set())).toMatch(/standard-library protocol/);
+    }
+    // Only the exact names, and only in Python.
+    expect(entryPoint({ ...m, name: '_decref' }, new Set())).toBeNull();
+    expect(entryPoint({ ...m, name: '_reuse_conn' }, new Set())).toBeNull();
+    expect(entryPoint({ ...m, language: 'typescript' }, new Set())).toBeNull();
+  });
+
   it('takes the notebook display protocol (_repr_*_) as called by name', () => {
     const m = { ...row, head: null, externalBase: false, name: '_repr_latex_' };
     expect(entryPoint(m, new Set())).toMatch(/display protocol/);

@@ -3,6 +3,7 @@
 // that looks names up in globals(), a class `__getattr__`/`__getattribute__` that maps a literal
 // prefix onto attribute names, and display protocols that notebooks call by name. Each rule reads a
 // shape of code, never a package's name.
+import { indentOf } from './code-text';
 
 /**
  * Heads of names built at run time in one file: `'_' + self.kind`, `f'_{kind}'`, `'_%s' % kind`,
@@ -41,11 +42,11 @@ export function builtFromFileStrings(name: string, heads: Set<string>, strings: 
 
 /** The body of the `def NAME(` that starts at `at` in `lines`: the lines indented deeper than the def. */
 function bodyOf(lines: string[], at: number): string {
-  const indent = lines[at].length - lines[at].trimStart().length;
+  const indent = indentOf(lines[at]);
   const body: string[] = [];
   for (let i = at + 1; i < lines.length; i++) {
     const l = lines[i];
-    if (l.trim() && l.length - l.trimStart().length <= indent && !/^\s*[)\]#]/.test(l)) break;
+    if (l.trim() && indentOf(l) <= indent && !/^\s*[)\]#]/.test(l)) break;
     body.push(l);
   }
   return body.join('\n');
@@ -116,3 +117,24 @@ export function prefixMappedUse(name: string, prefixes: Set<string>, codeWords: 
  * and the pretty printer's `_repr_pretty_`. Dunders (`__reduce_ex__`, `__array__`) are entry points already.
  */
 export const BY_NAME_PROTOCOLS = /^(_repr_(html|latex|markdown|svg|png|jpeg|json|pretty|mimebundle|javascript|pdf)_|_ipython_display_|_ipython_key_completions_|_ipython_canary_method_should_not_exist_)$/;
+
+/**
+ * Non-dunder methods the standard library calls by name on an object it is handed (read off
+ * CPython 3.11's sources), with the caller: a class defines them for the library, never for its own code.
+ */
+export const STDLIB_BY_NAME: ReadonlyMap<string, string> = new Map([
+  ['_decref_socketios', "socket.SocketIO.close() calls it on the socket it wraps"],
+  // Python 2's socket._fileobject and the wrappers written for it (urllib3, requests) call these on the socket.
+  ['_reuse', "socket file objects call it on the socket they wrap"],
+  ['_drop', "socket file objects call it on the socket they wrap"],
+  ['_release_save', 'threading.Condition calls it on the lock it is given'],
+  ['_acquire_restore', 'threading.Condition calls it on the lock it is given'],
+  ['_is_owned', 'threading.Condition calls it on the lock it is given'],
+  ['_at_fork_reinit', "threading's after-fork hook calls it on locks and conditions"],
+  ['_dispatch', 'xmlrpc.server calls it on the instance registered with it'],
+  ['_get_method_argstring', 'xmlrpc.server.DocXMLRPCServer calls it on the instance registered with it'],
+  ['_get_child_mock', "unittest.mock calls it to make a mock's children"],
+  ['_missing_', 'enum calls it on a lookup of a value the Enum lacks'],
+  ['_generate_next_value_', 'enum calls it for auto() values'],
+  ['_asdict', "namedtuple's protocol: serialisers (simplejson, json encoders' default()) call it by name"],
+]);
