@@ -8,7 +8,7 @@ jest.setTimeout(120_000);
 
 // A library that also ships a console script, indexed into the real graph: its public names are API
 // (listed under the default confidence), its private ones stay candidates, and the io protocol method
-// of a file-like class is no candidate at all.
+// of a file-like class and a socket's hook the standard library calls are no candidates at all.
 describe('dead code of an installable Python package', () => {
   const h = new IngestHarness();
   const repoId = runId('deadpyapi');
@@ -44,6 +44,22 @@ describe('dead code of an installable Python package', () => {
         '',
         '    def seekable(self):',
         '        return False',
+        '',
+      ].join('\n'),
+      // A TLS transport's socket hook (socket.SocketIO.close calls it) beside a private method nothing calls.
+      'tidy/_transport.py': [
+        'import socket',
+        '',
+        '',
+        'class _Transport:',
+        '    def makefile(self, mode="r"):',
+        '        return socket.SocketIO(self, mode)',
+        '',
+        '    def _decref_socketios(self):',
+        '        self._refs -= 1',
+        '',
+        '    def _unwrap(self):',
+        '        return None',
         '',
       ].join('\n'),
       // Accessors handed out through locals() (the property(**f()) idiom) beside a nested function nothing uses.
@@ -87,6 +103,8 @@ describe('dead code of an installable Python package', () => {
     expect(byName.has('_Filter.method.fset')).toBe(false);
     expect(all.excluded["handed out by name through its enclosing function's locals() (property(**f()))"]).toBe(2);
     expect(byName.has('_diff._unused')).toBe(true);
+    expect(byName.has('_Transport._decref_socketios')).toBe(false);
+    expect(byName.has('_Transport._unwrap')).toBe(true);
 
     const defaults = await service.deadCode({ repository: repoId });
     const names = defaults.candidates.map((c) => c.scope.qualifiedName);

@@ -251,9 +251,7 @@ interface Corpus {
 const CORPORA: Corpus[] = [
   { label: 'polyglot fixture (TS, Python, C#, SQL)', root: () => FIXTURE, tsResolver: 'fast' },
   { label: 'rxjs 7.8.2 src (TypeScript)', root: () => path.join(npmPackageSources('rxjs@7.8.2'), 'src'), tsResolver: 'fast' },
-  { label: '@tanstack/query-core 5.108.4 src (TypeScript)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'query-core')!), tsResolver: 'fast' },
   { label: 'marshmallow 4.4.0 src (Python)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'marshmallow')!), tsResolver: 'precise' },
-  { label: 'pythonnet 3.0.5 (C# and Python)', root: () => corpusRoot(DEVSET_CORPORA.find((c) => c.repo === 'pythonnet')!), tsResolver: 'precise' },
 ];
 
 describe('partial re-resolution equals a full index (real corpora, Neo4j, Redis)', () => {
