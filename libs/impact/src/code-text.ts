@@ -8,6 +8,21 @@ export function indentOf(line: string): number {
   return line.length - line.trimStart().length;
 }
 
+/**
+ * The body of the Python block opened at `lines[at]` (0-based; a `def` or `class` line): the lines
+ * after it up to the first non-blank one indented no deeper, bracket closers and comments excepted.
+ */
+export function blockBody(lines: string[], at: number): string {
+  const indent = indentOf(lines[at]);
+  const body: string[] = [];
+  for (let i = at + 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.trim() && indentOf(l) <= indent && !/^\s*[)\]#]/.test(l)) break;
+    body.push(l);
+  }
+  return body.join('\n');
+}
+
 type Family = 'c' | 'python' | 'ruby' | 'other';
 
 function family(path: string): Family {

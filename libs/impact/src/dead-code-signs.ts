@@ -4,7 +4,7 @@
 // not a list of names: every rule says which shape of code it reads.
 import * as path from 'node:path';
 import { isTestPath } from './test-paths';
-import { indentOf } from './code-text';
+import { blockBody, indentOf } from './code-text';
 
 /**
  * `new (class X {...})()`, `register(A, new (class X {...})())`, `foo(class X {...})`: a named class
@@ -186,16 +186,10 @@ export function attributeScanAffixes(files: { path: string; text: string }[], af
   for (const f of files) {
     const lines = f.text.split('\n');
     for (const m of f.text.matchAll(PY_DEF)) {
-      const indent = m[1].length;
       const params = m[3].split(',').map((p) => p.trim().replace(/^\*+/, '').split(/[:=\s]/)[0]).filter((p) => p && p !== 'self' && p !== 'cls');
       const first = f.text.slice(0, m.index).split('\n').length;
-      const body: string[] = [];
-      for (let i = first; i < lines.length; i++) {
-        const l = lines[i];
-        if (l.trim() && indentOf(l) <= indent && !/^\s*[)\]#]/.test(l)) break;
-        body.push(l);
-      }
-      const text = body.join('\n');
+      // `first` is the def's 1-based line: its 0-based index is first - 1.
+      const text = blockBody(lines, first - 1);
       if (!ATTR_SCAN.test(text)) continue;
       const side = (fn: string): number | string | null => {
         const c = text.match(new RegExp(`\\.${fn}\\(\\s*(?:(['"])(\\w*)\\1|([A-Za-z_]\\w*))\\s*\\)`));

@@ -3,7 +3,7 @@
 // that looks names up in globals(), a class `__getattr__`/`__getattribute__` that maps a literal
 // prefix onto attribute names, and display protocols that notebooks call by name. Each rule reads a
 // shape of code, never a package's name.
-import { indentOf } from './code-text';
+import { blockBody } from './code-text';
 
 /**
  * Heads of names built at run time in one file: `'_' + self.kind`, `f'_{kind}'`, `'_%s' % kind`,
@@ -40,18 +40,6 @@ export function builtFromFileStrings(name: string, heads: Set<string>, strings: 
   return null;
 }
 
-/** The body of the `def NAME(` that starts at `at` in `lines`: the lines indented deeper than the def. */
-function bodyOf(lines: string[], at: number): string {
-  const indent = indentOf(lines[at]);
-  const body: string[] = [];
-  for (let i = at + 1; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.trim() && indentOf(l) <= indent && !/^\s*[)\]#]/.test(l)) break;
-    body.push(l);
-  }
-  return body.join('\n');
-}
-
 /** Literal heads joined to a name inside a body: `'_' + name`, f'_{name}', `'_%s' % name`, `.startswith('_sa_')`. */
 function bodyHeads(body: string, withStartswith: boolean): Set<string> {
   const out = builtNameHeads(body);
@@ -69,7 +57,7 @@ export function moduleGetattrHeads(text: string): Set<string> {
   const lines = text.split('\n');
   lines.forEach((l, i) => {
     if (!/^def[ \t]+__getattr__[ \t]*\(/.test(l)) return;
-    const body = bodyOf(lines, i);
+    const body = blockBody(lines, i);
     if (!/\b(globals|vars)\(\s*\)/.test(body)) return;
     for (const h of bodyHeads(body, false)) out.add(h);
   });
@@ -92,7 +80,7 @@ export function attributePrefixMaps(text: string): Set<string> {
   const lines = text.split('\n');
   lines.forEach((l, i) => {
     if (!/^[ \t]+def[ \t]+__getattr(ibute)?__[ \t]*\(/.test(l)) return;
-    const body = bodyOf(lines, i);
+    const body = blockBody(lines, i);
     for (const h of bodyHeads(body, true)) if (h.length >= 2) out.add(h);
   });
   return out;
