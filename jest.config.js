@@ -17,6 +17,7 @@ module.exports = {
   // e2e tests talk to real services and models; per-project testTimeout is not honoured, so the e2e
   // budget is the global default and unit specs lower it in their own setup file.
   testTimeout: 120000,
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     {
       displayName: 'unit',

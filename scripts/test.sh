@@ -14,6 +14,7 @@ stop_services() {
 trap stop_services EXIT
 
 bash scripts/setup.sh
+echo "[test] set-up done at $((SECONDS - started_at))s"
 
 echo "[test] type-checking ..."
 npx tsc -p tsconfig.json --noEmit
@@ -22,6 +23,7 @@ npx tsc -p apps/web/tsconfig.node.json --noEmit
 
 echo "[test] checking module boundaries ..."
 node scripts/check-boundaries.mjs
+echo "[test] type-checked at $((SECONDS - started_at))s"
 
 mkdir -p .cache/test
 status=0
@@ -29,11 +31,12 @@ status=0
 bash scripts/chromium.sh || status=1
 # Unit specs on two workers (jest's default on a 2-core machine is one).
 npx jest --selectProjects unit --maxWorkers=2 --json --outputFile=.cache/test/unit.json || status=1
-# e2e specs one at a time: some search every repository of the shared store or reuse vectors of any
-# repository with the same content, so a spec running beside them changes what they see (tried with
-# two workers: search and console specs failed that way).
+# e2e specs two at a time, longest first (test/support/sequencer.js). They share one Neo4j and Redis:
+# each spec works in repositories, key prefixes and models named by its own run id, and a spec that
+# compares two reads whose BM25 scores move with the whole full-text index compares them only while
+# nothing changed in between (test/support/settled.ts).
 # --forceExit: a failing e2e spec can leave a socket open; the run must still end and report it.
-npx jest --selectProjects e2e --runInBand --forceExit --json --outputFile=.cache/test/e2e.json || status=1
+npx jest --selectProjects e2e --maxWorkers=2 --forceExit --json --outputFile=.cache/test/e2e.json || status=1
 
 node -e '
 const fs = require("fs");

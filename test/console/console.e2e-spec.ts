@@ -55,6 +55,16 @@ const rerankReason = (name: string) =>
   /usp_CreateInvoice/.test(name) ? `${name} inserts the invoice row: this is where an invoice is created` : /invoice/i.test(name) ? `${name} touches invoices but does not create one` : `${name} is unrelated to creating invoices`;
 
 describe('web console in Chromium', () => {
+  /** The search the page sends while `act` runs: its input, and the API's answer to that very request. */
+  async function searchAnswered(act: () => Promise<unknown>): Promise<{ input: Record<string, unknown>; search: any }> {
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/graphql' && (r.request().postData() ?? '').includes('query ConsoleSearch'));
+    await act();
+    const response = await answered;
+    const { variables } = JSON.parse(response.request().postData()!);
+    const { data } = await response.json();
+    return { input: variables.input, search: data.search };
+  }
+
   const readKey = `read-${Math.random().toString(36).slice(2)}`;
   const adminKey = `admin-${Math.random().toString(36).slice(2)}`;
   // Unique per run like every test repository; named like the fixture since it shows in the screenshots.
@@ -212,14 +222,13 @@ describe('web console in Chromium', () => {
     await page.getByLabel('search text', { exact: true }).fill('create an invoice');
     await page.getByLabel('repository', { exact: true }).selectOption(repo);
     await page.getByLabel('top k', { exact: true }).fill(String(RERANK_RESULTS));
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const { input, search } = await searchAnswered(() => page.getByRole('button', { name: 'Search', exact: true }).click());
     const results = page.getByRole('list', { name: 'results', exact: true });
     await results.locator('li').first().waitFor();
 
-    // The page shows what the API answers for the same input: names, order, ranks and scores per list.
-    const { search } = await api('query($input: SearchInput!) { search(input: $input) { results { rank alsoAt scope { id qualifiedName } scoreBreakdown { fusion semantic { rank } bm25 { rank } } } } }', {
-      input: { text: 'create an invoice', repository: repo, mode: 'HYBRID', topK: RERANK_RESULTS },
-    });
+    // The page asked the API with the form's input and shows its answer: names, order, ranks and scores
+    // per list (read off the page's own request: BM25 scores move while other specs index beside this one).
+    expect(input).toMatchObject({ text: 'create an invoice', repository: repo, mode: 'HYBRID', topK: RERANK_RESULTS });
     const names = search.results.map((r: any) => r.scope.qualifiedName);
     expect(names).toContain('InvoiceService.create');
     expect(await results.locator('li .scope-name').allTextContents()).toEqual(names);
@@ -263,11 +272,9 @@ describe('web console in Chromium', () => {
   });
 
   it('reranks the results live: progress after every batch, reasoning per hit, suggested searches one click away', async () => {
-    const { search } = await api('query($input: SearchInput!) { search(input: $input) { results { scope { qualifiedName } } } }', {
-      input: { text: 'create an invoice', repository: repo, mode: 'HYBRID', topK: RERANK_RESULTS },
-    });
+    const { input, search } = await searchAnswered(() => page.goto(`${base}/#/search?q=${encodeURIComponent('create an invoice')}&mode=HYBRID&repo=${repo}&k=${RERANK_RESULTS}`));
+    expect(input).toMatchObject({ text: 'create an invoice', repository: repo, mode: 'HYBRID', topK: RERANK_RESULTS });
     const retrieval: string[] = search.results.map((r: any) => r.scope.qualifiedName);
-    await page.goto(`${base}/#/search?q=${encodeURIComponent('create an invoice')}&mode=HYBRID&repo=${repo}&k=${RERANK_RESULTS}`);
     const results = page.getByRole('list', { name: 'results', exact: true });
     await waitUntil(async () => JSON.stringify(await results.locator('li .scope-name').allTextContents()) === JSON.stringify(retrieval));
     const batches = Math.ceil(retrieval.length / RERANK_BATCH);

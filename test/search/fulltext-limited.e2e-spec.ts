@@ -6,6 +6,7 @@ import { HashEmbeddingProvider } from '@scopegraph/llm';
 import { type CypherFilters, defaultPlan, fieldBoostedQuery, LANGUAGES, SCOPE_KINDS, SearchRepository, SearchService } from '@scopegraph/search';
 import { IngestHarness } from '../support/ingest-harness';
 import { runId } from '../support/processes';
+import { expectEqualWhileStill } from '../support/settled';
 
 jest.setTimeout(300_000);
 Logger.overrideLogger(['error', 'warn']);
@@ -45,34 +46,30 @@ describe('keyword list as Lucene top k (real Neo4j)', () => {
     // What Lucene returned: k rows, although 13 scopes match.
     const [row] = await h.neo4j.read<{ pool: number; hits: unknown[] }>('search/fulltext-limited', { query: `+(repoId:"${repoId}")^0 +(${query})`, ...all, bm25K: cypherInt(k), luceneK: cypherInt(k) });
     expect(Number(row.pool)).toBe(k);
-    const limited = await repo.fullText(query, all, k, { luceneK: k });
-    expect(limited).toEqual((await repo.fullText(query, all, 50)).slice(0, k));
+    const limited = await expectEqualWhileStill(() => repo.fullText(query, all, k, { luceneK: k }), async () => (await repo.fullText(query, all, 50)).slice(0, k));
     expect(limited.map((hit) => hit.id)).toEqual([12, 11, 10, 9, 8].map((i) => expect.stringContaining(`#post_${i}|function`)));
   });
 
   it('falls back to the unlimited list when the exact filters drop some of Lucene’s top k', async () => {
     const classes = { ...all, kinds: ['class'] };
-    const limited = await repo.fullText(query, classes, 5, { luceneK: 5 });
+    const limited = await expectEqualWhileStill(() => repo.fullText(query, classes, 5, { luceneK: 5 }), () => repo.fullText(query, classes, 5));
     expect(limited.map((hit) => hit.id)).toEqual([expect.stringContaining('#Book|class')]);
-    expect(limited).toEqual(await repo.fullText(query, classes, 5));
   });
 
   it('without the repository clause: the exact filters cut what Lucene returned, and the full list answers when they cut too many', async () => {
-    const top5 = (await repo.fullText(query, all, 50)).slice(0, 5);
-    expect(await repo.fullText(query, all, 5, { luceneK: 100_000, withoutRepositoryClause: true })).toEqual(top5);
+    const top5 = async () => (await repo.fullText(query, all, 50)).slice(0, 5);
+    await expectEqualWhileStill(() => repo.fullText(query, all, 5, { luceneK: 100_000, withoutRepositoryClause: true }), top5);
     const classes = { ...all, kinds: ['class'] };
-    expect(await repo.fullText(query, classes, 5, { luceneK: 5, withoutRepositoryClause: true })).toEqual(await repo.fullText(query, classes, 5));
+    await expectEqualWhileStill(() => repo.fullText(query, classes, 5, { luceneK: 5, withoutRepositoryClause: true }), () => repo.fullText(query, classes, 5));
     const vector = await h.embedder.embedQuery('ledger');
-    const both = await repo.bothLists({ list: 'vectorIndexFiltered', vector, k: 5, limit: 5 }, { query, k: 5, luceneK: 100_000, withoutRepositoryClause: true }, all);
-    expect(both.bm25).toEqual(top5);
+    await expectEqualWhileStill(async () => (await repo.bothLists({ list: 'vectorIndexFiltered', vector, k: 5, limit: 5 }, { query, k: 5, luceneK: 100_000, withoutRepositoryClause: true }, all)).bm25, top5);
   });
 
   it('joined with the semantic list: the same keyword hits, fallback included', async () => {
     const vector = await h.embedder.embedQuery('ledger');
     for (const filters of [all, { ...all, kinds: ['class'] }]) {
-      const both = await repo.bothLists({ list: 'vectorIndexFiltered', vector, k: 5, limit: 5 }, { query, k: 5, luceneK: 5 }, filters);
-      expect(both.bm25).toEqual(await repo.fullText(query, filters, 5));
-      expect(both.bm25.length).toBeGreaterThan(0);
+      const bm25 = await expectEqualWhileStill(async () => (await repo.bothLists({ list: 'vectorIndexFiltered', vector, k: 5, limit: 5 }, { query, k: 5, luceneK: 5 }, filters)).bm25, () => repo.fullText(query, filters, 5));
+      expect(bm25.length).toBeGreaterThan(0);
     }
   });
 
