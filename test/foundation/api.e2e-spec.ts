@@ -35,6 +35,14 @@ describe('API and worker processes (real Neo4j + Redis)', () => {
     expect(health.queues.map((q: { name: string }) => q.name).sort()).toEqual(['ask', 'embed', 'index', 'rerank', 'system']);
   });
 
+  it("keeps idle connections for 65 s, so clients' keep-alive reuse never meets a socket the server is closing", async () => {
+    // Clients reuse an idle connection until the server's hint less a margin: Node's 5 s left clients
+    // that paused ~4-5 s sending on a closing socket ("other side closed").
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: HEALTH }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('runs a job in the worker process and streams its progress over graphql-ws', async () => {
     const steps = 4;
     const started = await gql(url, START_PROBE, { input: { steps, stepDelayMs: 150 } });

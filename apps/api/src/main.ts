@@ -3,7 +3,7 @@ import { Logger, ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { logConsoleThroughLogger, logProcessWarnings, REQUEST_ID_HEADER, requestIdFrom, runWithRequestId } from '@scopegraph/observability';
 import { exitOnBootError, loadConfig } from '@scopegraph/config';
 import { bootstrapGraph, Neo4jService, warmQueryPlans } from '@scopegraph/graph';
@@ -48,6 +48,13 @@ async function main(): Promise<void> {
   // Input types validate where they enter; a failure becomes BAD_USER_INPUT (see graphql/errors.ts).
   app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false, exceptionFactory: validationError }));
   await bootstrapGraph(app);
+  // Idle keep-alive connections are kept 65 s, not Node's 5 s: clients reuse an idle connection until
+  // the server's Keep-Alive hint less a margin, so with 5 s a client that paused ~4-5 s (a subscription
+  // in between, a loaded machine) sent its next request on a socket the server was closing and got
+  // "other side closed". The header timeout stays above it, as Node requires.
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await app.listen(config.api.port, config.api.host);
   // In the background, after readiness: the heaviest queries' first plans are paid here, not by a request.
   const neo4j = app.get(Neo4jService);
