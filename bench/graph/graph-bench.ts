@@ -204,7 +204,7 @@ async function main(): Promise<void> {
     const hasPython = files.some((f) => familyOf(f.language) === 'py');
     // Python: pyright answers what the fast resolver cannot pin (a fresh process per repository).
     const pyRun = hasPython ? await withPyResolver(name, (r) => r.resolve(`bench-graph-${name}`, root, files, undefined, { collectOutcomes: true })) : undefined;
-    if (pyRun?.pyPrecise) process.stderr.write(`${name}: pyright ${JSON.stringify(pyRun.pyPrecise)}\n`);
+    if (pyRun?.pyPrecise) process.stderr.write(`${name}: ${pyRun.pyPrecise.checker ?? 'pyright'} ${JSON.stringify(pyRun.pyPrecise)}\n`);
     const tsPrecise = resolveRepository(files, { ...modules, precise: session.oracle, collectOutcomes: true });
     const precise = pyRun
       ? { ...tsPrecise, outcomes: [...tsPrecise.outcomes!.filter((o) => !isPy(files, o)), ...pyRun.result.outcomes!.filter((o) => isPy(files, o))] }
@@ -272,8 +272,10 @@ async function main(): Promise<void> {
     ...Object.entries(agree).map(([repo, a]) => [repo, a.both, a.same, a.subset, ((a.same / Math.max(1, a.both)) * 100).toFixed(1)]),
   ]);
   process.stdout.write('\n');
+  // The Python columns name the checker configured (INGEST_PY_CHECKER), which is the one that answered unless it is not installed (stderr says so).
+  const py = loadConfig().ingest.pyChecker;
   printTable([
-    ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast', 'pyright resolve ms', 'parse+pyright / parse+fast', 'pyright peak MB'],
+    ['repo', 'walk+parse ms', 'fast resolve ms', 'precise resolve ms', 'parse+precise / parse+fast', `${py} resolve ms`, `parse+${py} / parse+fast`, `${py} peak MB`],
     ...Object.entries(timing).map(([repo, t]) => [
       repo, t.parseMs, t.fastMs, t.preciseMs, t.ratio.toFixed(2), t.pyMs ?? '', t.pyRatio?.toFixed(2) ?? '', t.pyPeakMb ?? '',
     ]),

@@ -563,3 +563,104 @@ describe('ty behind the same LSP client (INGEST_PY_CHECKER=ty; the real ty that 
     }
   });
 });
+
+describe("the repository's dependencies given to the checker (its .venv, INGEST_PY_ENV; read as files, never run)", () => {
+  const h = new IngestHarness();
+  const repos = { bare: runId('py-env-bare'), venv: runId('py-env-venv'), configured: runId('py-env-conf'), tyBare: runId('py-env-tybare'), tyVenv: runId('py-env-tyvenv') };
+  const TY = path.join(ROOT, '.cache/pycheckers/ty/ty');
+  const withTy = fs.existsSync(TY) ? it : it.skip;
+  /** Made by the repository's own .venv/bin/python if anything ran it. */
+  let marker: string;
+  let outside: string;
+
+  // `made.hook()` is pinned only by knowing what the dependency's `Plugin.create` returns (Self): the
+  // fast resolver has two `hook`s to choose from, and a checker without the dependency has no type.
+  const APP = [
+    'from depkit import Plugin',
+    '',
+    '',
+    'class Mine(Plugin):',
+    '    def hook(self) -> int:',
+    '        return 1',
+    '',
+    '',
+    'class Other:',
+    '    def hook(self) -> int:',
+    '        return 2',
+    '',
+    '',
+    'def run() -> None:',
+    '    made = Mine.create()',
+    '    made.hook()',
+    '',
+  ].join('\n');
+  const DEPKIT = ['from typing import Self', '', '', 'class Plugin:', '    @classmethod', '    def create(cls) -> Self:', '        return cls()', ''].join('\n');
+  const PINNED = 'run -> Mine.hook precise/compiler';
+
+  /** A site-packages folder holding depkit, under `dir`. */
+  const sitePackages = (dir: string) => {
+    const sp = path.join(dir, 'lib', 'python3.11', 'site-packages');
+    fs.mkdirSync(path.join(sp, 'depkit'), { recursive: true });
+    fs.writeFileSync(path.join(sp, 'depkit', '__init__.py'), DEPKIT);
+    return sp;
+  };
+
+  /** A repository with app.py and, when asked, a .venv holding depkit and a python that leaves a mark if run. */
+  const repository = (venv: boolean) => {
+    const dir = h.emptyDir();
+    fs.writeFileSync(path.join(dir, 'app.py'), APP);
+    if (venv) {
+      const env = path.join(dir, '.venv');
+      sitePackages(env);
+      fs.writeFileSync(path.join(env, 'pyvenv.cfg'), 'home = /usr/bin\ninclude-system-site-packages = false\n');
+      fs.mkdirSync(path.join(env, 'bin'));
+      for (const name of ['python', 'python3']) {
+        fs.writeFileSync(path.join(env, 'bin', name), `#!/bin/sh\ntouch ${JSON.stringify(marker)}\n`);
+        fs.chmodSync(path.join(env, 'bin', name), 0o755);
+      }
+    }
+    return dir;
+  };
+
+  beforeAll(async () => {
+    await h.init();
+    const scratch = h.emptyDir();
+    marker = path.join(scratch, 'the-repository-python-ran');
+    outside = sitePackages(path.join(scratch, 'operator-env'));
+  });
+
+  afterAll(async () => {
+    await h.dispose(Object.values(repos));
+  });
+
+  it('pyright: the .venv at the root makes the call pinned and is named in the result; without it the call stays unpinned; its python never runs', async () => {
+    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'pyright', pyEnv: undefined });
+    const bare = await ingest.index({ path: repository(false), name: repos.bare, embed: false });
+    expect(bare.resolver.pyPrecise).toMatchObject({ checker: 'pyright' });
+    expect(bare.resolver.pyPrecise!.environment).toBeUndefined();
+    expect(await callEdges(h, repos.bare)).not.toContain(PINNED);
+
+    const withVenv = await ingest.index({ path: repository(true), name: repos.venv, embed: false });
+    expect(withVenv.resolver.pyPrecise).toMatchObject({ checker: 'pyright', environment: '.venv (.venv/lib/python3.11/site-packages)' });
+    expect(await callEdges(h, repos.venv)).toContain(PINNED);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it('pyright: INGEST_PY_ENV (a site-packages folder outside the repository) is read instead', async () => {
+    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'pyright', pyEnv: outside });
+    const run = await ingest.index({ path: repository(false), name: repos.configured, embed: false });
+    expect(run.resolver.pyPrecise).toMatchObject({ checker: 'pyright', environment: `INGEST_PY_ENV ${outside}` });
+    expect(await callEdges(h, repos.configured)).toContain(PINNED);
+  });
+
+  withTy('ty: the same call pinned with the .venv and not without it; its python never runs', async () => {
+    const { ingest } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'ty', pyTyPath: TY, pyEnv: undefined });
+    const bare = await ingest.index({ path: repository(false), name: repos.tyBare, embed: false });
+    expect(bare.resolver.pyPrecise).toMatchObject({ checker: 'ty' });
+    expect(await callEdges(h, repos.tyBare)).not.toContain(PINNED);
+    const withVenv = await ingest.index({ path: repository(true), name: repos.tyVenv, embed: false });
+    expect(withVenv.resolver.pyPrecise).toMatchObject({ checker: 'ty', environment: '.venv (.venv/lib/python3.11/site-packages)' });
+    expect(await callEdges(h, repos.tyVenv)).toContain(PINNED);
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+});

@@ -91,8 +91,13 @@ export const envSchema = z.object({
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
   // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native binary
   // that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so). ty is
-  // not the default yet: held out, sphinx resolved 0.736 of in-repo calls with it (0.85 wanted).
+  // not the default yet: held out, sphinx resolved 0.736 of in-repo calls with ty and 0.792 with pyright
+  // (0.85 wanted), and salt's time with ty was not measured again.
   INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
+  // The dependencies the checker reads: a site-packages folder or a virtual environment's folder. Unset:
+  // the repository's own `.venv` or `venv` at its root, if any. Read as files, never run (a repository's
+  // .venv/bin/python is not to be trusted); without one, calls on dependencies' values stay unknown.
+  INGEST_PY_ENV: z.string().min(1).optional(),
   // ty's executable (default: .cache/pycheckers/ty/ty under the project root).
   INGEST_PY_TY_PATH: z.string().optional(),
   // ty's resident memory cap (MB): ty takes no heap limit, so its memory is read every 250 ms and past
@@ -317,6 +322,8 @@ export interface AppConfig {
     pyTyPath: string;
     /** INGEST_PY_TY_MAX_RSS_MB: ty's resident memory cap. */
     pyTyMaxRssMb: number;
+    /** INGEST_PY_ENV: the site-packages folder or virtual environment the checker reads dependencies from. */
+    pyEnv?: string;
     pyPreciseMaxHeapMb: number;
     pyPreciseMaxProcesses: number;
     pyPreciseIdleMs: number;
@@ -425,6 +432,7 @@ export function toAppConfig(env: Env): AppConfig {
       pyChecker: env.INGEST_PY_CHECKER,
       pyTyPath: path.resolve(env.INGEST_PY_TY_PATH ?? path.join(root, '.cache', 'pycheckers', 'ty', 'ty')),
       pyTyMaxRssMb: env.INGEST_PY_TY_MAX_RSS_MB,
+      pyEnv: env.INGEST_PY_ENV ? path.resolve(env.INGEST_PY_ENV) : undefined,
       pyPreciseMaxHeapMb: env.INGEST_PY_PRECISE_MAX_HEAP_MB,
       pyPreciseMaxProcesses: env.INGEST_PY_PRECISE_MAX_PROCESSES,
       pyPreciseIdleMs: env.INGEST_PY_PRECISE_IDLE_MS,

@@ -94,16 +94,17 @@ interface Coverage {
 
 const COVERAGE_FIELDS = 'coverage { language resolved byCompiler byScip byName byHeuristic external dynamic notFound callsResolved callsNotFound }';
 
-/** What the SCIP import of a run used and ignored (stale or unknown documents, ranges outside files). */
-/** The Python checker's part of the run (named: ty or pyright), and why the fast resolver stood in for it when it did. */
+/** The Python checker's part of the run (named: ty or pyright), the dependencies it read, and why the fast resolver stood in for it when it did. */
 function pyCheckerLine(p: NonNullable<IngestResult['resolver']['pyPrecise']>): string {
   const checker = p.checker ?? 'the checker';
   if (p.skipped) return `  python  resolved fast: ${checker} not used (${p.skipped})`;
   const later = p.phase === 'deferred' && p.edges ? ` after the graph write (edges of ${p.edges.files} files upgraded)` : '';
-  const run = `${checker} asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}`;
+  const env = `; dependencies: ${p.environment ?? 'none (no INGEST_PY_ENV, no .venv or venv at the root)'}`;
+  const run = `${checker} asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}${env}`;
   return p.failed ? `  python  ${run}; then given up (${p.failed}): the fast resolver answered the rest` : `  python  ${run}`;
 }
 
+/** What the SCIP import of a run used and ignored (stale or unknown documents, ranges outside files). */
 function scipLines(s: NonNullable<IngestResult['scip']>): string[] {
   const listed = (paths: string[], n: number) => (n ? `: ${paths.slice(0, 5).join(', ')}${n > 5 ? ', ...' : ''}` : '');
   return [

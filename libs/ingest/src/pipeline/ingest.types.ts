@@ -71,6 +71,8 @@ export interface IngestResult {
       files: number; rechecked: number; asked: number; answered: number; ms: number; peakMb?: number; cpuMs?: number; skipped?: string; failed?: string;
       /** The checker that answered (INGEST_PY_CHECKER), and why not the one asked for (it is not installed). */
       checker?: 'pyright' | 'ty';
+      /** The dependencies it read: INGEST_PY_ENV or the repository's `.venv`/`venv` (site-packages, never run). */
+      environment?: string;
       fallback?: string;
       /**
        * `deferred`: pyright answered after the graph was written with the fast resolver's edges, beside

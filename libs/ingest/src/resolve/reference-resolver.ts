@@ -70,6 +70,7 @@ export class ReferenceResolver implements OnModuleDestroy {
       maxFiles: config.ingest.pyPreciseMaxFiles,
       maxHeapMb: config.ingest.pyPreciseMaxHeapMb,
       tyMaxRssMb: config.ingest.pyTyMaxRssMb,
+      environment: config.ingest.pyEnv,
       checker: config.ingest.pyChecker,
       tyBinary: config.ingest.pyTyPath,
       requestTimeoutMs: config.ingest.pyPreciseTimeoutMs,

@@ -2,10 +2,12 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Logger } from '@nestjs/common';
 import { createMessageConnection, MessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { ParsedFile } from '../../parse/types';
 import type { PreciseOutcome } from '../../resolve/types';
 import { readSourceText } from '../../walk/file-walker';
+import { pythonEnvironment } from './py-env';
 import { DefinitionSite, outcomeOfDefinitions, sitePosition, SourceLines } from './py-sites';
 
 /** One reference to answer, by the path of the file it is in. */
@@ -29,6 +31,11 @@ export interface PyRunStats {
   rechecked: number;
   /** Why the checker was not used (not installed, too many files, it failed): the fast resolver's answers stand. */
   skipped?: string;
+  /**
+   * The dependencies the checker read (site-packages folders given as search paths, never run): from
+   * INGEST_PY_ENV or the repository's own `.venv`/`venv`; absent when it had none.
+   */
+  environment?: string;
   /** Peak resident memory of the checker process so far, in MB (Linux). */
   peakMb?: number;
   /** CPU time the checker process has used so far (start-up included), ms (Linux). */
@@ -75,6 +82,8 @@ export interface PyCheckerOptions {
   maxProcesses?: number;
   /** A checker process idle this long (ms) is stopped (its memory freed; the next run starts it again). */
   idleMs?: number;
+  /** INGEST_PY_ENV: a site-packages folder or a virtual environment the checker reads dependencies from (default: the repository's `.venv`/`venv`). */
+  environment?: string;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -130,6 +139,8 @@ interface Session {
   capped?: string;
   /** Python files of the program it was started with. */
   fileCount: number;
+  /** Where the dependencies it reads come from (PyRunStats.environment). */
+  environment?: string;
 }
 
 /** Runs `fn` with the process held alive (an idle checker never keeps its parent from exiting). */
@@ -159,6 +170,7 @@ function setRef(s: Session, on: boolean): void {
  * answers: the fast resolver's stand) and is started again on the next run.
  */
 export class PyChecker {
+  private readonly logger = new Logger(PyChecker.name);
   private readonly sessions = new Map<string, Session>();
   /** A checker that hung while `prepare` warmed it up: this run's `open` does not start another. */
   private readonly startFailures = new Map<string, string>();
@@ -260,7 +272,7 @@ export class PyChecker {
       this.forget(key);
       return { ...this.said, files: files.length, rechecked: 0, skipped: `${this.checker} failed to start: ${(error as Error).message}` };
     }
-    return { ...this.said, files: files.length, rechecked, ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
+    return { ...this.said, files: files.length, rechecked, ...(s.environment ? { environment: s.environment } : {}), ...(s.dead ? { skipped: s.dead } : {}), ...peak(s.child) };
   }
 
   /**
@@ -445,13 +457,19 @@ export class PyChecker {
     const s: Session = { key, root, child, conn, ready: Promise.resolve(), hashes: new Map(), files: new Map(), lastUsed: Date.now(), waiting: 0, fresh: false, lastAnswer: 0, fileCount: paths.length };
     // Neither the process nor its pipes keep this one alive while idle; pyright exits when its parent does.
     setRef(s, false);
-    const extraPaths = pythonSourceRoots(paths).map((r) => path.join(root, r));
+    // The repository's dependencies, when there is an environment to read them from: a value of a
+    // dependency's type (a docutils node) typed, its calls are external instead of unknown receivers,
+    // and what they return types the in-repo calls made on it.
+    const env = pythonEnvironment(root, this.opts.environment);
+    s.environment = env?.from;
+    this.logger.log(`${key}: ${this.checker} started; dependencies read from ${env?.from ?? 'nowhere (no INGEST_PY_ENV, no .venv or venv at the root)'}`);
+    const extraPaths = [...pythonSourceRoots(paths).map((r) => path.join(root, r)), ...(env?.sitePackages ?? [])];
     const settings = {
       diagnosticMode: 'openFilesOnly',
       typeCheckingMode: 'off',
       autoSearchPaths: true,
-      // Types of third-party code without stubs are not needed: such receivers are outside the repository.
-      useLibraryCodeForTypes: false,
+      // Without an environment no dependency is there to read; with one, its untyped code gives the types.
+      useLibraryCodeForTypes: !!env?.sitePackages.length,
       extraPaths,
       indexing: false,
       autoImportCompletions: false,
