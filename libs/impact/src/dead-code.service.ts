@@ -8,7 +8,7 @@ import { codeOnly, NameUse, nameUses } from './code-text';
 import { Manifests, readManifests } from './manifests';
 import { classBases, dottedBases, frameworkConvention, frameworkInnerClass, implementsInterface, importsOwnPackage, inheritedOutsideBase, inPackage, mkdocsHookFiles, pythonContext, stdlibProtocol, topLevelPackages } from './python-conventions';
 import { inAbstractClass, ioProtocolMethod, lookedUpNames, pluginBaseMember, pythonApiContext, pythonPublicApi, siblingMethods } from './python-api';
-import { BY_NAME_PROTOCOLS, STDLIB_BY_NAME, attributePrefixMaps, builtFromFileStrings, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
+import { BY_NAME_PROTOCOLS, STDLIB_BY_NAME, attributePrefixMaps, builtName, builtNameHeads, identifierStrings, moduleGetattrHead, moduleGetattrHeads, prefixMappedUse } from './python-dynamic';
 import { HandedFolder, handedFolderOf, pathHandedFolders } from './python-paths';
 import { affixMatch, attributeScanAffixes, commentAbove, isClassExpression, isDoctestHolder, isLoaderHook, isReturnedThroughLocals, isTestSuitePath, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 
@@ -183,10 +183,12 @@ export class DeadCodeService {
     // Only when some class maps a prefix: most repositories have none, and this reads all of their Python code.
     if (prefixMaps.size) for (const f of pythonFiles) for (const m of codeOnly(f.path, f.text).matchAll(/[A-Za-z_]\w*/g)) codeWords.add(m[0]);
     const fileNames = new Map<string, { heads: Set<string>; strings: Set<string>; getattrHeads: Set<string> }>();
+    const pythonText = new Map(pythonFiles.map((f) => [f.path, f.text]));
+    const importersOf = new Map(files.map((f) => [f.path, f.importedBy]));
     const namesOf = (p: string) => {
       let v = fileNames.get(p);
       if (!v) {
-        const text = (sources.get(p) ?? []).join('\n');
+        const text = sources.get(p)?.join('\n') ?? pythonText.get(p) ?? '';
         v = { heads: builtNameHeads(text), strings: identifierStrings(text), getattrHeads: moduleGetattrHeads(text) };
         fileNames.set(p, v);
       }
@@ -228,7 +230,7 @@ export class DeadCodeService {
       }
       const own = r.language === 'python' ? namesOf(r.path) : null;
       const { confidence, reasons } = judge(base.repoBase ? { ...r, repoBase: true } : r, {
-        builtName: own ? builtFromFileStrings(r.name, own.heads, own.strings) : null,
+        builtName: own ? builtName(r.name, own, (importersOf.get(r.path) ?? []).filter((p) => pythonText.has(p)).map(namesOf)) : null,
         moduleGetattr: own && (!r.parentKind || r.parentKind === 'module' || r.parentKind === 'file') ? moduleGetattrHead(r.name, own.getattrHeads) : null,
         prefixMapped: r.language === 'python' && prefixMaps.size ? prefixMappedUse(r.name, prefixMaps, codeWords) : null,
         testHook: signs.testHook,
@@ -316,7 +318,7 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
   }
   if (e.builtName) {
     confidence -= 0.5;
-    reasons.push(`its file builds a name as ${e.builtName} (getattr with a head and a value written as a string there), which is this name`);
+    reasons.push(`a name is built at run time as ${e.builtName} (getattr with a head and a value written as a string), which is this name`);
   }
   if (e.moduleGetattr) {
     confidence -= 0.3;

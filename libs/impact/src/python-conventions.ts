@@ -64,6 +64,9 @@ const CONVENTIONS: Convention[] = [
   },
   // `alembic upgrade/downgrade` imports each revision module of script_location and calls these by name.
   { framework: 'Alembic calls upgrade()/downgrade() of each revision module (module-level revision and down_revision)', kind: 'function', name: /^(upgrade|downgrade)$/, scope: 'file', marker: isAlembicRevision },
+  // pytest-perf collects any .py file whose text names pytest_perf and runs its functions whose names
+  // match its own pattern, `(\b|_)(import_time|perf)(\b|_)` (conventionally in exercises.py).
+  { framework: 'pytest-perf runs the *_perf and import_time functions of a file that names pytest_perf', kind: 'function', name: /(?:\b|_)(?:import_time|perf)(?:\b|_)/, scope: 'file', marker: /\bpytest_perf\b/ },
   // `jupyter nbextension/labextension/server` look these up on the package they are given.
   { framework: 'Jupyter calls an extension package\'s _jupyter_* hooks by name', kind: 'function', name: /^(_jupyter_\w+|_?load_jupyter_server_extension)$/, scope: 'file', anywhere: true },
 ];

@@ -40,6 +40,22 @@ export function builtFromFileStrings(name: string, heads: Set<string>, strings: 
   return null;
 }
 
+/**
+ * How a name can be built at run time: a head and a string of its own file, or a head in a file that
+ * imports it (engineio's server.py calls `getattr(self, '_' + encoding)` on the base class of
+ * base_server.py, whose `compression_methods = ['gzip', 'deflate']` are the rest) with the rest
+ * written in either file.
+ */
+export function builtName(name: string, own: { heads: Set<string>; strings: Set<string> }, importers: { heads: Set<string>; strings: Set<string> }[]): string | null {
+  const inOwn = builtFromFileStrings(name, own.heads, own.strings);
+  if (inOwn) return inOwn;
+  for (const i of importers) {
+    const built = builtFromFileStrings(name, i.heads, new Set([...own.strings, ...i.strings]));
+    if (built) return `${built} in a file importing its file`;
+  }
+  return null;
+}
+
 /** Literal heads joined to a name inside a body: `'_' + name`, f'_{name}', `'_%s' % name`, `.startswith('_sa_')`. */
 function bodyHeads(body: string, withStartswith: boolean): Set<string> {
   const out = builtNameHeads(body);
