@@ -16,21 +16,29 @@ trap stop_services EXIT
 bash scripts/setup.sh
 echo "[test] set-up done at $((SECONDS - started_at))s"
 
-echo "[test] type-checking ..."
-npx tsc -p tsconfig.json --noEmit
-npx tsc -p apps/web/tsconfig.json --noEmit
-npx tsc -p apps/web/tsconfig.node.json --noEmit
-
-echo "[test] checking module boundaries ..."
-node scripts/check-boundaries.mjs
-echo "[test] type-checked at $((SECONDS - started_at))s"
-
 mkdir -p .cache/test
 status=0
+# tsc uses one core: the type-check and the module boundaries run beside the Chromium check and the
+# unit specs, and a failure of either stops the run before the e2e specs.
+echo "[test] type-checking and checking module boundaries, beside the unit specs ..."
+(
+  npx tsc -p tsconfig.json --noEmit &&
+    npx tsc -p apps/web/tsconfig.json --noEmit &&
+    npx tsc -p apps/web/tsconfig.node.json --noEmit &&
+    node scripts/check-boundaries.mjs
+) > .cache/test/checks.log 2>&1 &
+checks=$!
 # The web console's e2e drives Debian's Chromium; without it that spec fails, saying so, and the rest runs.
 bash scripts/chromium.sh || status=1
 # Unit specs on two workers (jest's default on a 2-core machine is one).
 npx jest --selectProjects unit --maxWorkers=2 --json --outputFile=.cache/test/unit.json || status=1
+if ! wait "$checks"; then
+  cat .cache/test/checks.log
+  echo "[test] FAILED: type-check or module boundaries (above); e2e specs not run"
+  exit 1
+fi
+tail -1 .cache/test/checks.log
+echo "[test] type-checked and unit specs done at $((SECONDS - started_at))s"
 # e2e specs two at a time, longest first (test/support/sequencer.js). They share one Neo4j and Redis:
 # each spec works in repositories, key prefixes and models named by its own run id, and a spec that
 # compares two reads whose BM25 scores move with the whole full-text index compares them only while
