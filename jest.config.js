@@ -33,6 +33,8 @@ module.exports = {
       testEnvironment,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/shared-vectors.ts',
+      globalTeardown: '<rootDir>/test/support/shared-vectors-teardown.ts',
       transform: { '^.+\\.ts$': swc },
       moduleNameMapper,
     },

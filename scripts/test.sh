@@ -44,7 +44,7 @@ echo "[test] type-checked and unit specs done at $((SECONDS - started_at))s"
 # compares two reads whose BM25 scores move with the whole full-text index compares them only while
 # nothing changed in between (test/support/settled.ts).
 # --forceExit: a failing e2e spec can leave a socket open; the run must still end and report it.
-npx jest --selectProjects e2e --maxWorkers=2 --forceExit --json --outputFile=.cache/test/e2e.json || status=1
+E2E_SHARED_VECTORS=1 npx jest --selectProjects e2e --maxWorkers=2 --forceExit --json --outputFile=.cache/test/e2e.json || status=1
 
 node -e '
 const fs = require("fs");

@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { FAKE_GEMINI_API_KEY, FakeGemini } from '../fakes/fake-gemini';
 import { pointwiseJudge } from '../fakes/rerank-scripts';
 import { RERANK_PROGRESS } from '../rerank/support/rerank-harness';
@@ -27,17 +30,23 @@ describe('/metrics and JSON logs', () => {
   let gemini: FakeGemini;
   let stack: RunningStack;
   let metricsUrl: string;
+  let repoDir: string | undefined;
   const scrape = async () => (await fetch(metricsUrl, { headers: auth })).text();
 
   beforeAll(async () => {
     gemini = await FakeGemini.start({ apiKey: FAKE_GEMINI_API_KEY });
     gemini.onGenerate(pointwiseJudge({ score: (c) => (/Invoice/.test(c.name) ? 0.9 : 0.1) }));
     // LOG_LEVEL=debug: request lines are logged at debug.
-    stack = await startStack('met', { API_KEY, GEMINI_API_KEY: FAKE_GEMINI_API_KEY, GEMINI_BASE_URL: gemini.baseUrl, RERANK_PROVIDER: 'gemini', RERANK_CACHE_TTL_S: '600', LOG_LEVEL: 'debug' });
+    // The fixture and one file of this run's own: the worker must compute at least one vector for the
+    // embedding series to show both processes (the fixture's vectors may be copied from the graph).
+    repoDir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'sg-met-'));
+    fs.cpSync(FIXTURE, repoDir, { recursive: true });
+    fs.writeFileSync(path.join(repoDir, 'ts/metrics-probe.ts'), `export function ${name}Probe(): string {\n  return '${name}';\n}\n`);
+    stack = await startStack('met', { INGEST_ALLOWED_ROOTS: fs.realpathSync(os.tmpdir()), API_KEY, GEMINI_API_KEY: FAKE_GEMINI_API_KEY, GEMINI_BASE_URL: gemini.baseUrl, RERANK_PROVIDER: 'gemini', RERANK_CACHE_TTL_S: '600', LOG_LEVEL: 'debug' });
     metricsUrl = stack.url.replace(/\/graphql$/, '/metrics');
 
     // Index, with a request id of our own that the worker's log lines must carry.
-    const queued = await gql(stack.url, 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }', { input: { path: FIXTURE, name } }, { ...auth, 'x-request-id': 'e2e-index-req' });
+    const queued = await gql(stack.url, 'mutation($input: IndexRepositoryInput!) { indexRepository(input: $input) { id } }', { input: { path: repoDir, name } }, { ...auth, 'x-request-id': 'e2e-index-req' });
     expect(queued.body.errors).toBeUndefined();
     const ws = wsClient(stack.url, { apiKey: API_KEY });
     try {
@@ -60,6 +69,7 @@ describe('/metrics and JSON logs', () => {
     if (stack) await gql(stack.url, 'mutation($n: String!) { deleteRepository(name: $n) }', { n: name }, auth).catch(() => undefined);
     await stack?.stop();
     await gemini?.close();
+    if (repoDir) fs.rmSync(repoDir, { recursive: true, force: true });
   });
 
   it('exposes request, search stage, model, cache, queue and index series', async () => {

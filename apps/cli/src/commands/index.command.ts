@@ -99,7 +99,7 @@ function pyCheckerLine(p: NonNullable<IngestResult['resolver']['pyPrecise']>): s
   const checker = p.checker ?? 'the checker';
   if (p.skipped) return `  python  resolved fast: ${checker} not used (${p.skipped})`;
   const later = p.phase === 'deferred' && p.edges ? ` after the graph write (edges of ${p.edges.files} files upgraded)` : '';
-  const env = `; dependencies: ${p.environment ?? 'none (no INGEST_PY_ENV, no .venv or venv at the root)'}`;
+  const env = `; dependencies: ${p.environment ?? 'none found (INGEST_PY_ENV names them)'}`;
   const run = `${checker} asked ${p.asked}, answered ${p.answered} in ${p.ms} ms${later}${p.peakMb ? `, peak ${p.peakMb} MB` : ''}${env}`;
   return p.failed ? `  python  ${run}; then given up (${p.failed}): the fast resolver answered the rest` : `  python  ${run}`;
 }

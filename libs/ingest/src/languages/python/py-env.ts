@@ -41,6 +41,8 @@ export function pythonEnvironment(root: string, configured?: string): PyEnvironm
 /** A virtual environment's site-packages: lib/python3.X/site-packages (POSIX) or Lib/site-packages (Windows). */
 function venvSitePackages(dir: string): string[] {
   const found: string[] = [];
+  // lib64 is often a link to lib: one folder reached twice is one search path.
+  const seen = new Set<string>();
   for (const lib of ['lib', 'lib64']) {
     let names: string[] = [];
     try {
@@ -50,7 +52,11 @@ function venvSitePackages(dir: string): string[] {
     }
     for (const name of names.sort()) {
       const sp = path.join(dir, lib, name, 'site-packages');
-      if (/^python3(\.\d+)?t?$/.test(name) && isDirectory(sp) && !found.some((f) => realpath(f) === realpath(sp))) found.push(sp);
+      if (!/^python3(\.\d+)?t?$/.test(name) || !isDirectory(sp)) continue;
+      const real = realpath(sp) ?? sp;
+      if (seen.has(real)) continue;
+      seen.add(real);
+      found.push(sp);
     }
   }
   const windows = path.join(dir, 'Lib', 'site-packages');
