@@ -153,5 +153,8 @@ describe('python signs of life without an edge', () => {
     expect(frameworkInnerClass(inner, 'class Thing(object):', ['object', 'Exception'], file, pkgs)).toBeNull();
     expect(frameworkInnerClass({ ...inner, parentKind: 'function' }, 'def make():', null, file, pkgs)).toBeNull();
     expect(frameworkInnerClass({ ...inner, kind: 'method' }, 'class HueyInflight(Model):', null, file, pkgs)).toBeNull();
+    // A base written as a call (six's with_metaclass, impacket's ndr.py) names no import, and its
+    // parentheses must not be read as a regular expression (that failed the whole dead-code answer).
+    expect(frameworkInnerClass(inner, 'class NDRENUM(with_metaclass(EnumType, NDR)):\n    class Meta:', null, `${file}from six import with_metaclass\n`, pkgs)).toBeNull();
   });
 });

@@ -251,6 +251,9 @@ export function dottedBases(classSource: string, fileImports: Set<string>, packa
  */
 export function importedFromOutside(name: string, fileText: string, packages: Set<string>): boolean {
   const root = name.split('.')[0];
+  // A base written as an expression (`with_metaclass(Meta, Base)`) names no import; its text would also
+  // be read as a regular expression below.
+  if (!/^[A-Za-z_]\w*$/.test(root)) return false;
   const word = new RegExp(`(^|[\\s,(])${root}(\\s+as\\s+\\w+)?\\s*($|[,)#])`, 'm');
   for (const m of fileText.matchAll(/^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm)) {
     if (m[1].startsWith('.') || packages.has(m[1].split('.')[0])) continue;

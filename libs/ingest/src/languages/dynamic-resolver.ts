@@ -12,9 +12,14 @@ import { TsModuleResolver } from './typescript/modules';
  * the file's own declarations; `x.m()` follows a declared or `new`-initialised type of `x`. A bare
  * name in a TS/JS script file (no import or export) may resolve to a unique script-global declaration.
  */
+/** Type lookups nested in one another at most (bindings typed through bindings): a cycle the key misses still ends. */
+const MAX_TYPE_DEPTH = 32;
+
 export class DynamicResolver implements FamilyResolver {
   private readonly scriptGlobals = new Map<string, ParsedScope[]>();
   private readonly exportMemo = new Map<string, Denotation | null>();
+  /** Type names being resolved now, per scope: a binding typed through itself is not walked again. */
+  private readonly typesInProgress = new Set<string>();
 
   /** Module rules per family: languages/typescript/modules.ts, languages/python/modules.ts. */
   private readonly tsModules: TsModuleResolver;
@@ -207,8 +212,17 @@ export class DynamicResolver implements FamilyResolver {
   }
 
   types(typeName: string, ctx: ParsedScope, env: FileEnv): ParsedScope[] {
-    const out = this.resolve(typeName.split('.'), ctx, env, TYPE_LIKE);
-    return 'targets' in out ? out.targets : [];
+    // `a = a.spawn()` binds `a` to the type of `a.spawn`, which is looked up through `a`'s binding:
+    // a name already being resolved for this scope has no type (instead of recursing without end).
+    const key = `${ctx.id}\0${typeName}`;
+    if (this.typesInProgress.has(key) || this.typesInProgress.size >= MAX_TYPE_DEPTH) return [];
+    this.typesInProgress.add(key);
+    try {
+      const out = this.resolve(typeName.split('.'), ctx, env, TYPE_LIKE);
+      return 'targets' in out ? out.targets : [];
+    } finally {
+      this.typesInProgress.delete(key);
+    }
   }
 
   /** Lexical scopes (not class bodies), imports, same-file declarations, script globals. */

@@ -67,6 +67,26 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
     ]);
   });
 
+  it('a local rebound through its own method (`a = a.Spawn()`) ends unresolved instead of recursing without end', () => {
+    // impacket's examples: a capitalised call reads as a class, so `a` was typed through `a` itself and
+    // the index run failed with a stack overflow.
+    const files = [
+      parser.parseFile('pkg/consumer.py', [
+        'def run(svc):',
+        "    active, _ = svc.GetObject('x')",
+        '    active = active.SpawnInstance()',
+        '    active.marshal()',
+        '    active = active.Spawn().Again()',
+        '    active.marshal()',
+      ].join('\n')),
+      parser.parseFile('pkg/other.py', 'class Other:\n    def marshal(self):\n        pass\n'),
+    ];
+    const r = resolveRepository(files);
+    const calls = r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}`).sort();
+    expect(calls).toContain('active.marshal:unknown-receiver');
+    expect(r.edges.filter((e) => e.type === 'CALLS')).toEqual([]);
+  });
+
   const asked = (files: ReturnType<ParserService['parseFile']>[]) => {
     const names: string[] = [];
     const r = resolveRepository(files, {
