@@ -4,6 +4,13 @@ import { resolveRepository } from '../../resolve/resolver';
 const parser = new ParserService({ languages: ['python'] });
 beforeAll(() => parser.init());
 
+/** The repository's unresolved calls as `name:reason(origin)`, sorted, and its CALLS edges. */
+function calls(files: ReturnType<ParserService['parseFile']>[]): { why: string[]; edges: number } {
+  const r = resolveRepository(files);
+  const why = r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}${u.origin ? `(${u.origin})` : ''}`);
+  return { why: why.sort(), edges: r.edges.filter((e) => e.type === 'CALLS').length };
+}
+
 describe('Python: why a call the name-based resolver could not pin stays unresolved', () => {
   it('calls through parameters and attributes set from them are dynamic; typed ones, stdlib and dependencies are not', () => {
     const files = [
@@ -45,9 +52,7 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
       parser.parseFile('pkg/model.py', 'class Model:\n    def save(self):\n        pass\n'),
       parser.parseFile('pkg/__init__.py', ''),
     ];
-    const r = resolveRepository(files);
-    const why = r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}${u.origin ? `(${u.origin})` : ''}`).sort();
-    expect(why).toEqual([
+    expect(calls(files).why).toEqual([
       '_width:dynamic',
       'append:dynamic',
       'callback.apply:dynamic',
@@ -70,21 +75,10 @@ describe('Python: why a call the name-based resolver could not pin stays unresol
   it('a local rebound through its own method (`a = a.Spawn()`) ends unresolved instead of recursing without end', () => {
     // impacket's examples: a capitalised call reads as a class, so `a` was typed through `a` itself and
     // the index run failed with a stack overflow.
-    const files = [
-      parser.parseFile('pkg/consumer.py', [
-        'def run(svc):',
-        "    active, _ = svc.GetObject('x')",
-        '    active = active.SpawnInstance()',
-        '    active.marshal()',
-        '    active = active.Spawn().Again()',
-        '    active.marshal()',
-      ].join('\n')),
-      parser.parseFile('pkg/other.py', 'class Other:\n    def marshal(self):\n        pass\n'),
-    ];
-    const r = resolveRepository(files);
-    const calls = r.unresolved.filter((u) => u.type === 'CALLS').map((u) => `${u.targetName}:${u.reason}`).sort();
-    expect(calls).toContain('active.marshal:unknown-receiver');
-    expect(r.edges.filter((e) => e.type === 'CALLS')).toEqual([]);
+    const source = "def run(svc):\n    active, _ = svc.GetObject('x')\n    active = active.SpawnInstance()\n    active.marshal()\n    active = active.Spawn().Again()\n    active.marshal()\n";
+    const found = calls([parser.parseFile('pkg/consumer.py', source), parser.parseFile('pkg/other.py', 'class Other:\n    def marshal(self):\n        pass\n')]);
+    expect(found.why).toContain('active.marshal:unknown-receiver');
+    expect(found.edges).toBe(0);
   });
 
   const asked = (files: ReturnType<ParserService['parseFile']>[]) => {
