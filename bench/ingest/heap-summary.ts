@@ -9,21 +9,14 @@
  *
  * Prints a table and one JSON line; `--per-scopes` adds a column in MiB per 100k scopes.
  */
-import * as fs from 'node:fs';
 import { arg, printTable } from '../support/bench-util';
-
-interface Snapshot {
-  snapshot: { meta: { node_fields: string[]; node_types: [string[]]; edge_fields: string[]; edge_types: [string[]] } };
-  nodes: number[];
-  edges: number[];
-  strings: string[];
-}
+import { readHeapSnapshot } from '../support/heap-snapshot';
 
 function main(): void {
   const file = arg('file', '');
   const top = Number(arg('top', '30'));
   const perScopes = Number(arg('per-scopes', '0'));
-  const snap = readSnapshot(file);
+  const snap = readHeapSnapshot(file);
   const { meta } = snap.snapshot;
   const nf = meta.node_fields.length;
   const ef = meta.edge_fields.length;
@@ -74,37 +67,6 @@ function main(): void {
     ['total', snap.nodes.length / nf, mib(total), per(total)],
   ]);
   console.log(JSON.stringify({ file, totalMiB: mib(total), duplicateStringMiB: mib(dupBytes), top: rows.map(([k, g]) => ({ group: k, count: g.n, mib: mib(g.bytes) })) }));
-}
-
-/**
- * Snapshots of a few hundred MiB of heap pass V8's longest string (512 MiB): the number arrays are
- * scanned from the bytes, and only the header and the strings section go through JSON.parse.
- */
-function readSnapshot(file: string): Snapshot {
-  const buf = fs.readFileSync(file);
-  const section = (name: string) => buf.indexOf(`"${name}":[`) + name.length + 4;
-  const numbers = (from: number): number[] => {
-    const out: number[] = [];
-    let n = 0;
-    let inNumber = false;
-    for (let i = from; ; i++) {
-      const c = buf[i];
-      if (c >= 48 && c <= 57) {
-        n = n * 10 + (c - 48);
-        inNumber = true;
-      } else {
-        if (inNumber) out.push(n);
-        n = 0;
-        inNumber = false;
-        if (c === 93) return out;
-      }
-    }
-  };
-  const nodesAt = section('nodes');
-  const header = JSON.parse(`${buf.subarray(0, nodesAt - '"nodes":['.length).toString('utf8').replace(/,\s*$/, '')}}`) as Pick<Snapshot, 'snapshot'>;
-  const stringsAt = section('strings') - 1;
-  const end = buf.lastIndexOf(']') + 1;
-  return { snapshot: header.snapshot, nodes: numbers(nodesAt), edges: numbers(section('edges')), strings: JSON.parse(buf.subarray(stringsAt, end).toString('utf8')) as string[] };
 }
 
 main();
