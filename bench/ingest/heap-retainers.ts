@@ -11,7 +11,7 @@
  * Prints the chains and one JSON line.
  */
 import { arg } from '../support/bench-util';
-import { readHeapSnapshot } from '../support/heap-snapshot';
+import { readHeapSnapshot, snapshotLayout } from '../support/heap-snapshot';
 
 function main(): void {
   const file = arg('file', '');
@@ -19,13 +19,7 @@ function main(): void {
   const depth = Number(arg('depth', '6'));
   const show = Number(arg('show', '2'));
   const snap = readHeapSnapshot(file);
-  const { meta } = snap.snapshot;
-  const nf = meta.node_fields.length;
-  const ef = meta.edge_fields.length;
-  const [T, N, S, EC] = ['type', 'name', 'self_size', 'edge_count'].map((f) => meta.node_fields.indexOf(f));
-  const [ET, EN, ETO] = ['type', 'name_or_index', 'to_node'].map((f) => meta.edge_fields.indexOf(f));
-  const nodeTypes = meta.node_types[0];
-  const edgeTypes = meta.edge_types[0];
+  const { nf, ef, T, N, S, EC, ET, EN, ETO, nodeTypes, edgeTypes } = snapshotLayout(snap);
   const { nodes, edges, strings } = snap;
   const count = nodes.length / nf;
   const firstEdge = new Uint32Array(count + 1);

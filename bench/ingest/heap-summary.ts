@@ -10,21 +10,14 @@
  * Prints a table and one JSON line; `--per-scopes` adds a column in MiB per 100k scopes.
  */
 import { arg, printTable } from '../support/bench-util';
-import { readHeapSnapshot } from '../support/heap-snapshot';
+import { readHeapSnapshot, snapshotLayout } from '../support/heap-snapshot';
 
 function main(): void {
   const file = arg('file', '');
   const top = Number(arg('top', '30'));
   const perScopes = Number(arg('per-scopes', '0'));
   const snap = readHeapSnapshot(file);
-  const { meta } = snap.snapshot;
-  const nf = meta.node_fields.length;
-  const ef = meta.edge_fields.length;
-  const [T, N, , S, EC] = [0, 1, 2, 3, 4].map((k) => meta.node_fields.indexOf(['type', 'name', 'id', 'self_size', 'edge_count'][k]));
-  const ET = meta.edge_fields.indexOf('type');
-  const EN = meta.edge_fields.indexOf('name_or_index');
-  const nodeTypes = meta.node_types[0];
-  const edgeTypes = meta.edge_types[0];
+  const { nf, ef, T, N, S, EC, ET, EN, nodeTypes, edgeTypes } = snapshotLayout(snap);
   const groups = new Map<string, { n: number; bytes: number }>();
   const add = (key: string, bytes: number) => {
     const g = groups.get(key) ?? { n: 0, bytes: 0 };

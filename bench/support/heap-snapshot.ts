@@ -13,6 +13,14 @@ export interface HeapSnapshot {
   strings: string[];
 }
 
+/** Where each field sits in a node's and an edge's run of numbers, and the names of their types. */
+export function snapshotLayout(snap: HeapSnapshot) {
+  const { meta } = snap.snapshot;
+  const [T, N, S, EC] = ['type', 'name', 'self_size', 'edge_count'].map((f) => meta.node_fields.indexOf(f));
+  const [ET, EN, ETO] = ['type', 'name_or_index', 'to_node'].map((f) => meta.edge_fields.indexOf(f));
+  return { nf: meta.node_fields.length, ef: meta.edge_fields.length, T, N, S, EC, ET, EN, ETO, nodeTypes: meta.node_types[0], edgeTypes: meta.edge_types[0] };
+}
+
 export function readHeapSnapshot(file: string): HeapSnapshot {
   const buf = fs.readFileSync(file);
   const section = (name: string) => buf.indexOf(`"${name}":[`) + name.length + 4;
