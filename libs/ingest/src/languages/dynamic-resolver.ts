@@ -6,15 +6,15 @@ import { CLASS_LIKE, push, TYPE_LIKE } from '../resolve/symbol-table';
 import { PyModuleResolver } from './python/modules';
 import { TsModuleResolver } from './typescript/modules';
 
+/** Type lookups nested in one another at most (bindings typed through bindings): a cycle the key misses still ends. */
+const MAX_TYPE_DEPTH = 32;
+
 /**
  * TS/JS and Python: names come from lexical scopes, then from modules through imports, exports,
  * re-exports (`export *` barrels, circular ones included), Python re-imports and `import *`, then from
  * the file's own declarations; `x.m()` follows a declared or `new`-initialised type of `x`. A bare
  * name in a TS/JS script file (no import or export) may resolve to a unique script-global declaration.
  */
-/** Type lookups nested in one another at most (bindings typed through bindings): a cycle the key misses still ends. */
-const MAX_TYPE_DEPTH = 32;
-
 export class DynamicResolver implements FamilyResolver {
   private readonly scriptGlobals = new Map<string, ParsedScope[]>();
   private readonly exportMemo = new Map<string, Denotation | null>();
