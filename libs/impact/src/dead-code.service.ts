@@ -62,6 +62,33 @@ const CALLED_BY_NAME = new Set([
   'pytest_configure', 'pytest_addoption', 'get_queryset', 'get_context_data', 'dispatch_request', 'get_object', 'form_valid', 'emit', 'format',
   'handle_error', 'default', 'emptyline', 'load_ipython_extension', 'unload_ipython_extension', 'precmd', 'postcmd', 'preloop', 'postloop', 'generic_visit', 'load_tests', 'setup', 'teardown',
 ]);
+/**
+ * Methods of the languages beyond JS/TS and Python that their runtime calls by name: PHP's magic
+ * methods (every `__` name is reserved for them), Java's serialization hooks, Ruby's object hooks
+ * and conversion protocols, and the method sets of Go's standard interfaces (satisfied implicitly,
+ * so no edge names the method: fmt.Stringer, error, json.Marshaler, http.Handler, io.Reader...).
+ */
+const RUNTIME_BY_NAME: Record<string, RegExp | Set<string>> = {
+  php: /^__[a-zA-Z]/,
+  java: new Set(['writeObject', 'readObject', 'readObjectNoData', 'writeReplace', 'readResolve', 'finalize']),
+  ruby: new Set([
+    'initialize', 'initialize_copy', 'inherited', 'included', 'extended', 'prepended', 'method_added', 'method_missing', 'respond_to_missing?',
+    'const_missing', 'coerce', 'to_s', 'to_str', 'to_a', 'to_ary', 'to_h', 'to_hash', 'to_proc', 'to_json', 'as_json', 'inspect', 'each', 'call', 'hash', 'eql?', '<=>', '==',
+  ]),
+  go: new Set([
+    'String', 'GoString', 'Error', 'Unwrap', 'Is', 'As', 'Format', 'MarshalJSON', 'UnmarshalJSON', 'MarshalText', 'UnmarshalText', 'MarshalBinary',
+    'UnmarshalBinary', 'MarshalYAML', 'UnmarshalYAML', 'MarshalXML', 'UnmarshalXML', 'ServeHTTP', 'Read', 'Write', 'Close', 'Seek', 'ReadFrom',
+    'WriteTo', 'ReadAt', 'WriteAt', 'ReadByte', 'WriteByte', 'ReadRune', 'UnreadByte', 'UnreadRune', 'WriteString', 'Len', 'Less', 'Swap',
+    'Push', 'Pop', 'Scan', 'Value', 'Set', 'Get', 'Type', 'Timeout', 'Temporary', 'Deadline', 'Done', 'Err',
+  ]),
+};
+/** Rust attributes of tests and benchmarks (`#[test]`, `#[tokio::test]`, `#[bench]`, `#[cfg(test)]`). */
+const RUST_TEST_ATTRIBUTE = /^\s*#\[(?:(?:[\w]+::)*(?:test|bench)\b|cfg\(test\))/m;
+/** Rust attributes that hand a function to a linker, a runtime or a compiler plugin (`#[no_mangle]`, `#[tokio::main]`, `#[proc_macro]`). */
+const RUST_EXPORT_ATTRIBUTE = /^\s*#\[(?:unsafe\()?(?:no_mangle|export_name|proc_macro\w*|(?:\w+::)+main)\b/m;
+/** Ruby strings that build a method name from a literal head (`send("on_#{type}")`, `:"visit_#{kind}"`). */
+const RUBY_STRING_HEAD = /["']([A-Za-z_]\w*)#\{/g;
+
 /** Name prefixes that frameworks dispatch on (cmd's do_/help_/complete_, visitors, Django's clean_<field>, test_). */
 const DISPATCH_PREFIX = /^(do|help|complete|visit|depart|clean|test|pytest)_[A-Za-z0-9]/;
 const QUOTED = /['"`]([\p{L}_$][\p{L}\p{N}_$]*)['"`]/gu;
@@ -140,6 +167,7 @@ export class DeadCodeService {
         const head = m[1] ?? m[2];
         if (head.length >= MIN_PREFIX) heads.add(head);
       }
+      if (f.path.endsWith('.rb')) for (const h of rubyStringHeads(text)) heads.add(h);
       nameUses(f.path, codeOnly(f.path, text), names, uses);
       const inStrings = new Map<string, NameUse[]>();
       nameUses(f.path, codeOnly(f.path, text, true), names, inStrings);
@@ -406,6 +434,10 @@ export function judge(r: Pick<CandidateRow, 'name' | 'kind' | 'path' | 'exported
     } else if (e.manifests.library && r.language === 'python') {
       confidence -= 0.15;
       reasons.push('public name of a Python package that is also a program: code outside the repository could use it');
+    } else if (r.language && e.manifests.libraries?.has(r.language) && !/(^|\/)internal\//.test(r.path)) {
+      // (Go's internal/ packages are importable only from inside the module.)
+      confidence -= 0.3;
+      reasons.push(`public name of a library (${e.manifests.libraries.get(r.language)} declares one): code outside the repository could use it`);
     } else if (e.manifests.jsDeepImports && r.language !== 'python') {
       // Without an `exports` map Node lets `require('pkg/lib/x')` reach every file: each export is API.
       confidence -= 0.3;
@@ -536,6 +568,14 @@ export function entryPoint(
   if (/^__\w+__$/.test(r.name)) return 'dunder method';
   if (/(^|\/)(docs?|examples?|samples?)\//.test(r.path)) return 'example or documentation code';
   if (r.name === 'main' || r.name === '<anonymous>' || r.name === '') return 'main';
+  // Go names a function literal after its place (`Serve.func1`, as stack traces do): its value is used where it is written.
+  if (r.language === 'go' && /^func\d+$/.test(r.name)) return 'a function literal: its value is used where it is written';
+  if (r.language === 'go' && r.name === 'init' && r.kind === 'function') return 'called by name by a runtime or framework';
+  const attributes = r.language === 'rust' && r.head ? rustAttributes(r.head) : '';
+  if (RUST_TEST_ATTRIBUTE.test(attributes)) return 'test';
+  if (RUST_EXPORT_ATTRIBUTE.test(attributes)) return 'registered by an attribute (a linker symbol, a runtime entry or a compiler plugin)';
+  const byName = RUNTIME_BY_NAME[r.language ?? ''];
+  if (byName && (r.kind === 'method' || r.language === 'php') && (byName instanceof RegExp ? byName.test(r.name) : byName.has(r.name))) return 'called by name by a runtime or framework';
   // The TypeScript extractor names a class without a name `anonymous` (`internals.Server = class {...}`):
   // there is no name to look for, and its value is used where it is written.
   if (r.kind === 'class' && r.name === 'anonymous') return 'a class expression: its value is used where it is written';
@@ -633,6 +673,18 @@ function namePrefix(name: string, heads: Set<string>): string | null {
     if (boundary && heads.has(head)) return head;
   }
   return null;
+}
+
+/** Heads of method names a Ruby file builds by interpolation (`send("on_#{type}")` gives `on_`). */
+export function rubyStringHeads(text: string): string[] {
+  return [...text.matchAll(RUBY_STRING_HEAD)].map((m) => m[1]).filter((h) => h.length >= MIN_PREFIX);
+}
+
+/** The `#[...]` lines of a Rust item's head, before the line that declares it (doc comments come first). */
+function rustAttributes(head: string): string {
+  const lines = head.split('\n');
+  const decl = lines.findIndex((l) => /^\s*(pub(\([^)]*\))?\s+)?((const|async|unsafe|extern(\s+"[^"]*")?)\s+)*(fn|struct|enum|trait|impl|mod|type|union)\b/.test(l));
+  return (decl < 0 ? lines : lines.slice(0, decl)).filter((l) => /^\s*#\[/.test(l)).join('\n');
 }
 
 function firstLines(head: string): string {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { codeOnly, NameUse, nameUses } from './code-text';
-import { entryPoint, judge, namesOutsideCode } from './dead-code.service';
+import { entryPoint, judge, namesOutsideCode, rubyStringHeads } from './dead-code.service';
 import { affixMatch, commentAbove, isClassExpression, isLoaderHook, keyAffixes, registeredHookFiles, testHook } from './dead-code-signs';
 import { readManifests } from './manifests';
 
@@ -183,5 +183,117 @@ describe('unnamed classes', () => {
     const row = { name: 'anonymous', kind: 'class', path: 'lib/server.js', exported: false, head: 'class {', parentKind: 'file', parentExported: false, externalBase: false, language: 'javascript' };
     expect(entryPoint(row, new Set())).toBe('a class expression: its value is used where it is written');
     expect(entryPoint({ ...row, name: 'Server' }, new Set())).toBeNull();
+  });
+});
+
+describe('entry points the runtimes of Go, Rust, Java, PHP and Ruby call', () => {
+  const row = { kind: 'method', path: 'a', exported: true, head: null as string | null, parentKind: 'class', parentExported: true, externalBase: false };
+  const why = (language: string, name: string, extra: Partial<typeof row> = {}) => entryPoint({ ...row, ...extra, language, name }, new Set());
+
+  it('knows Go function literals, init and the method sets of standard interfaces', () => {
+    expect(why('go', 'func1', { kind: 'function' })).toBe('a function literal: its value is used where it is written');
+    expect(why('go', 'init', { kind: 'function' })).toBe('called by name by a runtime or framework');
+    expect(why('go', 'String')).toBe('called by name by a runtime or framework');
+    expect(why('go', 'MarshalJSON')).toBe('called by name by a runtime or framework');
+    // A function of that name is no method of an interface; a name that only starts like a literal's is a name.
+    expect(why('go', 'String', { kind: 'function' })).toBeNull();
+    expect(why('go', 'funcName', { kind: 'function' })).toBeNull();
+  });
+
+  it('knows PHP magic methods, Java serialization hooks and Ruby hooks, each in its own language only', () => {
+    expect(why('php', '__call')).toBe('called by name by a runtime or framework');
+    expect(why('php', '__get')).toBe('called by name by a runtime or framework');
+    expect(why('java', 'writeObject')).toBe('called by name by a runtime or framework');
+    expect(why('java', 'readResolve')).toBe('called by name by a runtime or framework');
+    expect(why('ruby', 'inherited')).toBe('called by name by a runtime or framework');
+    expect(why('ruby', 'method_missing')).toBe('called by name by a runtime or framework');
+    expect(why('php', 'writeObject')).toBeNull();
+    expect(why('java', '__call')).toBeNull();
+    expect(why('python', 'inherited')).toBeNull();
+    expect(why('java', 'String')).toBeNull();
+  });
+
+  it('reads Rust attributes above the item, doc comments first: tests and exported symbols are entry points', () => {
+    const fn = (attrs: string) => why('rust', 'drain_rev', { kind: 'function', head: `/// Drains in reverse.\n/// More words.\n/// And more.\n${attrs}fn drain_rev() {\n    let v = 1;\n` });
+    expect(fn('#[test]\n')).toBe('test');
+    expect(fn('#[tokio::test]\n#[ignore]\n')).toBe('test');
+    expect(fn('#[cfg(test)]\n')).toBe('test');
+    expect(fn('#[no_mangle]\npub extern "C" ')).toBe('registered by an attribute (a linker symbol, a runtime entry or a compiler plugin)');
+    expect(fn('#[tokio::main]\nasync ')).toBe('registered by an attribute (a linker symbol, a runtime entry or a compiler plugin)');
+    expect(fn('#[inline]\n')).toBeNull();
+    expect(fn('')).toBeNull();
+    // An attribute inside the body is not the item's.
+    expect(why('rust', 'f', { kind: 'function', head: 'fn f() {\n    #[cfg(test)]\n    let x = 1;\n' })).toBeNull();
+  });
+
+  it('reads the heads Ruby builds method names from by interpolation', () => {
+    expect(rubyStringHeads('send("on_#{type}", *args)\nrespond_to?(:"visit_#{kind}")\nputs "Hi #{name}"')).toEqual(['on_', 'visit_']);
+  });
+
+  it('counts a crate\'s unit-test file and its benches as tests', () => {
+    expect(why('rust', 'grow', { kind: 'function', path: 'src/tests.rs' })).toBe('test');
+    expect(why('rust', 'bench_push', { kind: 'function', path: 'benches/push.rs' })).toBe('test');
+    expect(why('rust', 'grow', { kind: 'function', path: 'src/lib.rs' })).toBeNull();
+  });
+});
+
+describe('libraries declared by Go, Rust, JVM, PHP, Ruby and .NET manifests', () => {
+  const write = (root: string, files: Record<string, string>) => {
+    for (const [p, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+      fs.writeFileSync(path.join(root, p), text);
+    }
+  };
+  const manifestsOf = async (files: Record<string, string>, code: string[]) => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'libs-'));
+    write(root, files);
+    try {
+      return await readManifests(root, code);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  };
+
+  it('tells a library from a program by what each manifest says', async () => {
+    // A doc comment's `package main` example is not the file's package clause.
+    const goLib = await manifestsOf({ 'go.mod': 'module example.com/log\n', 'doc.go': '/*\nUse it:\n\n  package main\n*/\npackage log\n', 'log.go': 'package log\n' }, ['doc.go', 'log.go']);
+    const goProgram = await manifestsOf({ 'go.mod': 'module example.com/tool\n', 'main.go': '// Tool.\npackage main\n', 'pkg/x.go': 'package pkg\n' }, ['main.go', 'pkg/x.go']);
+    expect([goLib.libraries?.get('go'), goProgram.libraries?.has('go')]).toEqual(['go.mod', false]);
+
+    const crate = await manifestsOf({ 'Cargo.toml': '[package]\nname = "v"\n', 'src/lib.rs': 'pub fn f() {}\n' }, ['src/lib.rs']);
+    const bin = await manifestsOf({ 'Cargo.toml': '[package]\nname = "v"\n', 'src/main.rs': 'fn main() {}\n' }, ['src/main.rs']);
+    expect([crate.libraries?.get('rust'), bin.libraries?.has('rust')]).toEqual(['Cargo.toml', false]);
+
+    const jar = await manifestsOf({ 'pom.xml': '<project><artifactId>io</artifactId></project>', 'src/main/java/A.java': 'class A {}' }, ['src/main/java/A.java']);
+    const app = await manifestsOf({ 'pom.xml': '<project><build><plugins><plugin><configuration><mainClass>x.Main</mainClass></configuration></plugin></plugins></build></project>', 'src/main/java/A.java': 'class A {}' }, ['src/main/java/A.java']);
+    const gradleApp = await manifestsOf({ 'build.gradle.kts': 'plugins {\n    id("application")\n}\n', 'src/A.java': '' }, ['src/A.java']);
+    expect([jar.libraries?.get('java'), app.libraries?.has('java'), gradleApp.libraries?.has('java')]).toEqual(['pom.xml', false, false]);
+
+    const phpLib = await manifestsOf({ 'composer.json': '{"name": "acme/psr7"}', 'src/A.php': '' }, ['src/A.php']);
+    const phpProject = await manifestsOf({ 'composer.json': '{"name": "acme/site", "type": "project"}', 'src/A.php': '' }, ['src/A.php']);
+    expect([phpLib.libraries?.get('php'), phpProject.libraries?.has('php')]).toEqual(['composer.json', false]);
+
+    const gem = await manifestsOf({ 'mustache.gemspec': 'Gem::Specification.new', 'lib/m.rb': '' }, ['lib/m.rb']);
+    const rails = await manifestsOf({ 'Gemfile': "gem 'rails'", 'app/m.rb': '' }, ['app/m.rb']);
+    expect([gem.libraries?.get('ruby'), rails.libraries?.has('ruby')]).toEqual(['mustache.gemspec', false]);
+
+    const dll = await manifestsOf({ 'src/Lib/Lib.csproj': '<Project Sdk="Microsoft.NET.Sdk"></Project>', 'src/Lib/A.cs': '' }, ['src/Lib/A.cs']);
+    const exe = await manifestsOf({ 'src/App/App.csproj': '<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><OutputType>Exe</OutputType></PropertyGroup></Project>', 'src/App/A.cs': '' }, ['src/App/A.cs']);
+    expect([dll.libraries?.get('csharp'), exe.libraries?.has('csharp')]).toEqual(['src/Lib/Lib.csproj', false]);
+    // None of it is a JS or Python library.
+    expect([goLib.library, crate.jsLibrary, jar.application]).toEqual([false, undefined, false]);
+  });
+
+  it('keeps a library\'s exported names under the default confidence, except in Go\'s internal packages', () => {
+    const libraries = new Map([['go', 'go.mod']]);
+    const manifests = { entryFiles: new Set<string>(), entryFunctions: new Map(), library: false, application: false, read: ['go.mod'], libraries };
+    const row = { name: 'Debugf', kind: 'function', path: 'exported.go', exported: true, parentKind: 'file', parentExported: false, repoBase: false, extends: false, language: 'go' };
+    const none = { quoted: 0, prefix: null, unresolved: 0, uses: [], manifests };
+    const lib = judge(row, none);
+    expect(lib.confidence).toBeLessThan(0.7);
+    expect(lib.reasons).toContain('public name of a library (go.mod declares one): code outside the repository could use it');
+    expect(judge({ ...row, path: 'internal/x/exported.go' }, none).confidence).toBeGreaterThanOrEqual(0.7);
+    expect(judge(row, { ...none, manifests: { ...manifests, libraries: new Map() } }).confidence).toBeGreaterThanOrEqual(0.7);
+    expect(judge({ ...row, language: 'rust' }, none).confidence).toBeGreaterThanOrEqual(0.7);
   });
 });

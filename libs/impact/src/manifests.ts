@@ -22,12 +22,19 @@ export interface Manifests {
   application: boolean;
   /** Manifests read, relative to the root (for the answer's reasons). */
   read: string[];
+  /**
+   * Languages other than JS/TS and Python whose build manifest declares a library, each with the
+   * manifest that says so (go.mod without a root `package main`, Cargo.toml with a lib target, a
+   * pom.xml or Gradle build naming no main class, composer.json not of type project, a gemspec, a
+   * .csproj that builds no executable): their exported names are API that code outside may use.
+   */
+  libraries?: Map<string, string>;
 }
 
 const JS_FIELDS = ['main', 'module', 'types', 'typings', 'browser'];
 
 export async function readManifests(root: string, files: string[]): Promise<Manifests> {
-  const result: Manifests = { entryFiles: new Set(), entryFunctions: new Map(), library: false, application: false, read: [] };
+  const result: Manifests = { entryFiles: new Set(), entryFunctions: new Map(), library: false, application: false, read: [], libraries: new Map() };
   const dirs = new Set<string>(['']);
   for (const f of files) {
     // Every folder up from each file: a manifest may sit at any level (workspaces, src layouts).
@@ -38,9 +45,14 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
     }
   }
   // An unpacked wheel keeps its entry points in *.dist-info/entry_points.txt beside the packages.
+  // Gem and .NET project files have the package's name: found by listing the folders.
+  const named: { dir: string; name: string }[] = [];
   for (const d of [...dirs]) {
     try {
-      for (const e of await fs.readdir(path.join(root, d), { withFileTypes: true })) if (e.isDirectory() && e.name.endsWith('.dist-info')) dirs.add(path.posix.join(d, e.name));
+      for (const e of await fs.readdir(path.join(root, d), { withFileTypes: true })) {
+        if (e.isDirectory() && e.name.endsWith('.dist-info')) dirs.add(path.posix.join(d, e.name));
+        else if (e.isFile() && /\.(gemspec|csproj)$/.test(e.name)) named.push({ dir: d, name: e.name });
+      }
     } catch {
       // A folder that cannot be listed holds no manifest we can read.
     }
@@ -99,6 +111,7 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
       if (/console_scripts|gui_scripts|\[project\.(scripts|gui-scripts)\]|\[tool\.poetry\.scripts\]|\bscripts\s*=/.test(text)) result.application = true;
     }
   }
+  await otherLibraries(root, dirs, named, files, result);
   for (const f of files) if (/(^|\/)__main__\.py$/.test(f)) {
     result.application = true;
     result.entryFiles.add(f);
@@ -106,6 +119,61 @@ export async function readManifests(root: string, files: string[]): Promise<Mani
   // Python modules are importable whatever else the package is: a program's too.
   if (files.some((f) => f.endsWith('.py'))) result.library = true;
   return result;
+}
+
+/** Build files that name a program's entry (a main class, Gradle's application plugin) or a web archive. */
+const JVM_PROGRAM = /<mainClass>|Main-Class|\bmainClass\b|id\s*\(?\s*['"]application['"]|apply\s+plugin:\s*['"]application['"]|<packaging>\s*(war|ear)\s*<\/packaging>/;
+
+/** A Go file's package name: the first `package` clause outside comments (doc comments show `package main` examples). */
+export function goPackageClause(text: string): string | null {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
+  return /^\s*package\s+(\w+)/m.exec(code)?.[1] ?? null;
+}
+
+/** The languages (beyond JS/TS and Python) whose build manifests declare a library: see `Manifests.libraries`. */
+async function otherLibraries(root: string, dirs: Set<string>, named: { dir: string; name: string }[], files: string[], result: Manifests): Promise<void> {
+  const libraries = result.libraries!;
+  const add = (language: string, manifest: string) => {
+    result.read.push(manifest);
+    if (!libraries.has(language)) libraries.set(language, manifest);
+  };
+  const inDir = (dir: string, rel: string) => (dir ? `${dir}/${rel}` : rel);
+  for (const dir of dirs) {
+    const abs = path.join(root, dir);
+    if ((await readText(path.join(abs, 'go.mod'))) !== null) {
+      // A module whose root package is `main` is a program; any other module's exported names are importable.
+      const rootGo = files.filter((f) => path.posix.dirname(f) === (dir || '.') && f.endsWith('.go') && !f.endsWith('_test.go'));
+      let program = false;
+      for (const f of rootGo) if (goPackageClause((await readText(path.join(root, f))) ?? '') === 'main') program = true;
+      if (program) result.read.push(inDir(dir, 'go.mod'));
+      else add('go', inDir(dir, 'go.mod'));
+    }
+    const cargo = await readText(path.join(abs, 'Cargo.toml'));
+    if (cargo !== null) {
+      if (/^\s*\[lib\]/m.test(cargo) || files.includes(inDir(dir, 'src/lib.rs'))) add('rust', inDir(dir, 'Cargo.toml'));
+      else result.read.push(inDir(dir, 'Cargo.toml'));
+    }
+    for (const name of ['pom.xml', 'build.gradle', 'build.gradle.kts']) {
+      const text = await readText(path.join(abs, name));
+      if (text === null) continue;
+      if (JVM_PROGRAM.test(text) || /<packaging>\s*pom\s*<\/packaging>/.test(text)) result.read.push(inDir(dir, name));
+      else add('java', inDir(dir, name));
+    }
+    const composer = await readJson(path.join(abs, 'composer.json'));
+    // Composer's default package type is `library`; an application says `project`.
+    if (composer) {
+      if (composer.type === 'project') result.read.push(inDir(dir, 'composer.json'));
+      else add('php', inDir(dir, 'composer.json'));
+    }
+  }
+  for (const { dir, name } of named) {
+    if (name.endsWith('.gemspec')) add('ruby', inDir(dir, name));
+    else {
+      const text = (await readText(path.join(root, dir, name))) ?? '';
+      if (/<OutputType>\s*(Exe|WinExe)\s*<\/OutputType>|Sdk="Microsoft\.NET\.Sdk\.Web"/i.test(text)) result.read.push(inDir(dir, name));
+      else add('csharp', inDir(dir, name));
+    }
+  }
 }
 
 /**

@@ -9,6 +9,9 @@ const TEST_PATH = [
   /_spec\.rb$/,
   /(^|\/)conftest\.py$/,
   /Tests?\.(java|kt|cs|php)$/,
+  // Rust: a crate's unit-test module in a file of its own (`#[cfg(test)] mod tests;`), and cargo's benches/.
+  /(^|\/)tests\.rs$/,
+  /(^|\/)benches\//,
 ];
 
 export function isTestPath(path: string): boolean {
