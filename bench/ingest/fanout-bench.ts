@@ -37,7 +37,7 @@ import { QueueService } from '@scopegraph/queue';
 import { FakeOpenAiEmbeddings } from '../../test/fakes/fake-model-apis';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { runId, WORKER_READY } from '../../test/support/processes';
-import { arg, median, printTable, startBuiltApp, stopApp } from '../support/bench-util';
+import { arg, median, neo4jCpuMs, printTable, processCpuMs, startBuiltApp, stopApp } from '../support/bench-util';
 import { LangCorpus, langCorpusRoot } from '../search/lang-corpora';
 import { searchableAfter } from './searchable';
 
@@ -73,12 +73,18 @@ async function fanOutRound(h: IngestHarness, repo: string, workers: number, env:
     const stub = { model, dimensions: DIMENSIONS } as EmbeddingProvider;
     const fanOut = new EmbedFanOut(new IngestRepository(h.neo4j), queues, new EmbeddingCache(queues), stub, config);
     const loadBefore = load();
+    // CPU of each side over the phase (load-independent, unlike the rate): the workers, Neo4j (its writes
+    // and vector index inserts share the cores with the model), and this process playing the index job.
+    const workerCpu = () => children.reduce((sum, c) => sum + (processCpuMs(c.pid!) ?? 0), 0);
+    const cpu0 = { workers: workerCpu(), neo4j: neo4jCpuMs(), self: process.cpuUsage() };
     const started = performance.now();
     let total = 0;
     const stats = await fanOut.run(repo, `ixbench${workers}${Date.now().toString(36)}`, { onTotal: (t) => void (total = t), onEmbedded: () => undefined });
     const seconds = (performance.now() - started) / 1000;
+    const self = process.cpuUsage(cpu0.self);
+    const cpuMs = { workers: Math.round(workerCpu() - cpu0.workers), neo4j: Math.round(neo4jCpuMs() - cpu0.neo4j), indexJob: Math.round((self.user + self.system) / 1000) };
     if (stats.error) throw new Error(`embedding failed: ${stats.error}`);
-    return { workers, scopes: total, seconds, perSecond: total / seconds, load: `${loadBefore}→${load()}` };
+    return { workers, scopes: total, seconds, perSecond: total / seconds, load: `${loadBefore}→${load()}`, cpuMs };
   } finally {
     await Promise.all(children.map((c) => stopApp(c)));
     await queues.redis.eval(`for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 0`, 0, `${prefix}:*`).catch(() => undefined);
@@ -157,9 +163,13 @@ async function main(): Promise<void> {
       const texts = rows.map((r) => embeddingText(r, identifierSubTokens));
       const model = createEmbeddingProvider({ provider: 'local', dimensions: DIMENSIONS, modelsDir: loadConfig().embedding.modelsDir });
       await model.embedDocuments(texts.slice(0, 32));
+      const bareCpuMs: number[] = [];
       const bareRate = async () => {
+        const c0 = process.cpuUsage();
         const t0 = performance.now();
         await model.embedDocuments(texts);
+        const c = process.cpuUsage(c0);
+        bareCpuMs.push(Math.round((c.user + c.system) / 1000));
         return texts.length / ((performance.now() - t0) / 1000);
       };
       out.localCorpus = { path: localCorpus, scopes: small.scopes.total };
@@ -175,8 +185,9 @@ async function main(): Promise<void> {
         if (round % 2 === 1) builds.reverse();
         for (const [build, workerMain] of builds) {
           const run = await fanOutRound(h, localRepo, n, { EMBEDDING_PROVIDER: 'local' }, model.model, slice, workerMain);
-          localRuns.push({ build, workers: n, perSecond: Number(run.perSecond.toFixed(1)), bare: Number(bare.toFixed(1)), ofBare: Number((run.perSecond / bare).toFixed(2)), load: run.load });
-          console.log(`local model, ${build} build, ${n} worker(s): ${run.perSecond.toFixed(1)}/s = ${(run.perSecond / bare).toFixed(2)} of bare (bare ${bare.toFixed(1)}/s, load ${run.load})`);
+          const bareCpu = bareCpuMs[bareCpuMs.length - 1];
+          localRuns.push({ build, workers: n, perSecond: Number(run.perSecond.toFixed(1)), bare: Number(bare.toFixed(1)), ofBare: Number((run.perSecond / bare).toFixed(2)), load: run.load, cpuMs: run.cpuMs, bareCpuMs: bareCpu });
+          console.log(`local model, ${build} build, ${n} worker(s): ${run.perSecond.toFixed(1)}/s = ${(run.perSecond / bare).toFixed(2)} of bare (bare ${bare.toFixed(1)}/s, load ${run.load}); CPU ms: workers ${run.cpuMs.workers}, Neo4j ${run.cpuMs.neo4j}, index job ${run.cpuMs.indexJob} vs bare model ${bareCpu}`);
         }
       }
       await model.close?.();
