@@ -60,6 +60,21 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     expect(b.scopes).toEqual(a.scopes);
     expect(b.edges).toEqual(a.edges);
     expect(await h.snapshot(threadedRepo)).toEqual(await h.snapshot(inProcessRepo));
+    // The threads end with the parse (their isolates' memory is returned), not with the process.
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
+  });
+
+  it('ends the threads when the last run using them has parsed: a lease held elsewhere keeps them', async () => {
+    const held = threaded.lease();
+    expect(threaded.running).toBe(2);
+    await indexWith(threaded, dirB, threadedRepo);
+    await threaded.idle();
+    expect(threaded.running).toBe(2);
+    held();
+    held();
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
   });
 
   it('after the same edit in both trees, re-parses only the edited file and still agrees', async () => {
@@ -70,6 +85,9 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     }
     const a = await indexWith(inProcess, dirA, inProcessRepo);
     const b = await indexWith(threaded, dirB, threadedRepo);
+    // Started again for this run (ended after the last one) and ended again after its parse.
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
     expect(b.files).toMatchObject({ parsed: 1, reused: b.files.indexed - 1 });
     expect(b.resolver.precise).toEqual(a.resolver.precise);
     expect(b.scopes).toMatchObject({ added: 1, deleted: 0 });

@@ -132,16 +132,20 @@ export class IngestService {
    * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
    */
   async index(request: IngestRequest, onProgress: ProgressSink = () => undefined, embedRunner?: EmbedRunner): Promise<IngestResult> {
+    const threads: ThreadLease = { release: () => undefined };
     try {
-      return await this.run(request, onProgress, embedRunner);
+      return await this.run(request, onProgress, threads, embedRunner);
     } catch (error) {
       const reason = `the index run did not finish: ${(error as Error).message}`;
       await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
       throw error;
+    } finally {
+      // Normally released when the parse ends; a run that failed before then lets go here.
+      threads.release();
     }
   }
 
-  private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
+  private async run(request: IngestRequest, onProgress: ProgressSink, threads: ThreadLease, embedRunner?: EmbedRunner): Promise<IngestResult> {
     const { timings, time } = phaseTimer();
     const rootPath = await this.validate(request);
     // A bad SCIP index fails the run before anything is written.
@@ -164,8 +168,9 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read.
-    this.parsePool().warm();
+    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read;
+    // they end when the parse does (ParsePool.lease).
+    threads.release = this.parsePool().lease();
     const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }, request.jobId ?? null));
 
     // 1. Walk: list candidate files (contents are read a few at a time while parsing), and read what
@@ -191,7 +196,7 @@ export class IngestService {
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
     // Resolution also depends on the SCIP index given (its bytes), if any.
-    const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time });
+    const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time, threads });
     const { files, reusedPaths, unread, plan, completed, edgeCounts, refTotals, scopeStats, scip } = graph;
     progress.scopes = scopeStats.total;
     await report(true);
@@ -328,7 +333,7 @@ export class IngestService {
   }
 
   private async parseAndWrite(ctx: GraphRun, held: SpillHolder): Promise<GraphWritten> {
-    const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time } = ctx;
+    const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time, threads } = ctx;
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
@@ -399,6 +404,8 @@ export class IngestService {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
       if (lacking.length) Object.assign(completed, await time('readReferences', () => parsing.completeReferences(parsed, lacking)));
     }
+    // Nothing is parsed after this point of the run.
+    threads.release();
     // SCIP documents are mapped onto this run's files as they are on disk now: a file changed since
     // the index was made is stale (its references, and those to its symbols, go by name).
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
@@ -595,6 +602,12 @@ interface GraphRun {
   report: (force?: boolean) => Promise<void>;
   addError: (e: IngestErrorEntry) => void;
   time: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+  threads: ThreadLease;
+}
+
+/** The run's lease on the parse threads (ParsePool.lease), released once its parse is done. */
+interface ThreadLease {
+  release: () => void;
 }
 
 /** The run's reference spill, and whether pyright's phase took it over (and closes it). */
