@@ -395,8 +395,6 @@ export class IngestService {
       throw error;
     }
     const { parsed, files, reusedPaths, unread } = parsedRun;
-    // Only a partial run may parse again (completing references, below): any other ends the threads now.
-    if (!partialLikely) threads.release();
     const symbolIndex = recorder ? this.recordSymbols(repoId, recorder, index, parsed, reusedPaths) : undefined;
     progress.filesTotal = files.length;
     const indexed = new Set(files.map((f) => f.path));
@@ -407,6 +405,8 @@ export class IngestService {
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
+    // Only a partial run may parse again (completing references, below): any other ends the threads now.
+    if (!partialLikely) threads.release();
     const plan = resolutionPlan({
       key: resolutionKey(contextKey, files.map((f) => f.path)),
       storedKey: filters.resolutionKey,
