@@ -6,7 +6,9 @@
  *   node dist/bench/ingest/graph-digest.js --repo <id> [--save <file.json>] [--expect <file.json>]
  *
  * The digest is the sum (mod 2^128) of each edge's sha256 prefix: independent of the order Neo4j
- * returns edges in, a duplicate edge changes it, and it needs no sort of millions of strings.
+ * returns edges in, a duplicate edge changes it, and it needs no sort of millions of strings. Ids are
+ * hashed without their `<repo>:` prefix, so the same corpus indexed under two names compares equal
+ * (no 200k-scope delete between a before and an after run).
  * `--expect` exits 1 when anything differs from a digest saved by an earlier run (`--save`).
  * Prints a table and one JSON line.
  */
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
     const edges: Record<string, number> = {};
     let sum = 0n;
     let total = 0;
+    const prefix = `${repo}:`;
+    const local = (id: string) => (id.startsWith(prefix) ? id.slice(prefix.length) : id);
     const session = neo4j.session('READ');
     try {
       // Streamed: a million-scope repository has millions of edges.
@@ -51,7 +55,7 @@ async function main(): Promise<void> {
         const o = rec.toObject() as { from: string; type: string; to: string; toLabels: string[]; line: unknown; reason: unknown; resolver: unknown };
         const key = `${o.type}->${[...o.toLabels].filter((l) => l !== 'Scope' || o.toLabels.length === 1).sort().join(':')}`;
         edges[key] = (edges[key] ?? 0) + 1;
-        const h = createHash('sha256').update(`${o.from}\u0000${o.type}\u0000${o.to}\u0000${o.line ?? ''}\u0000${o.reason ?? ''}\u0000${o.resolver ?? ''}`).digest();
+        const h = createHash('sha256').update(`${local(o.from)}\u0000${o.type}\u0000${local(o.to)}\u0000${o.line ?? ''}\u0000${o.reason ?? ''}\u0000${o.resolver ?? ''}`).digest();
         sum = (sum + BigInt(`0x${h.subarray(0, 16).toString('hex')}`)) % MOD;
         total++;
       }

@@ -10,6 +10,10 @@
  * left (`liveMaxMiB`: the most the run held at once, garbage aside; what `peak*` cannot tell apart
  * from V8 postponing collection). Slows the run; off by default.
  *
+ * `threadsEnded`: a row once the parse threads have exited after the parse (ParsePool.lease), beside
+ * the `resolving` row measured just before: what ending them returned. Its peaks cover only the start
+ * of resolution (the next row's, the rest).
+ *
  * `--snapshot-at <phase>` also writes a heap snapshot (.cache/bench/heap-<phase>.heapsnapshot) when
  * that phase starts. Run it against Neo4j and Redis of your own: it writes the whole repository.
  */
@@ -58,9 +62,20 @@ async function main(): Promise<void> {
   };
   measure('before');
   let phase = '';
+  let threadsWatched = false;
+  // The run releases the threads right after reporting `resolving` (a run of 100 ms polls is enough to see it).
+  const threadsEnded = async () => {
+    while (h.pool.running > 0) await new Promise((r) => setTimeout(r, 100));
+    await h.pool.idle();
+    measure('threadsEnded');
+  };
   const started = performance.now();
   const result = await h.ingest.index({ path: folder, name, embed: false }, (p) => {
     if (p.phase !== phase) measure((phase = p.phase));
+    if (p.phase === 'resolving' && !threadsWatched) {
+      threadsWatched = true;
+      void threadsEnded();
+    }
   });
   measure('after');
   clearInterval(sampler);

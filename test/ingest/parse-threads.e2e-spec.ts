@@ -25,7 +25,11 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
   beforeAll(async () => {
     await h.init();
     inProcess = new ParsePool(h.parser, 0);
-    threaded = new ParsePool(h.parser, 2, WORKER_SCRIPT);
+    // Its threads end as soon as the last lease is released (no idle wait: the wait has a test of its own below).
+    threaded = new ParsePool(h.parser, 2, WORKER_SCRIPT, (end) => {
+      queueMicrotask(end);
+      return () => undefined;
+    });
     inProcessChecker = new TsChecker(h.config.ingest.tsPreciseMaxFiles, false);
     threadedChecker = new TsChecker(h.config.ingest.tsPreciseMaxFiles, true, CHECKER_SCRIPT);
     dirA = h.copyOf(FIXTURE);
@@ -60,6 +64,47 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     expect(b.scopes).toEqual(a.scopes);
     expect(b.edges).toEqual(a.edges);
     expect(await h.snapshot(threadedRepo)).toEqual(await h.snapshot(inProcessRepo));
+    // The threads end with the parse (their isolates' memory is returned), not with the process.
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
+  });
+
+  it('ends the threads when the last run using them has parsed: a lease held elsewhere keeps them', async () => {
+    const held = threaded.lease();
+    expect(threaded.running).toBe(2);
+    await indexWith(threaded, dirB, threadedRepo);
+    await threaded.idle();
+    expect(threaded.running).toBe(2);
+    held();
+    held();
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
+  });
+
+  it('keeps the threads for a run that leases them within the idle wait, and ends them once it has passed', async () => {
+    // The test's clock: the wait passes when `pass()` is called.
+    const waits: (() => void)[] = [];
+    const pool = new ParsePool(h.parser, 1, WORKER_SCRIPT, (end) => {
+      waits.push(end);
+      return () => waits.splice(waits.indexOf(end), 1);
+    });
+    const pass = () => waits.splice(0).forEach((end) => end());
+    try {
+      pool.lease()();
+      expect([pool.running, pool.started, waits.length]).toEqual([1, 1, 1]);
+      // A run leasing during the wait cancels the end and reuses the thread.
+      const next = pool.lease();
+      expect([pool.running, pool.started, waits.length]).toEqual([1, 1, 0]);
+      next();
+      pass();
+      await pool.idle();
+      expect(pool.running).toBe(0);
+      // The next run starts a thread again.
+      pool.lease()();
+      expect([pool.running, pool.started]).toEqual([1, 2]);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('after the same edit in both trees, re-parses only the edited file and still agrees', async () => {
@@ -70,6 +115,9 @@ describe('parsing on worker threads (real Neo4j, Redis, tree-sitter)', () => {
     }
     const a = await indexWith(inProcess, dirA, inProcessRepo);
     const b = await indexWith(threaded, dirB, threadedRepo);
+    // Started again for this run (ended after the last one) and ended again after its parse.
+    await threaded.idle();
+    expect(threaded.running).toBe(0);
     expect(b.files).toMatchObject({ parsed: 1, reused: b.files.indexed - 1 });
     expect(b.resolver.precise).toEqual(a.resolver.precise);
     expect(b.scopes).toMatchObject({ added: 1, deleted: 0 });

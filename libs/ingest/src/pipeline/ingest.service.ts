@@ -27,7 +27,7 @@ import { ReferenceSpill } from './reference-spill';
 import { PyPhaseInput, PyPhaseResult, upgradePythonEdges } from './py-phase';
 import { ResolutionPlan, resolutionKey, resolutionPlan } from './resolution-plan';
 import { fileScopeId, ScopeStats, ScopeSync } from './scope-sync';
-import { SymbolIndex, writeIndex } from './symbol-index';
+import { IndexRecorder, SymbolIndex } from './symbol-index';
 
 export { fileScopeId };
 
@@ -92,6 +92,12 @@ export class IngestService {
    * again next time). Tests move it forward so that files they just wrote count as settled.
    */
   clock: () => number = Date.now;
+  /**
+   * The clock as the parse phase reads it. A field, not a closure made in parseAndWrite: the parse
+   * phase outlives that method (the edge write records fingerprints through it), and any closure made
+   * there keeps the method's variables, every parse among them, for as long as it lives.
+   */
+  private readonly readClock = (): number => this.clock();
 
   constructor(
     private readonly repo: IngestRepository,
@@ -132,16 +138,20 @@ export class IngestService {
    * that throws marks it FAILED (half-written: a new run completes it, see ingest/fail-repository).
    */
   async index(request: IngestRequest, onProgress: ProgressSink = () => undefined, embedRunner?: EmbedRunner): Promise<IngestResult> {
+    const threads: ThreadLease = { release: () => undefined };
     try {
-      return await this.run(request, onProgress, embedRunner);
+      return await this.run(request, onProgress, threads, embedRunner);
     } catch (error) {
       const reason = `the index run did not finish: ${(error as Error).message}`;
       await this.repo.failRepository(request.name, request.jobId ?? null, reason).catch((e: Error) => this.logger.warn(`repository ${request.name} not marked FAILED: ${e.message}`));
       throw error;
+    } finally {
+      // Normally released when the parse ends; a run that failed before then lets go here.
+      threads.release();
     }
   }
 
-  private async run(request: IngestRequest, onProgress: ProgressSink, embedRunner?: EmbedRunner): Promise<IngestResult> {
+  private async run(request: IngestRequest, onProgress: ProgressSink, threads: ThreadLease, embedRunner?: EmbedRunner): Promise<IngestResult> {
     const { timings, time } = phaseTimer();
     const rootPath = await this.validate(request);
     // A bad SCIP index fails the run before anything is written.
@@ -164,8 +174,9 @@ export class IngestService {
     await report(true);
 
     await this.parser.init();
-    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read.
-    this.parsePool().warm();
+    // Parse threads start (and load the tree-sitter runtime) while the graph and the file tree are read;
+    // they end when the parse does (ParsePool.lease).
+    threads.release = this.parsePool().lease();
     const filters = await time('upsertRepository', () => this.repo.upsertRepository(repoId, request.name, rootPath, { include: request.include, exclude: request.exclude }, request.jobId ?? null));
 
     // 1. Walk: list candidate files (contents are read a few at a time while parsing), and read what
@@ -191,7 +202,7 @@ export class IngestService {
     //    all), and TypeScript's checker builds its program (on its own thread, from disk, while files
     //    are parsed) only once a TS/JS file is found changed: otherwise it is not needed.
     // Resolution also depends on the SCIP index given (its bytes), if any.
-    const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time });
+    const graph = await this.writeGraph({ request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time, threads });
     const { files, reusedPaths, unread, plan, completed, edgeCounts, refTotals, scopeStats, scip } = graph;
     progress.scopes = scopeStats.total;
     await report(true);
@@ -328,7 +339,7 @@ export class IngestService {
   }
 
   private async parseAndWrite(ctx: GraphRun, held: SpillHolder): Promise<GraphWritten> {
-    const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time } = ctx;
+    const { request, repoId, rootPath, scipInput, walk, filters, storedFiles, stored, fingerprints, progress, report, addError, time, threads } = ctx;
     const contextKey = this.resolver.contextKey(rootPath, walk.candidates) + (scipInput ? `\u0000scip:${scipInput.key}` : '');
     const partialLikely = storedFiles.recordsAddUp && filters.resolutionKey === resolutionKey(contextKey, walk.candidates.filter((p) => stored.has(p)));
     let prepared = false;
@@ -344,36 +355,47 @@ export class IngestService {
       rootPath,
       filters,
       limits: { maxFileBytes: this.config.ingest.maxFileBytes, maxFiles: this.config.ingest.maxFiles },
-      clock: () => this.clock(),
+      clock: this.readClock,
     });
     // A run reading cached parses without their references completes them after the parse: spilled then.
     if (!partialLikely) held.current = new ReferenceSpill();
     // Such a run reads the unchanged files' views from the symbol index the last run left, in one pass.
     const indexFile = this.config.ingest.symbolIndexDir ? SymbolIndex.fileFor(this.config.ingest.symbolIndexDir, this.config.queue.prefix, repoId) : undefined;
     const index = indexFile && partialLikely ? await time('symbolIndexRead', () => SymbolIndex.load(indexFile, repoId)) : undefined;
-    const { parsed, files, reusedPaths, unread } = await time('parse', () =>
-      parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
-        withReferences: !partialLikely,
-        spill: held.current,
-        index,
-        onParsed: (file) => {
-          if (isJsFamily(file)) prepareChecker();
-          else if (file.language === 'python' && !prepared && !preparedPy) {
-            preparedPy = true;
-            this.resolver.preparePython(repoId, rootPath, walk.candidates);
-          }
-        },
-      }),
-    );
-    walk.errors.forEach(addError);
-    // A first run that found files but could read none (binaries, images, unsupported languages) is
-    // the caller's mistake, not an empty repository: refused, and the node just created removed.
-    // An empty folder stays an empty repository; one that had files keeps going (their scopes go).
-    const unreadable = Object.values(walk.skipped).reduce((a, b) => a + b, 0) + unread;
-    if (files.length === 0 && stored.size === 0 && unreadable > 0) {
-      await this.repo.deleteRepository(repoId);
-      throw new DomainError(DomainErrorCode.InvalidRepositoryPath, nothingReadable(rootPath, walk.skipped, unread), 'path');
+    // This run's views go to the index as the parse takes each file (they do not depend on resolution).
+    const recorder = indexFile ? IndexRecorder.start(indexFile, repoId, index) : undefined;
+    let parsedRun: Awaited<ReturnType<ParsePhase['parseChanged']>>;
+    try {
+      parsedRun = await time('parse', () =>
+        parsing.parseChanged(walk, stored, fingerprints, sync, progress, addError, report, {
+          withReferences: !partialLikely,
+          spill: held.current,
+          index,
+          recorder,
+          onParsed: (file) => {
+            if (isJsFamily(file)) prepareChecker();
+            else if (file.language === 'python' && !prepared && !preparedPy) {
+              preparedPy = true;
+              this.resolver.preparePython(repoId, rootPath, walk.candidates);
+            }
+          },
+        }),
+      );
+      walk.errors.forEach(addError);
+      // A first run that found files but could read none (binaries, images, unsupported languages) is
+      // the caller's mistake, not an empty repository: refused, and the node just created removed.
+      // An empty folder stays an empty repository; one that had files keeps going (their scopes go).
+      const unreadable = Object.values(walk.skipped).reduce((a, b) => a + b, 0) + parsedRun.unread;
+      if (parsedRun.files.length === 0 && stored.size === 0 && unreadable > 0) {
+        await this.repo.deleteRepository(repoId);
+        throw new DomainError(DomainErrorCode.InvalidRepositoryPath, nothingReadable(rootPath, walk.skipped, parsedRun.unread), 'path');
+      }
+    } catch (error) {
+      recorder?.abort();
+      throw error;
     }
+    const { parsed, files, reusedPaths, unread } = parsedRun;
+    const symbolIndex = recorder ? this.recordSymbols(repoId, recorder, index, parsed, reusedPaths) : undefined;
     progress.filesTotal = files.length;
     const indexed = new Set(files.map((f) => f.path));
     const gone = [...stored.keys()].filter((p) => !indexed.has(p));
@@ -383,6 +405,8 @@ export class IngestService {
     progress.phase = 'resolving';
     progress.etaSeconds = null;
     await report(true);
+    // Only a partial run may parse again (completing references, below): any other ends the threads now.
+    if (!partialLikely) threads.release();
     const plan = resolutionPlan({
       key: resolutionKey(contextKey, files.map((f) => f.path)),
       storedKey: filters.resolutionKey,
@@ -399,51 +423,52 @@ export class IngestService {
       const lacking = files.filter((f) => reusedPaths.has(f.path) && (!plan.only || plan.only.has(f.path)));
       if (lacking.length) Object.assign(completed, await time('readReferences', () => parsing.completeReferences(parsed, lacking)));
     }
+    threads.release();
     // SCIP documents are mapped onto this run's files as they are on disk now: a file changed since
     // the index was made is stale (its references, and those to its symbols, go by name).
     const scip = scipInput ? await time('scipMap', async () => new ScipResolution(scipInput.index, parsed, rootPath)) : undefined;
     if (scip && (scip.stats.stale || scip.stats.unknown)) this.logger.warn(`${repoId}: SCIP index: ${scip.stats.stale} stale and ${scip.stats.unknown} unknown documents ignored`);
     const spill = held.current ?? (held.current = await time('spillReferences', async () => ReferenceSpill.spill(parsed)));
-    const symbols = indexFile ? { file: indexFile, read: index } : undefined;
-    return this.resolveAndWrite(ctx, { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbols }, () => (held.handedOver = true));
+    return this.resolveAndWrite(ctx, { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbolIndex }, held);
   }
 
   /**
-   * Leaves the run's files' views for the next run (symbol-index.ts), beside the edge write. A failure
-   * only costs the next run its reads from Redis.
+   * Leaves the run's files' views for the next run (symbol-index.ts), recorded as the parse took them:
+   * the index is appended to or written anew now. A failure only costs the next run its reads from Redis.
    */
-  private async recordSymbols(repoId: string, symbols: { file: string; read?: SymbolIndex }, parsed: readonly ParsedFile[], reusedPaths: ReadonlySet<string>): Promise<SymbolIndexUse | undefined> {
-    const t = performance.now();
+  private recordSymbols(repoId: string, recorder: IndexRecorder, read: SymbolIndex | undefined, parsed: readonly ParsedFile[], reusedPaths: ReadonlySet<string>): SymbolIndexUse | undefined {
     try {
       const changed = parsed.filter((f) => !reusedPaths.has(f.path));
-      const how = symbols.read ? await symbols.read.record(parsed, changed) : (await writeIndex(symbols.file, repoId, parsed), 'written' as const);
+      const how = recorder.finish(parsed, changed);
       // Of the reused files, those whose views came from the index (the rest came from Redis).
-      let read = 0;
-      for (const p of reusedPaths) if (symbols.read?.served(p)) read++;
-      return { read, missed: symbols.read ? reusedPaths.size - read : 0, [how]: how === 'appended' ? changed.length : parsed.length, ms: Math.round(performance.now() - t) };
+      let served = 0;
+      for (const p of reusedPaths) if (read?.served(p)) served++;
+      return { read: served, missed: read ? reusedPaths.size - served : 0, [how]: how === 'appended' ? changed.length : parsed.length, ms: recorder.ms };
     } catch (error) {
+      recorder.abort();
       this.logger.warn(`${repoId}: symbol index not written (${(error as Error).message}): the next run reads the parse cache`);
       return undefined;
     }
   }
 
-  /** Steps 3-4 of writeGraph: resolution and the edge write (the spill is closed by the caller unless handed to pyright's phase). */
-  private async resolveAndWrite(ctx: GraphRun, p: ParsedRun, handOver: () => void): Promise<GraphWritten> {
+  /**
+   * Steps 3-4 of writeGraph: resolution and the edge write (the spill is closed by the caller unless
+   * handed to pyright's phase, marked on `held`: a closure made in parseAndWrite to mark it would keep
+   * that method's variables, every parse among them, until the write ends).
+   */
+  private async resolveAndWrite(ctx: GraphRun, p: ParsedRun, held: SpillHolder): Promise<GraphWritten> {
     const { repoId, rootPath, storedFiles, stored, fingerprints, progress, report, time } = ctx;
-    const { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbols } = p;
+    const { parsed, files, reusedPaths, unread, gone, sync, parsing, plan, completed, scip, spill, symbolIndex } = p;
     const resolveRun = await time('resolve', async () =>
       this.resolver.resolve(repoId, rootPath, parsed, plan.only, { ...(scip ? { scip } : {}), spilled: spill }, { deferPython: this.resolver.defersPython }));
     const resolved = resolveRun.result;
     // Pyright's phase resolves again after the write: it keeps the heritage references (its own
     // shallow copies) and the spill.
     const pyLater = resolveRun.pyDeferred?.questions ? parsed.map((f) => ({ ...f })) : undefined;
-    // References are resolved into edges by now: only scopes are read of the parses from here on
-    // (and the heritage ones, by the symbol index written meanwhile).
-    for (const f of parsed) f.references = symbols ? f.references.filter(isHeritage) : [];
-    // Once the symbol index holds the views, the rest of the run reads only scope ids, parents and
-    // kinds of the parses: the rest is released for the edge write, the graph phase's largest heap.
-    const indexed = symbols ? handled(this.recordSymbols(repoId, symbols, parsed, reusedPaths).finally(() => keepForEdges(parsed))) : undefined;
-    if (!indexed) keepForEdges(parsed);
+    // References are resolved into edges by now, and the symbol index took the views during the
+    // parse: the rest of the run reads only scope ids, parents and kinds of the parses, and the rest
+    // is released before the edge write, the graph phase's largest heap.
+    keepForEdges(parsed);
 
     // 4. Diff edges against the graph and write, only for files whose edges may differ: re-parsed
     //    files, and files whose edges as resolved now hash differently from what the graph records
@@ -537,24 +562,14 @@ export class IngestService {
     edgeCounts.added = diff.counts.creates;
     edgeCounts.updated = diff.counts.writes;
     await fingerprinted;
-    const symbolIndex = await indexed;
     const { result: _resolved, pyDeferred, ...resolverRun } = resolveRun;
     return {
-      pyPhase: pyLater && pyDeferred ? (handOver(), { repoId, rootPath, parsed: pyLater, spilled: spill, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState }) : undefined,
+      pyPhase: pyLater && pyDeferred ? ((held.handedOver = true), { repoId, rootPath, parsed: pyLater, spilled: spill, only: plan.only, scip, seed: pyDeferred.answers, written: edgeState }) : undefined,
       files, reusedPaths, unread, plan: { key: plan.key, only: plan.only, all: plan.all }, completed: { ...completed, ...(symbolIndex ? { symbolIndex } : {}) }, resolverRun,
       edgeCounts,
       refTotals, scopeStats, scip: scip ? { ...scip.stats, answered: scip.answered, unanswered: scip.unanswered } : undefined,
     };
   }
-}
-
-const isHeritage = (r: { kind: string }) => r.kind === 'EXTENDS' || r.kind === 'IMPLEMENTS';
-
-
-/** Marks a promise awaited later as handled, so a failure meanwhile is not an unhandled rejection. */
-function handled<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
 }
 
 /** Edges made per batch of this many (at least; a file's group is not split) in a streamed write. */
@@ -595,6 +610,12 @@ interface GraphRun {
   report: (force?: boolean) => Promise<void>;
   addError: (e: IngestErrorEntry) => void;
   time: <T>(label: string, work: () => Promise<T>) => Promise<T>;
+  threads: ThreadLease;
+}
+
+/** The run's lease on the parse threads (ParsePool.lease), released once its parse is done. */
+interface ThreadLease {
+  release: () => void;
 }
 
 /** The run's reference spill, and whether pyright's phase took it over (and closes it). */
@@ -616,8 +637,8 @@ interface ParsedRun {
   completed: { referencesRead: number; reparsed: number };
   scip?: ScipResolution;
   spill: ReferenceSpill;
-  /** The symbol index's file when one is kept, and what this run read of it. */
-  symbols?: { file: string; read?: SymbolIndex };
+  /** How the symbol index was read and left for the next run, when one is kept. */
+  symbolIndex?: SymbolIndexUse;
 }
 
 /** What is left of steps 2-4 for the rest of a run: counts and paths, none of the parses or edges. */

@@ -8,7 +8,7 @@ import type { IngestErrorEntry, IngestProgress } from './ingest.types';
 import type { KnownFingerprint, ParseCache } from './parse-cache';
 import type { ReferenceSpill } from './reference-spill';
 import type { ScopeSync } from './scope-sync';
-import type { SymbolIndex } from './symbol-index';
+import type { IndexRecorder, SymbolIndex } from './symbol-index';
 
 /** Fresh parses written to the parse cache per Redis pipeline (bounds what is held for it). */
 const PARSE_CACHE_FLUSH = 64;
@@ -61,7 +61,7 @@ export class ParsePhase {
     progress: IngestProgress,
     addError: (e: IngestErrorEntry) => void,
     report: () => Promise<void>,
-    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void; spill?: ReferenceSpill; index?: SymbolIndex },
+    opts: { withReferences: boolean; onParsed: (file: ParsedFile) => void; spill?: ReferenceSpill; index?: SymbolIndex; recorder?: IndexRecorder },
   ): Promise<{ parsed: ParsedFile[]; files: FileMeta[]; reusedPaths: Set<string>; unread: number }> {
     const { repoId, rootPath } = this.run;
     const rulesKey = contentRulesKey(this.run.filters);
@@ -144,6 +144,7 @@ export class ParsePhase {
         // top of the file hash, which is set only once a file is fully written).
         if (cached && cached.scopes.length === stored.get(outcome.path)?.scopes) {
           parsed.push(cached);
+          opts.recorder?.add(cached, false);
           opts.spill?.add(cached);
           sync.keepUnchanged(cached);
           meta.scopes = cached.scopes.length;
@@ -181,6 +182,7 @@ export class ParsePhase {
       }
       const kept = slim(result);
       parsed.push(kept);
+      opts.recorder?.add(kept, true);
       opts.spill?.add(kept);
       progress.filesParsed++;
       progress.scopes = sync.committed;

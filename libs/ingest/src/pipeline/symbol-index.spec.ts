@@ -3,8 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import type { ParsedFile, ParsedScope } from '../parse/types';
+import { keepForEdges } from './edges';
 import { fromView, toView } from './parse-cache';
-import { pack, SymbolIndex, unpack, writeIndex } from './symbol-index';
+import { IndexRecorder, pack, SymbolIndex, unpack, writeIndex } from './symbol-index';
 
 function scope(file: string, name: string, parentId: string | null, kind: ParsedScope['kind'] = 'function'): ParsedScope {
   return {
@@ -33,6 +34,12 @@ describe('SymbolIndex', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const files = () => [file('a.py', 'ha', ['f', 'g']), file('b.py', 'hb', ['h']), file('c.py', 'hc', ['k'])];
+  /** A run's recording as the parse phase makes it: every file added as taken, `changed` ones fresh. */
+  const record = (read: SymbolIndex, all: ParsedFile[], changed: ParsedFile[]) => {
+    const recorder = IndexRecorder.start(at, 'repo', read);
+    for (const f of all) recorder.add(f, changed.includes(f));
+    return recorder.finish(all, changed);
+  };
 
   it('hands out a view only for the hash it was parsed from, each once, as the parse cache would', async () => {
     await writeIndex(at, 'repo', files());
@@ -52,7 +59,8 @@ describe('SymbolIndex', () => {
     run.take('c.py', 'hc');
     const b2 = file('b.py', 'hb2', ['h', 'added']);
     const size = fs.statSync(at).size;
-    expect(await run.record([files()[0], b2, files()[2]], [b2])).toBe('appended');
+    const all = [files()[0], b2, files()[2]];
+    expect(record(run, all, [b2])).toBe('appended');
     expect(fs.statSync(at).size).toBeGreaterThan(size);
     const next = await SymbolIndex.load(at, 'repo');
     expect(next.take('b.py', 'hb')).toBeUndefined();
@@ -66,7 +74,8 @@ describe('SymbolIndex', () => {
     partial.take('a.py', 'ha');
     const b2 = file('b.py', 'hb2', ['h']);
     // c.py came from elsewhere (Redis): appending b.py would leave c.py's view as the index had it.
-    expect(await partial.record([files()[0], b2, files()[2]], [b2])).toBe('written');
+    const all = [files()[0], b2, files()[2]];
+    expect(record(partial, all, [b2])).toBe('written');
 
     // 3 files; appending the same file again and again: written anew once entries pass 1.25 × files + 64.
     const outcomes: string[] = [];
@@ -76,10 +85,52 @@ describe('SymbolIndex', () => {
       run.take('c.py', 'hc');
       const b = file('b.py', `hb-${i}`, ['h']);
       run.take('b.py', `hb-${i - 1}`);
-      outcomes.push(await run.record([files()[0], b, files()[2]], [b]));
+      const all = [files()[0], b, files()[2]];
+      outcomes.push(record(run, all, [b]));
     }
     expect(outcomes.filter((o) => o === 'written')).toHaveLength(1);
     expect((await SymbolIndex.load(at, 'repo')).take('b.py', 'hb-69')).toBeDefined();
+  });
+
+  it('takes each view as the parse hands it over: parses cut for the edge write before the run ends read back whole', async () => {
+    // More files than a record holds: the first records are on disk before the last file is added.
+    const many = Array.from({ length: 1200 }, (_, i) => file(`m${i}.py`, `h${i}`, ['f', 'g']));
+    const recorder = IndexRecorder.start(at, 'repo');
+    for (const f of many) recorder.add(f, true);
+    const tmp = fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'));
+    expect(tmp).toHaveLength(1);
+    expect(fs.statSync(path.join(dir, tmp[0])).size).toBeGreaterThan(1000);
+    expect(fs.existsSync(at)).toBe(false);
+    keepForEdges(many);
+    expect(recorder.finish(many, many)).toBe('written');
+    expect(fs.readdirSync(dir)).toEqual([path.basename(at)]);
+    const index = await SymbolIndex.load(at, 'repo');
+    expect(index.size).toBe(1200);
+    for (const i of [0, 511, 512, 1199]) {
+      const f = file(`m${i}.py`, `h${i}`, ['f', 'g']);
+      expect(index.take(f.path, f.contentHash)).toEqual(fromView(toView(f)));
+    }
+
+    // Appending: only the re-parsed files are taken, the others were served by the index.
+    const run = await SymbolIndex.load(at, 'repo');
+    for (const f of many) run.take(f.path, f.contentHash);
+    const changed = file('m7.py', 'h7-2', ['f', 'g', 'added']);
+    const next = many.map((f) => (f.path === changed.path ? changed : f));
+    const appender = IndexRecorder.start(at, 'repo', run);
+    for (const f of next) appender.add(f, f === changed);
+    keepForEdges(next);
+    expect(appender.finish(next, [changed])).toBe('appended');
+    expect((await SymbolIndex.load(at, 'repo')).take('m7.py', 'h7-2')).toEqual(fromView(toView(file('m7.py', 'h7-2', ['f', 'g', 'added']))));
+  });
+
+  it('a failed write never fails the parse: finish says it, and no temporary file is left', () => {
+    const blocked = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(blocked, '');
+    const recorder = IndexRecorder.start(path.join(blocked, 'x.idx'), 'repo');
+    expect(() => files().forEach((f) => recorder.add(f, true))).not.toThrow();
+    expect(() => recorder.finish(files(), files())).toThrow(/EEXIST|ENOTDIR/);
+    recorder.abort();
+    expect(fs.readdirSync(dir)).toEqual(['not-a-folder']);
   });
 
   it('a record cut short, another version or another repository: what can be trusted, or nothing', async () => {

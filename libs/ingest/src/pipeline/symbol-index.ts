@@ -24,7 +24,7 @@ interface Header {
 /**
  * A repository's files' resolution views (scopes without text, imports, exports, typed bindings,
  * EXTENDS/IMPLEMENTS: what other files' resolution reads of a file, ParseCache's view) in one file on
- * disk, written at the end of every run. A re-index that resolves only the changed files reads it in
+ * disk, written by every run as its parse goes (IndexRecorder). A re-index that resolves only the changed files reads it in
  * one pass instead of a view per unchanged file from Redis (73k MGET'd JSON values at a million
  * scopes), and patches it by appending the re-parsed files' views (later entries win) until appended
  * entries pass a quarter of the files, when it is written again whole.
@@ -120,58 +120,167 @@ export class SymbolIndex {
     return fromView(unpack(v));
   }
 
-  /**
-   * Records this run's files: the re-parsed ones appended when the index read at the start holds the
-   * rest, else every file's view written anew (to a temporary file renamed over the old one).
-   * `files` must still carry their EXTENDS/IMPLEMENTS references. Failures are the caller's to log:
-   * the next run then reads from Redis.
-   */
-  async record(files: readonly ParsedFile[], changed: readonly ParsedFile[]): Promise<'appended' | 'written'> {
-    const distinct = this.views.size + this.taken.size;
-    const appendable = this.entries > 0 && this.entries + changed.length <= distinct * (1 + APPEND_SHARE) + APPEND_SLACK;
-    if (appendable && this.servedAllBut(files, changed)) {
-      if (changed.length) await appendRecords(this.file, changed);
-      return 'appended';
-    }
-    await writeIndex(this.file, this.repoId, files);
-    return 'written';
+  /** Whether `changed` more entries may be appended (else the index is written anew: see APPEND_SHARE). */
+  private appendable(changed: number): boolean {
+    return this.entries > 0 && this.entries + changed <= (this.views.size + this.taken.size) * (1 + APPEND_SHARE) + APPEND_SLACK;
+  }
+
+  /** Whether the re-parsed files' views can be appended as the parse takes them (IndexRecorder). */
+  get appends(): boolean {
+    return this.entries > 0;
   }
 
   /**
-   * Every file not re-parsed this run was served from this index (so it holds a current view of each);
-   * appending the re-parsed ones then makes it describe the whole run.
+   * Whether the entries appended this run leave an index describing the whole run: every file not
+   * re-parsed was served from this index (so it holds a current view of each), and appends do not
+   * pile up.
    */
-  private servedAllBut(files: readonly ParsedFile[], changed: readonly ParsedFile[]): boolean {
+  describes(files: readonly ParsedFile[], changed: readonly ParsedFile[]): boolean {
     const fresh = new Set(changed.map((f) => f.path));
-    return files.every((f) => fresh.has(f.path) || this.taken.has(f.path));
+    return this.appendable(changed.length) && files.every((f) => fresh.has(f.path) || this.taken.has(f.path));
+  }
+}
+
+/**
+ * Leaves a run's views for the next run as the parse takes each file, a record at a time, so that no
+ * phase holds every view for the index: written after resolution it kept every full parse through the
+ * start of the edge write, the graph phase's largest heap (or, written synchronously there, cost its
+ * serialisation at resolution's heap high). Views do not depend on resolution.
+ * - No index read at the start (or an empty one): every file's view goes to a temporary file, renamed
+ *   over the index by `finish`.
+ * - An index read at the start: the re-parsed files' views are appended to it as they come (a reader
+ *   keeps the later entry); `finish` writes it anew from the run's parses when some unchanged file was
+ *   not served by it or appends pile up.
+ * Synchronous writes: a record (RECORD_FILES views) takes a few ms, and nothing waits on it. A failure
+ * is kept and thrown by `finish`: the run goes on, the next run then reads from Redis.
+ */
+export class IndexRecorder {
+  private fd: number | undefined;
+  private pending: Packed[] = [];
+  private failure?: Error;
+  private spent = 0;
+
+  private constructor(
+    private readonly file: string,
+    private readonly repoId: string,
+    /** The index read at the start, appended to; undefined: written anew to `tmp`. */
+    private readonly read: SymbolIndex | undefined,
+    private readonly tmp: string | undefined,
+  ) {}
+
+  /** Starts recording a run into `file`; `read`: the index read from it at the start of the run, if any. */
+  static start(file: string, repoId: string, read?: SymbolIndex): IndexRecorder {
+    const appending = read?.appends === true;
+    const recorder = new IndexRecorder(file, repoId, appending ? read : undefined, appending ? undefined : `${file}.${process.pid}.${Date.now()}.tmp`);
+    recorder.attempt(() => {
+      if (recorder.tmp) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        recorder.fd = fs.openSync(recorder.tmp, 'w');
+        const header: Header = { format: FORMAT, version: SYMBOL_INDEX_VERSION, parser: PARSER_CACHE_VERSION, repoId };
+        writeAll(recorder.fd, framed(v8.serialize(header)));
+      } else {
+        // Without O_CREAT: an index removed since it was read is not recreated without its header.
+        recorder.fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND);
+      }
+    });
+    return recorder;
+  }
+
+  /** Milliseconds spent writing so far. */
+  get ms(): number {
+    return Math.round(this.spent);
+  }
+
+  /** One of the run's files as the parse takes it; `fresh`: parsed this run (not a reused parse). Never throws. */
+  add(file: ParsedFile, fresh: boolean): void {
+    if (this.failure || (this.read && !fresh)) return;
+    this.attempt(() => {
+      this.pending.push(pack(toView(file)));
+      if (this.pending.length >= RECORD_FILES) this.flush();
+    });
+  }
+
+  /**
+   * Once the parse is done (`files`: every file of the run, `changed`: those parsed this run): the
+   * index left for the next run, appended to or written anew. Throws what failed meanwhile.
+   */
+  finish(files: readonly ParsedFile[], changed: readonly ParsedFile[]): 'appended' | 'written' {
+    this.attempt(() => this.flush());
+    this.close();
+    if (this.failure) throw this.failure;
+    const t = performance.now();
+    try {
+      if (this.tmp) {
+        fs.renameSync(this.tmp, this.file);
+        return 'written';
+      }
+      if (this.read!.describes(files, changed)) return 'appended';
+      writeIndex(this.file, this.repoId, files);
+      return 'written';
+    } finally {
+      this.spent += performance.now() - t;
+    }
+  }
+
+  /** Stops recording (the run failed, or `finish` threw): a temporary file is removed, appended entries stay (each is checked against the graph). */
+  abort(): void {
+    this.close();
+    try {
+      if (this.tmp) fs.rmSync(this.tmp, { force: true });
+    } catch (error) {
+      // Kept like any other failure (finish throws the first); the folder that refused it holds no file.
+      this.failure ??= error as Error;
+    }
+  }
+
+  private flush(): void {
+    if (this.fd === undefined || this.pending.length === 0) return;
+    // One write of a whole record: a reader sees it or stops at a cut-short one.
+    writeAll(this.fd, framed(v8.serialize(this.pending)));
+    this.pending = [];
+  }
+
+  private close(): void {
+    this.pending = [];
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      fs.closeSync(fd);
+    } catch (error) {
+      this.failure ??= error as Error;
+    }
+  }
+
+  /** Runs `work`, timed; a failure is kept for `finish` (and stops the recording), never thrown to the parse. */
+  private attempt(work: () => void): void {
+    const t = performance.now();
+    try {
+      work();
+    } catch (error) {
+      this.failure ??= error as Error;
+      this.abort();
+    } finally {
+      this.spent += performance.now() - t;
+    }
   }
 }
 
 /** Writes every file's view to `file` (via a temporary file renamed over it). */
-export async function writeIndex(file: string, repoId: string, files: readonly ParsedFile[]): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await fs.promises.open(tmp, 'w');
+export function writeIndex(file: string, repoId: string, files: readonly ParsedFile[]): void {
+  const recorder = IndexRecorder.start(file, repoId);
   try {
-    const header: Header = { format: FORMAT, version: SYMBOL_INDEX_VERSION, parser: PARSER_CACHE_VERSION, repoId };
-    await handle.write(framed(v8.serialize(header)));
-    for (let i = 0; i < files.length; i += RECORD_FILES) {
-      await handle.write(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map((f) => pack(toView(f))))));
-    }
-    await handle.close();
-    await fs.promises.rename(tmp, file);
+    for (const f of files) recorder.add(f, true);
+    recorder.finish(files, files);
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await fs.promises.rm(tmp, { force: true });
+    recorder.abort();
     throw error;
   }
 }
 
-async function appendRecords(file: string, files: readonly ParsedFile[]): Promise<void> {
-  const parts: Buffer[] = [];
-  for (let i = 0; i < files.length; i += RECORD_FILES) parts.push(framed(v8.serialize(files.slice(i, i + RECORD_FILES).map((f) => pack(toView(f))))));
-  // One write of whole records: a reader sees them all or stops at a cut-short one.
-  await fs.promises.appendFile(file, Buffer.concat(parts));
+/** fs.writeSync may write part of a buffer: the rest follows. */
+function writeAll(fd: number, buf: Buffer): void {
+  for (let at = 0; at < buf.length; ) at += fs.writeSync(fd, buf, at, buf.length - at);
 }
 
 function framed(body: Buffer): Buffer {
