@@ -28,8 +28,7 @@ export class ParsePool {
   private leases = 0;
   /** Ends the threads once unleased for the idle wait; cancelled by a lease taken meanwhile. */
   private pendingEnd?: { cancel: () => void; done: Promise<void> };
-  /** Threads started so far (a lease during the idle wait starts none). */
-  started = 0;
+  private starts = 0;
   readonly threaded: boolean;
   readonly size: number;
 
@@ -103,6 +102,11 @@ export class ParsePool {
     });
   }
 
+  /** Threads started so far (a lease during the idle wait starts none). */
+  get started(): number {
+    return this.starts;
+  }
+
   /** Threads running now (0 once the last lease is released, until the next one). */
   get running(): number {
     return this.threads.length;
@@ -120,7 +124,7 @@ export class ParsePool {
 
   private pick(): RequestThread {
     while (this.threads.length < this.size) {
-      this.started++;
+      this.starts++;
       const thread: RequestThread = new RequestThread(this.script, 'parse thread', () => {
         const i = this.threads.indexOf(thread);
         if (i !== -1) this.threads.splice(i, 1);
