@@ -41,6 +41,9 @@ export interface ParseRun {
  * of files whose bytes did not change, and keeps the parse cache and the files' fingerprints.
  */
 export class ParsePhase {
+  /** Names shared by every file's slimmed parse in this run (see slim). */
+  private readonly names = new Map<string, string>();
+
   constructor(
     private readonly cache: ParseCache,
     private readonly pool: ParsePool,
@@ -180,7 +183,7 @@ export class ParsePhase {
         cacheWrites.push(this.cache.setMany(repoId, fresh));
         fresh = [];
       }
-      const kept = slim(result);
+      const kept = slim(result, this.names);
       parsed.push(kept);
       opts.recorder?.add(kept, true);
       opts.spill?.add(kept);
@@ -230,7 +233,7 @@ export class ParsePhase {
       const again = await this.readAndParse(meta.path, null);
       // Its scopes are in the graph as they were: a file that changed meanwhile cannot be completed.
       if ('skip' in again || again.unchanged || again.contentHash !== meta.contentHash) throw new Error(`${meta.path} changed while being indexed`);
-      parsed[index.get(meta.path)!] = slim(again.parsed);
+      parsed[index.get(meta.path)!] = slim(again.parsed, this.names);
       reparsed++;
     }
     return { referencesRead: files.length - reparsed, reparsed };
@@ -259,18 +262,19 @@ export class ParsePhase {
  * (ParseCache): no text, signature, doc or hashes (TypeScript's checker reads the files it needs
  * itself). A parse thread's result arrives with a copy of every string per object, so scope and
  * parent ids in references and bindings become the scope's own id string, and kinds, languages and
- * the file's repeated names one string each.
+ * names (scope, target, binding and import names) one string each. `shared` is the run's table of
+ * names, so a name repeated across files (`__init__`, `self`, `os`, a type) is kept once for the run
+ * rather than once per file: at a million scopes those copies were ~0.17 GiB of the live heap.
  */
-export function slim(file: ParsedFile): ParsedFile {
+export function slim(file: ParsedFile, shared: Map<string, string> = new Map()): ParsedFile {
   const path = file.path;
   const ids = new Map<string, string>();
   for (const s of file.scopes) ids.set(s.id, s.id);
   const id = (x: string) => ids.get(x) ?? x;
-  const names = new Map<string, string>();
   const name = (x: string) => {
-    const known = names.get(x);
+    const known = shared.get(x);
     if (known !== undefined) return known;
-    names.set(x, x);
+    shared.set(x, x);
     return x;
   };
   const language = intern(file.language);
@@ -279,10 +283,11 @@ export function slim(file: ParsedFile): ParsedFile {
     language,
     scopes: file.scopes.map((s) => ({
       ...s, name: name(s.name), kind: intern(s.kind), language, path, signature: '', docComment: null, source: '', contentHash: '', nameTokens: '',
+      ...(s.owner === undefined ? {} : { owner: name(s.owner) }),
       parentId: s.parentId === null ? null : id(s.parentId),
     })),
     references: file.references.map((r) => ({ ...r, fromId: id(r.fromId), kind: intern(r.kind), targetName: name(r.targetName) })),
-    imports: file.imports.map((i) => ({ ...i, fromPath: path })),
+    imports: file.imports.map((i) => ({ ...i, fromPath: path, specifier: name(i.specifier), names: i.names.map((n) => ({ imported: name(n.imported), local: name(n.local) })) })),
     bindings: file.bindings.map((b) => ({ ...b, scopeId: id(b.scopeId), name: name(b.name), typeName: name(b.typeName) })),
   };
 }
