@@ -77,10 +77,13 @@ export class PyModuleResolver {
     }
     const rel = spec.replace(/\./g, '/');
     for (const root of this.pyRoots) {
+      // Inside a root that is a package, Python's path holds the root's parent, not the root: `import io`
+      // in docutils is the standard library's, never docutils/io.py (nor, below, a sibling module).
+      if (own && root === '') continue;
       const hit = this.tryPyModule(joinPath(root, rel));
       if (hit) return hit;
     }
-    const sibling = this.tryPyModule(joinPath(dirname(fromPath), rel));
+    const sibling = own ? null : this.tryPyModule(joinPath(dirname(fromPath), rel));
     if (sibling) return sibling;
     return { kind: 'external', name: spec.split('.')[0] };
   }
