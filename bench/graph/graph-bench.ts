@@ -38,7 +38,7 @@ import { createEmbeddingProvider } from '@scopegraph/llm';
 import { seededRandom } from '@scopegraph/rerank';
 import {
   familyOf, fastModuleOptions, IngestService, Language, ParsedFile, ParseCache, ParserService, readManifests, ReferenceResolver, RefOutcome, resolveRepository,
-  TsProjects, tsProjectOptions, walkRepository,
+  rootPackageName, TsProjects, tsProjectOptions, walkRepository,
 } from '@scopegraph/ingest';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { copyToTemp, runScipPython, runScipTypescript } from '../../libs/ingest/src/scip/testing/indexers';
@@ -181,7 +181,8 @@ function repos(): { name: string; root: string }[] {
 }
 
 async function main(): Promise<void> {
-  const runs = Math.max(1, Number(arg('runs', '3')));
+  // --runs 0: the quality pass only (each checker's own time is in its stats line on stderr).
+  const runs = Math.max(0, Number(arg('runs', '3')));
   const sampleSize = Number(arg('sample', '0'));
   const sampleOut = arg('sample-out', '');
   const missesOut = arg('misses-out', '');
@@ -198,7 +199,8 @@ async function main(): Promise<void> {
     // Resolution quality (one run each).
     const files = await parseRepo(parser, root);
     // go.mod, composer.json...: what the language plugins' module systems read (as an index run does)
-    const modules = { ...fastModuleOptions(root, tsProjectOptions(root).options), manifests: readManifests(root, files.map((f) => f.path)) };
+    const rootPackage = rootPackageName(root, files.map((f) => f.path));
+    const modules = { ...fastModuleOptions(root, tsProjectOptions(root).options), manifests: readManifests(root, files.map((f) => f.path)), ...(rootPackage ? { pythonRootPackage: rootPackage } : {}) };
     const fast = resolveRepository(files, { ...modules, collectOutcomes: true });
     const session = new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, files);
     const hasPython = files.some((f) => familyOf(f.language) === 'py');
@@ -228,6 +230,7 @@ async function main(): Promise<void> {
     if (missesOut) missed.push(...misses(name, files, precise.outcomes!));
     process.stderr.write(`${name}: ${files.length} files, compiler options ${session.stats.options}\n`);
 
+    if (runs === 0) continue;
     // Time: walk+parse, then fast resolve vs a fresh precise project + resolve, alternated.
     const parseMs: number[] = [];
     const fastMs: number[] = [];
@@ -239,10 +242,10 @@ async function main(): Promise<void> {
       const again = await parseRepo(parser, root);
       parseMs.push(performance.now() - t);
       t = performance.now();
-      resolveRepository(again, fastModuleOptions(root, tsProjectOptions(root).options));
+      resolveRepository(again, { ...fastModuleOptions(root, tsProjectOptions(root).options), ...(rootPackage ? { pythonRootPackage: rootPackage } : {}) });
       fastMs.push(performance.now() - t);
       t = performance.now();
-      resolveRepository(again, { ...fastModuleOptions(root, tsProjectOptions(root).options), precise: new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, again).oracle });
+      resolveRepository(again, { ...fastModuleOptions(root, tsProjectOptions(root).options), ...(rootPackage ? { pythonRootPackage: rootPackage } : {}), precise: new TsProjects(Number.MAX_SAFE_INTEGER).open(name, root, again).oracle });
       preciseMs.push(performance.now() - t);
       if (hasPython) {
         // A fresh pyright process each run: start, list the files, answer, stop (a first index).
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
     index = {};
     // --warmup N: uncounted rounds before the first repository's (default 1); later ones run warm.
     const warmup = Number(arg('warmup', '1'));
-    for (const [i, { name, root }] of repos().entries()) index[name] = await indexTiming(root, runs, i === 0 ? warmup : 0);
+    for (const [i, { name, root }] of repos().entries()) index[name] = await indexTiming(root, Math.max(1, runs), i === 0 ? warmup : 0);
     printTable([
       ['repo', 'fast ms (median)', 'precise ms (median)', 'precise / fast', 'fast CPU ms', 'precise CPU ms (with pyright)', 'CPU precise / fast', 'pyright peak MB', 'worker peak MB'],
       ...Object.entries(index).map(([repo, o]) => {
@@ -299,7 +302,7 @@ async function main(): Promise<void> {
         ];
       }),
     ]);
-  } else if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, runs);
+  } else if (process.argv.includes('--index')) index = await indexTiming(repos()[0].root, Math.max(1, runs));
   process.stdout.write(`${JSON.stringify({ rows, agreement: agree, timing, index, load: fs.readFileSync('/proc/loadavg', 'utf8').trim() })}\n`);
 }
 

@@ -664,3 +664,62 @@ describe("the repository's dependencies given to the checker (its .venv, INGEST_
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
+
+describe('a repository root that is itself a package (its folder indexed alone, imported by its own name)', () => {
+  const h = new IngestHarness();
+  const repos = { pyright: runId('py-rootpkg'), ty: runId('py-rootpkg-ty'), fast: runId('py-rootpkg-fast') };
+  const TY = path.join(ROOT, '.cache/pycheckers/ty/ty');
+  const withTy = fs.existsSync(TY) ? it : it.skip;
+  // `blog/blog.py` beside `blog/__init__.py`: Python finds `blog` on the root's parent (the package),
+  // never the root's own blog.py. `site.scan_posts()` is pinned only by knowing what `make_site()`
+  // returns, so only a checker that imports `blog.blog` as Python does pins it.
+  const FILES: Record<string, string> = {
+    '__init__.py': '',
+    'blog.py': ['class Site:', '    def scan_posts(self):', '        return []', '', '', 'def make_site() -> Site:', '    return Site()', ''].join('\n'),
+    'tasks.py': ['from blog.blog import make_site', '', '', 'def run():', '    site = make_site()', '    site.scan_posts()', ''].join('\n'),
+  };
+  // callEdges' order: by text, so `Site` before `make_site`
+  const EDGES = ['make_site -> Site fast/name', 'run -> Site.scan_posts precise/compiler', 'run -> make_site fast/name'];
+
+  /** The package's folder, named `blog`, inside a scratch folder. */
+  const repository = () => {
+    const dir = path.join(h.emptyDir(), 'blog');
+    fs.mkdirSync(dir);
+    for (const [name, text] of Object.entries(FILES)) fs.writeFileSync(path.join(dir, name), text);
+    return dir;
+  };
+
+  const services: IngestService[] = [];
+  const service = async (...args: Parameters<IngestHarness['serviceWith']>) => {
+    const { ingest } = await h.serviceWith(...args);
+    services.push(ingest);
+    return ingest;
+  };
+
+  beforeAll(async () => {
+    await h.init();
+  });
+
+  afterAll(async () => {
+    for (const s of services) await s.onModuleDestroy();
+    await h.dispose(Object.values(repos));
+  });
+
+  it('the fast resolver reads `blog.blog` as the root\'s module, and pyright (its workspace the parent) pins the call on what it returns', async () => {
+    const fast = await service({ tsResolver: 'fast', pyResolver: 'fast' });
+    await fast.index({ path: repository(), name: repos.fast, embed: false });
+    expect(await callEdges(h, repos.fast)).toEqual(['make_site -> Site fast/name', 'run -> make_site fast/name']);
+
+    const ingest = await service({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'pyright', pyEnv: undefined });
+    const run = await ingest.index({ path: repository(), name: repos.pyright, embed: false });
+    expect(run.resolver.pyPrecise).toMatchObject({ checker: 'pyright', files: 3 });
+    expect(await callEdges(h, repos.pyright)).toEqual(EDGES);
+  });
+
+  withTy('ty pins the same call', async () => {
+    const ingest = await service({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'inline', pyChecker: 'ty', pyTyPath: TY, pyEnv: undefined });
+    const run = await ingest.index({ path: repository(), name: repos.ty, embed: false });
+    expect(run.resolver.pyPrecise).toMatchObject({ checker: 'ty' });
+    expect(await callEdges(h, repos.ty)).toEqual(EDGES);
+  });
+});

@@ -18,6 +18,7 @@ export * from './pipeline/parse-cache';
 export { SymbolIndex } from './pipeline/symbol-index';
 export * from './pipeline/embedding-cache';
 export * from './pipeline/embed-phase';
+export { rootPackageName } from './languages/python/modules';
 export { defaultPyPhase, defaultTyBinary, PyChecker, pyrightServerScript } from './languages/python/py-checker';
 export type { PyCheckerName, PyRunStats } from './languages/python/py-checker';
 export * from './pipeline/embed-fanout';

@@ -5,6 +5,7 @@ import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@scopegraph/config';
 import { familyOf, languageForPath, manifestNames } from '../languages';
 import type { ParsedFile, RawReference } from '../parse/types';
+import { rootPackageName } from '../languages/python/modules';
 import { defaultPyPhase, PyChecker, PyRunStats } from '../languages/python/py-checker';
 import { checkerFile, CheckerQuery, TsChecker } from '../languages/typescript/precise/ts-checker';
 import { isJsFamily } from '../languages/typescript/precise/ts-oracle';
@@ -123,7 +124,7 @@ export class ReferenceResolver implements OnModuleDestroy {
   contextKey(rootPath: string, paths: readonly string[] = []): string {
     const { options } = tsProjectOptions(rootPath);
     return createHash('sha256')
-      .update(JSON.stringify([this.config.ingest.tsResolver, this.pyResolverInEffect(), options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths)]))
+      .update(JSON.stringify([this.config.ingest.tsResolver, this.pyResolverInEffect(), options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths), rootPackageName(rootPath, paths) ?? null]))
       .update(resolverCodeHash())
       .digest('hex');
   }
@@ -148,9 +149,12 @@ export class ReferenceResolver implements OnModuleDestroy {
     extra: Pick<ResolveOptions, 'collectOutcomes' | 'scip' | 'spilled'> = {},
     phase: ResolvePhase = {},
   ): Promise<ResolveRun> {
+    const paths = files.map((f) => f.path);
+    const rootPackage = rootPackageName(rootPath, paths);
     const modules = {
       ...fastModuleOptions(rootPath, tsProjectOptions(rootPath).options),
-      manifests: readManifests(rootPath, files.map((f) => f.path)),
+      manifests: readManifests(rootPath, paths),
+      ...(rootPackage ? { pythonRootPackage: rootPackage } : {}),
       ...(only ? { only } : {}),
       ...extra,
     };

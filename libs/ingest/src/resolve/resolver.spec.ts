@@ -398,4 +398,22 @@ describe('resolveRepository on small inline repositories', () => {
       'src/app/main.py app.core -> src/app/core/engine.py',
     ]);
   });
+
+  it('a root that is itself a package (pythonRootPackage) is found by its name; without it those imports stay external', () => {
+    const files = parse({
+      '__init__.py': '',
+      'nodes.py': 'class Node:\n    def astext(self):\n        return ""\n\ndef make():\n    return Node()',
+      'transforms/__init__.py': '',
+      'transforms/parts.py': 'from docs import nodes\nfrom docs.nodes import Node\nimport docs.nodes\n\ndef run():\n    nodes.make()\n    Node()\n    docs.nodes.make()',
+      'io.py': 'def StringIO():\n    pass',
+      'transforms/dump.py': 'from io import StringIO\n\ndef dump():\n    StringIO()',
+    });
+    const own = resolveRepository(files, { pythonRootPackage: 'docs' });
+    expect(edges(own, 'CALLS')).toEqual(['make|function -> nodes.py#Node|class', 'run|function -> nodes.py#Node|class', 'run|function -> nodes.py#make|function']);
+    const calls = (r: ResolveResult) => r.outcomes!.filter((o) => o.ref.kind === 'CALLS' && o.path === 'transforms/parts.py').map((o) => o.reason ?? 'resolved');
+    expect(calls(resolveRepository(files, { pythonRootPackage: 'docs', collectOutcomes: true }))).toEqual(['resolved', 'resolved', 'resolved']);
+    expect(calls(resolveRepository(files, { collectOutcomes: true }))).toEqual(['external', 'external', 'external']);
+    // The root's io.py is no `io` to its own modules (Python finds the standard library's): only without the option is it taken.
+    expect(edges(resolveRepository(files), 'CALLS')).toEqual(['dump|function -> io.py#StringIO|function', 'make|function -> nodes.py#Node|class']);
+  });
 });

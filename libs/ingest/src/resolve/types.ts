@@ -89,6 +89,8 @@ export interface ResolveOptions {
   tsBaseUrls?: string[];
   /** Extra repo-relative roots for absolute Python imports (the repo root and detected source roots are always tried). */
   pythonRoots?: string[];
+  /** The package the repository root itself is (it holds `__init__.py`): absolute imports of that name are the root's modules. */
+  pythonRootPackage?: string;
   /** Contents of the language plugins' manifest files (`go.mod`, `composer.json`...) by repo-relative path. */
   manifests?: Readonly<Record<string, string>>;
   /** Default SQL schema for unqualified names (default `dbo`). */

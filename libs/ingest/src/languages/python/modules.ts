@@ -1,17 +1,33 @@
+import * as path from 'node:path';
 import { dirname, joinPath, ModuleTarget } from '../../resolve/module-resolver';
 import type { ResolveOptions } from '../../resolve/types';
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The package a repository root is when the root itself holds `__init__.py` (a package's folder
+ * indexed on its own, e.g. `…/docutils-0.21.2/docutils`): its folder's name, which its own modules
+ * import it by (`from docutils import nodes`). Undefined for any other root, or a folder name that
+ * is no identifier (a checkout named `docutils-main` cannot be imported by that name either).
+ */
+export function rootPackageName(rootPath: string, paths: readonly string[]): string | undefined {
+  if (!paths.includes('__init__.py')) return undefined;
+  const name = path.basename(path.resolve(rootPath));
+  return IDENTIFIER.test(name) ? name : undefined;
+}
 
 /**
  * Python module resolution over the set of parsed paths. Source roots: the repo root, configured roots
  * (ResolveOptions.pythonRoots), and the parent of every top-level package (a directory with
- * `__init__.py` whose parent has none).
+ * `__init__.py` whose parent has none). A root that is itself a package (ResolveOptions.pythonRootPackage)
+ * is also found by its name: `docutils.nodes` is the root's `nodes.py`.
  */
 export class PyModuleResolver {
   private readonly pyRoots: string[];
   private readonly pyDirs = new Set<string>();
   private readonly pyMemo = new Map<string, ModuleTarget>();
 
-  constructor(private readonly paths: ReadonlySet<string>, opts: ResolveOptions = {}) {
+  constructor(private readonly paths: ReadonlySet<string>, private readonly opts: ResolveOptions = {}) {
     const initDirs = new Set<string>();
     for (const p of paths) {
       if (p.endsWith('.py') || p.endsWith('.pyi')) {
@@ -54,12 +70,20 @@ export class PyModuleResolver {
       const target = rest ? joinPath(base, rest.replace(/\./g, '/')) : base;
       return this.tryPyModule(target) ?? { kind: 'missing' };
     }
+    const own = this.opts.pythonRootPackage;
+    if (own && (spec === own || spec.startsWith(`${own}.`))) {
+      const hit = this.tryPyModule(spec.slice(own.length + 1).replace(/\./g, '/'));
+      if (hit) return hit;
+    }
     const rel = spec.replace(/\./g, '/');
     for (const root of this.pyRoots) {
+      // Inside a root that is a package, Python's path holds the root's parent, not the root: `import io`
+      // in docutils is the standard library's, never docutils/io.py (nor, below, a sibling module).
+      if (own && root === '') continue;
       const hit = this.tryPyModule(joinPath(root, rel));
       if (hit) return hit;
     }
-    const sibling = this.tryPyModule(joinPath(dirname(fromPath), rel));
+    const sibling = own ? null : this.tryPyModule(joinPath(dirname(fromPath), rel));
     if (sibling) return sibling;
     return { kind: 'external', name: spec.split('.')[0] };
   }

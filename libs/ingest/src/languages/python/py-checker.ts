@@ -7,6 +7,7 @@ import { createMessageConnection, MessageConnection, StreamMessageReader, Stream
 import type { ParsedFile } from '../../parse/types';
 import type { PreciseOutcome } from '../../resolve/types';
 import { readSourceText } from '../../walk/file-walker';
+import { rootPackageName } from './modules';
 import { pythonEnvironment } from './py-env';
 import { DefinitionSite, outcomeOfDefinitions, sitePosition, SourceLines } from './py-sites';
 
@@ -444,12 +445,18 @@ export class PyChecker {
       const oldest = [...this.sessions.values()].sort((a, b) => Number(a.waiting > 0) - Number(b.waiting > 0) || a.lastUsed - b.lastUsed)[0];
       this.forget(oldest.key);
     }
+    // A root that is itself a package imports itself by name (`from nikola import utils`): Python finds
+    // that name on the root's parent, never in the root (where `import nikola` would be the root's own
+    // nikola.py, and `import io` its io.py). Both checkers search their workspace folder first, so the
+    // workspace is the parent, narrowed to the root's files (pyright `include`, ty `src.include`).
+    const workspace = rootPackageName(root, paths) ? path.dirname(path.resolve(root)) : root;
+    const narrowed = workspace !== root ? path.resolve(root) : undefined;
     // ty is one native process with no heap flag: its memory is bounded by the process cap and the idle stop.
     const child =
       this.checker === 'ty'
-        ? spawn(this.tyBinary!, ['server'], { cwd: root, stdio: ['pipe', 'pipe', 'ignore'], env: tyEnv() })
+        ? spawn(this.tyBinary!, ['server'], { cwd: workspace, stdio: ['pipe', 'pipe', 'ignore'], env: tyEnv() })
         : spawn(process.execPath, [`--max-old-space-size=${this.opts.maxHeapMb}`, this.script!, '--stdio'], {
-            cwd: root,
+            cwd: workspace,
             stdio: ['pipe', 'pipe', 'ignore'],
           });
     const writer = new SettledWriter(child.stdin!);
@@ -471,6 +478,7 @@ export class PyChecker {
       // Without an environment no dependency is there to read; with one, its untyped code gives the types.
       useLibraryCodeForTypes: !!env?.sitePackages.length,
       extraPaths,
+      ...(narrowed ? { include: [narrowed] } : {}),
       indexing: false,
       autoImportCompletions: false,
       // "Found N source files" (an info message) says the workspace's files are known.
@@ -481,7 +489,7 @@ export class PyChecker {
     // the repository and the bundled stubs are what the answers need.
     const python = { pythonPath: NO_PYTHON, analysis: settings };
     conn.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? python : it.section === 'ty' ? tySettings(extraPaths) : {})),
+      p.items.map((it) => (it.section === 'python.analysis' ? settings : it.section === 'python' ? python : it.section === 'ty' ? tySettings(extraPaths, narrowed) : {})),
     );
     conn.onRequest(() => null);
     let listed!: () => void;
@@ -504,13 +512,13 @@ export class PyChecker {
     writer.onFailure = (e) => died(`${name}'s input closed: ${e.message}`);
     conn.onError(() => undefined);
     conn.listen();
-    const uri = pathToFileURL(root).href;
+    const uri = pathToFileURL(workspace).href;
     s.ready = (async () => {
       const started = Date.now();
       await this.ask(s, 'initialize', {
         processId: process.pid,
         rootUri: uri,
-        workspaceFolders: [{ uri, name: path.basename(root) || 'root' }],
+        workspaceFolders: [{ uri, name: path.basename(workspace) || 'root' }],
         capabilities: { workspace: { configuration: true, workspaceFolders: true } },
         initializationOptions: {},
       }, this.startMs);
@@ -590,13 +598,17 @@ function tyEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** ty's settings (the `ty` section of workspace/configuration): no diagnostics, the repository's import roots. */
-function tySettings(extraPaths: string[]): Record<string, unknown> {
-  return {
-    diagnosticMode: 'off',
+/**
+ * ty's settings (the `ty` section of workspace/configuration): no diagnostics, the repository's import
+ * roots, and (`include`) the one folder of its workspace that is the repository.
+ */
+function tySettings(extraPaths: string[], include?: string): Record<string, unknown> {
+  const configuration = {
     // `environment.extra-paths` as a configuration override: roots such as `src/` beside the repository root.
-    ...(extraPaths.length ? { configuration: { environment: { 'extra-paths': extraPaths } } } : {}),
+    ...(extraPaths.length ? { environment: { 'extra-paths': extraPaths } } : {}),
+    ...(include ? { src: { include: [include] } } : {}),
   };
+  return { diagnosticMode: 'off', ...(Object.keys(configuration).length ? { configuration } : {}) };
 }
 
 function stop(s: Session, signal: NodeJS.Signals = 'SIGTERM'): void {

@@ -1,5 +1,6 @@
 import type { ParsedScope, RawReference } from '../../parse/types';
 import { pythonSourceRoots } from './py-checker';
+import { rootPackageName } from './modules';
 import { outcomeOfDefinitions, sitePosition, SourceLines } from './py-sites';
 
 const ref = (targetName: string, line: number, kind: RawReference['kind'] = 'CALLS'): RawReference => ({ fromId: 'f', kind, targetName, line });
@@ -100,5 +101,14 @@ describe('outcomeOfDefinitions: pyright locations as scopes', () => {
 describe('pythonSourceRoots', () => {
   it('is the parent of each top-level package, besides the root itself', () => {
     expect(pythonSourceRoots(['src/shop/__init__.py', 'src/shop/sub/__init__.py', 'lib/x/__init__.py', 'app.py', 'top/__init__.py'])).toEqual(['lib', 'src']);
+  });
+});
+
+describe('rootPackageName', () => {
+  it('is the root folder\'s name when the root holds __init__.py and the name is an identifier', () => {
+    expect(rootPackageName('/x/docutils-0.21.2/docutils', ['__init__.py', 'nodes.py'])).toBe('docutils');
+    expect(rootPackageName('/x/docutils-0.21.2/docutils/', ['__init__.py'])).toBe('docutils');
+    expect(rootPackageName('/x/docutils-0.21.2', ['docutils/__init__.py'])).toBeUndefined();
+    expect(rootPackageName('/x/docutils-main', ['__init__.py'])).toBeUndefined();
   });
 });
