@@ -79,9 +79,13 @@ describe('semantic list from the unfiltered vector index, post-filtered (real Ne
     // A kind filter applies after the index too.
     const classes = await repo.vectorIndexPostfiltered(vector, { ...filters, kinds: ['class'] }, k, 3);
     expect(classes.hits).toEqual([]);
-    // Joined with the keyword list in one statement: the same semantic hits.
+    // Joined with the keyword list in one statement: the same semantic hits. The pool (what the unfiltered
+    // index returned, up to k) is not compared: specs running beside this one add vectors to the shared
+    // index between the two reads (seen in a test run: 366, then 500).
     const both = await repo.bothLists({ list: 'vectorIndexPostfiltered', vector, k, limit: 3 }, { query: 'invoice', k: 5 }, filters);
-    expect(both.semantic).toEqual(post);
+    expect(both.semantic.hits).toEqual(post.hits);
+    expect(both.semantic.pool).toBeGreaterThanOrEqual(both.semantic.hits.length);
+    expect(both.semantic.pool).toBeLessThanOrEqual(k);
     expect(both.bm25.length).toBeGreaterThan(0);
   });
 
