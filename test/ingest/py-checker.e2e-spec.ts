@@ -147,7 +147,7 @@ describe('Python through pyright (INGEST_PY_RESOLVER=precise; real Neo4j, Redis,
 
   it('without pyright installed, precise falls back to the fast resolver and says why in the index result', async () => {
     const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' });
-    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: path.join(dir, 'no-pyright-here.js') }));
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: path.join(dir, 'no-pyright-here.js') }));
     const run = await ingest.index({ path: FIXTURE, name: repos.missing, embed: false });
     expect(run.resolver.py).toBe('fast');
     expect(run.resolver.pyPrecise?.skipped).toMatch(/pyright is not installed/);
@@ -172,7 +172,7 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
     const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fake-pyright-')), as);
     fs.writeFileSync(script, `require(${JSON.stringify(FAKE)});\n`);
     const { ingest, resolver } = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise' });
-    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs: 400, startTimeoutMs }));
+    await resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: script, requestTimeoutMs: 400, startTimeoutMs }));
     const t = Date.now();
     const run = await ingest.index({ path: dir, name: repo, embed: false });
     const ms = Date.now() - t;
@@ -208,7 +208,7 @@ describe('a hung pyright cannot hang an index run (a fake language server that s
     const unhandled: unknown[] = [];
     const heard = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', heard);
-    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs: 4000, startTimeoutMs: 10_000 });
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: script, requestTimeoutMs: 4000, startTimeoutMs: 10_000 });
     try {
       const file = { path: 'src/app.py', contentHash: 'x', scopes: [] } as unknown as Parameters<PyChecker['open']>[2][number];
       const opening = checker.open('forgotten', dir, [file]);
@@ -251,7 +251,7 @@ describe('pyright after the graph write (INGEST_PY_PRECISE_PHASE=deferred; fake 
 
   const deferredService = async (script: string, requestTimeoutMs = 60_000) => {
     const made = await h.serviceWith({ tsResolver: 'fast', pyResolver: 'precise', pyPrecisePhase: 'deferred' });
-    await made.resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, requestTimeoutMs, startTimeoutMs: 30_000 }));
+    await made.resolver.usePyChecker(new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: script, requestTimeoutMs, startTimeoutMs: 30_000 }));
     return made;
   };
 
@@ -367,7 +367,7 @@ describe('pyright processes are bounded (INGEST_PY_PRECISE_MAX_PROCESSES, INGEST
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
   it('a server with more Python repositories than the cap keeps at most that many processes, stopping the least recently used', async () => {
-    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, maxProcesses: 2, startTimeoutMs: 20_000 });
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: script, maxProcesses: 2, startTimeoutMs: 20_000 });
     try {
       const pidOf: Record<string, number> = {};
       for (const key of ['a', 'b', 'c']) {
@@ -390,7 +390,7 @@ describe('pyright processes are bounded (INGEST_PY_PRECISE_MAX_PROCESSES, INGEST
   });
 
   it('an idle repository\'s process is stopped after the idle limit, and its next run starts one again', async () => {
-    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, serverScript: script, idleMs: 300, startTimeoutMs: 20_000 });
+    const checker = new PyChecker({ maxFiles: 100, maxHeapMb: 512, checker: 'pyright', serverScript: script, idleMs: 300, startTimeoutMs: 20_000 });
     try {
       await checker.open('idle', root, [file]);
       const [pid] = checker.pids;

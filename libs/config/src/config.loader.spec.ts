@@ -14,10 +14,10 @@ describe('loadConfig', () => {
     expect(config.api.host).toBe('127.0.0.1');
     expect(config.embedding).toMatchObject({ provider: 'local', dimensions: 384 });
     expect(config.gemini.apiKey).toBeUndefined();
-    // Python through pyright by default, as TypeScript through its checker; its phase follows the checker unless set.
+    // Python through a type checker (ty) by default, as TypeScript through its checker; its phase follows the checker unless set.
     expect(config.ingest).toMatchObject({ tsResolver: 'precise', pyResolver: 'precise', pyPreciseMaxProcesses: 2, pyPreciseIdleMs: 600_000 });
     expect(config.ingest.pyPrecisePhase).toBeUndefined();
-    expect(config.ingest.pyChecker).toBe('pyright');
+    expect(config.ingest.pyChecker).toBe('ty');
   });
 
   it('names every bad variable and never echoes a secret', () => {

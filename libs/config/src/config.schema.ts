@@ -86,14 +86,15 @@ export const envSchema = z.object({
   // precise: a type checker (INGEST_PY_CHECKER) answers the Python references the tree-sitter resolver
   // cannot pin (typed receivers, re-exports, self.x.m()); fast: the tree-sitter resolver alone. Without
   // a checker installed (or when it fails), precise falls back to fast with a warning. On by default,
-  // as for TypeScript: with its phase deferred pyright's default index, embedding included, measured
-  // 0.95-1.24x the fast resolver; graph-only it is 5-16x, ty 0.68-1.84x (bench/graph/README.md).
+  // as for TypeScript: graph-only, ty's index measured 0.68-1.84x the fast resolver (pyright's 5-16x;
+  // deferred behind the embedding, 0.95-1.24x), bench/graph/README.md.
   INGEST_PY_RESOLVER: z.enum(['precise', 'fast']).default('precise'),
-  // Which type checker answers under `precise`: pyright (npm package), or ty (Astral's, a native binary
-  // that set-up installs under .cache/pycheckers; missing, pyright answers and the run says so). ty is
-  // not the default yet: held out, sphinx resolved 0.736 of in-repo calls with ty and 0.792 with pyright
-  // (0.85 wanted), and salt's time with ty was not measured again.
-  INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('pyright'),
+  // Which type checker answers under `precise`: ty (Astral's, a native binary that set-up installs under
+  // .cache/pycheckers; missing, pyright answers and the run says so) or pyright (npm package). ty by
+  // default: its graph-only index stays within 2x the fast resolver (pyright's is 5-16x) and every
+  // held-out package passes 0.85 of in-repo calls with it (sphinx 0.921, pyright 0.970); teams that
+  // want pyright's few points more and can wait for it set pyright.
+  INGEST_PY_CHECKER: z.enum(['pyright', 'ty']).default('ty'),
   // The dependencies the checker reads: a site-packages folder or a virtual environment's folder. Unset:
   // the repository's own `.venv` or `venv` at its root, if any. Read as files, never run (a repository's
   // .venv/bin/python is not to be trusted); without one, calls on dependencies' values stay unknown.

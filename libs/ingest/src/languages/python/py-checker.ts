@@ -61,7 +61,7 @@ export function defaultPyPhase(checker: PyCheckerName): 'deferred' | 'inline' {
 }
 
 export interface PyCheckerOptions {
-  /** Which language server answers (default pyright); `ty` needs its binary (`tyBinary`), else pyright answers. */
+  /** Which language server answers (default ty, as INGEST_PY_CHECKER's); ty needs its binary (`tyBinary`), else pyright answers. */
   checker?: PyCheckerName;
   /** ty's executable (default `.cache/pycheckers/ty/ty` under the working directory). */
   tyBinary?: string;
@@ -193,7 +193,7 @@ export class PyChecker {
   constructor(private readonly opts: PyCheckerOptions) {
     this.script = opts.serverScript ?? pyrightServerScript();
     this.checker = 'pyright';
-    if (opts.checker === 'ty') {
+    if ((opts.checker ?? 'ty') === 'ty') {
       const bin = opts.tyBinary ?? defaultTyBinary();
       if (isExecutable(bin)) {
         this.checker = 'ty';
