@@ -27,6 +27,14 @@ describe('the Python checker phase in effect', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keys the stored resolution by the checker that answers, so a switch of checker re-resolves', () => {
+    const key = (env: Record<string, string>) => resolver(env).contextKey(dir, ['a.py']);
+    expect(key({ INGEST_PY_CHECKER: 'ty' })).not.toBe(key({ INGEST_PY_CHECKER: 'pyright' }));
+    expect(key({ INGEST_PY_CHECKER: 'ty' })).toBe(key({ INGEST_PY_CHECKER: 'ty' }));
+    // Under the fast resolver no checker answers: which one is configured changes nothing.
+    expect(key({ INGEST_PY_RESOLVER: 'fast', INGEST_PY_CHECKER: 'ty' })).toBe(key({ INGEST_PY_RESOLVER: 'fast', INGEST_PY_CHECKER: 'pyright' }));
+  });
+
   it('is inline for ty when INGEST_PY_PRECISE_PHASE is unset (one edge write)', () => {
     const r = resolver({ INGEST_PY_CHECKER: 'ty' });
     expect(r.pyPhase).toBe('inline');

@@ -124,7 +124,9 @@ export class ReferenceResolver implements OnModuleDestroy {
   contextKey(rootPath: string, paths: readonly string[] = []): string {
     const { options } = tsProjectOptions(rootPath);
     return createHash('sha256')
-      .update(JSON.stringify([this.config.ingest.tsResolver, this.pyResolverInEffect(), options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths), rootPackageName(rootPath, paths) ?? null]))
+      // The Python checker that answers is part of it: edges stored from pyright are not ty's, so a
+      // switch of checker (or its default) re-resolves every file rather than mixing the two.
+      .update(JSON.stringify([this.config.ingest.tsResolver, this.pyResolverInEffect(), this.pyResolverInEffect() === 'precise' ? this.py.checker : null, options, fastModuleOptions(rootPath, options), readManifests(rootPath, paths), rootPackageName(rootPath, paths) ?? null]))
       .update(resolverCodeHash())
       .digest('hex');
   }
