@@ -19,7 +19,10 @@ trap cleanup INT TERM EXIT
 # Each app's JSON lines go to its log file (capped at LOG_FILE_MAX_MB, default 10, then rotated to
 # <file>.1); the terminal shows only warnings and errors, readably, so the welcome screen stays clean.
 export LOG_DIR LOG_FILE_MAX_MB="$(env_value LOG_FILE_MAX_MB)"
-bash scripts/run-app.sh worker dist/apps/worker/src/main.js & pids+=($!)
+# V8 grows the old generation by up to 4x after a full collection; an index run's parse leaves much
+# garbage behind, so the worker's heap reached ~3x its live data. Growing by 1.25x instead: a 1M-scope
+# index's peak is its live data, not V8's headroom (docs/ingest-scale.md, "Heap growth").
+bash scripts/run-app.sh worker --heap-growing-percent=25 dist/apps/worker/src/main.js & pids+=($!)
 # A larger young generation: a search allocates ~1 MB that dies young, and with V8's default 16 MB
 # semi-space the API spent a tenth of its CPU in scavenges (bench/load: +5% req/s, -5% p95, +110 MB RSS).
 bash scripts/run-app.sh api --max-semi-space-size=64 dist/apps/api/src/main.js & pids+=($!)

@@ -38,7 +38,8 @@ export function runChild(opts: Record<string, unknown>, killWhen?: (progress: an
   const neo4jCpu = neo4jCpuMs();
   const sampler = setInterval(() => (neo4jPeak = Math.max(neo4jPeak, pid ? rssKb(pid) : 0)), 250);
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [CHILD, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  // The worker's own V8 flag (scripts/start.sh): the child stands in for the worker's process.
+  const child: ChildProcess = spawn(process.execPath, ['--heap-growing-percent=25', CHILD, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   let buffer = '';
   let final: { result: any; maxRssKb: number; cpuMs: number } | undefined;
   let killed = false;

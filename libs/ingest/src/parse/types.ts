@@ -1,3 +1,4 @@
+import type { FileBindings } from './packed-bindings';
 /**
  * Shapes produced by the parse step (one {@link ParsedFile} per source file) and consumed by the
  * resolver (`../resolve`) and by the graph writer.
@@ -140,7 +141,8 @@ export interface ParsedFile {
   imports: RawImport[];
   /** TS/JS export lists (`export { a as b }`, `export default a`). */
   exports: RawExport[];
-  bindings: TypedBinding[];
+  /** As parsed, an array; kept for resolution (slim, the symbol index's views), packed. */
+  bindings: FileBindings;
   /** Syntax errors (the tree is error-tolerant: scopes are still extracted) or extraction failures. */
   errors: string[];
 }

@@ -1,7 +1,7 @@
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import type { GraphEdge } from '@scopegraph/code-model';
-import type { ParsedFile, ParsedScope } from '../parse/types';
+import type { ParsedFile, ParsedScope, TypedBinding } from '../parse/types';
 import type { ResolveResult } from '../resolve';
 import { ResolveOutput } from '../resolve/resolver-context';
 import { SymbolTable } from '../resolve/symbol-table';
@@ -130,7 +130,7 @@ describe('keepForEdges (parses cut to what the edge write reads)', () => {
   function resolvable(n: number): ParsedFile {
     const f = file(n, 10);
     for (const s of f.scopes.slice(2)) {
-      f.bindings.push({ scopeId: s.id, name: `client_${s.name}`, typeName: `Client${n}`, member: true }, { scopeId: s.id, name: `repo_${s.name}`, typeName: `Repo${n}`, member: false });
+      (f.bindings as TypedBinding[]).push({ scopeId: s.id, name: `client_${s.name}`, typeName: `Client${n}`, member: true }, { scopeId: s.id, name: `repo_${s.name}`, typeName: `Repo${n}`, member: false });
     }
     f.imports.push({ fromPath: f.path, specifier: `.module_${n + 1}`, names: [{ imported: `Handler${n + 1}`, local: `Handler${n + 1}` }], line: 1 });
     f.references.push({ fromId: f.scopes[1].id, kind: 'EXTENDS', targetName: `Base${n}`, line: 2 });

@@ -1,6 +1,7 @@
 import type { StoredFile } from '../graph/ingest.repository';
 import type { ParsePool } from '../parse/parse-pool';
 import type { ParseOutcome } from '../parse/parse-task';
+import { PackedBindings } from '../parse/packed-bindings';
 import type { ParsedFile, ParsedScope } from '../parse/types';
 import { contentRulesKey, countSkip, currentFingerprint, RACY_FINGERPRINT_MS, RepositoryListing, WalkFilters, WalkLimits } from '../walk/file-walker';
 import { etaSeconds } from './eta';
@@ -290,7 +291,7 @@ export function slim(file: ParsedFile): ParsedFile {
     })),
     references: file.references.map((r) => ({ ...r, fromId: id(r.fromId), kind: intern(r.kind), targetName: name(r.targetName) })),
     imports: file.imports.map((i) => ({ ...i, fromPath: path, specifier: name(i.specifier), names: i.names.map((n) => ({ imported: name(n.imported), local: name(n.local) })) })),
-    bindings: file.bindings.map((b) => ({ ...b, scopeId: id(b.scopeId), name: name(b.name), typeName: name(b.typeName) })),
+    bindings: PackedBindings.of(file.bindings, id, name),
   };
 }
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
-import type { ParsedFile } from '../parse/types';
+import { PackedBindings } from '../parse/packed-bindings';
+import type { ParsedFile, TypedBinding } from '../parse/types';
 import { CachedView, fromView, PARSER_CACHE_VERSION, toView } from './parse-cache';
 
 /** Bump when the stored shape changes: an index of another version is rebuilt, never read. */
@@ -290,7 +291,7 @@ function framed(body: Buffer): Buffer {
 }
 
 type CachedScope = CachedView['scopes'][number];
-type Binding = CachedView['bindings'][number];
+type Binding = TypedBinding;
 const SCOPE_KEYS = new Set(['id', 'name', 'qualifiedName', 'kind', 'startLine', 'endLine', 'parentId', 'exported', 'owner']);
 const BINDING_KEYS = new Set(['scopeId', 'name', 'typeName', 'member']);
 /** Flags column values: a boolean, or absent (undefined). */
@@ -359,10 +360,11 @@ export function unpack(p: Packed): CachedView {
     scopes.push(s);
   }
   const b = p.bindings!;
-  const bindings: Binding[] = [];
+  const rows: Binding[] = [];
   for (let i = 0; i < b.length; i += BINDING_COLUMNS) {
     const member = unflag(b[i + 3]);
-    bindings.push({ scopeId: id(b[i]), name: strings[b[i + 1]], typeName: strings[b[i + 2]], ...(member === undefined ? {} : { member }) } as Binding);
+    rows.push({ scopeId: id(b[i]), name: strings[b[i + 1]], typeName: strings[b[i + 2]], ...(member === undefined ? {} : { member }) } as Binding);
   }
+  const bindings = PackedBindings.of(rows);
   return { path: p.path, language: p.language!, contentHash: p.contentHash, scopes, bindings, ...p.rest! };
 }

@@ -141,7 +141,9 @@ export class ResolveOutput {
   miss(r: RawReference, reason: UnresolvedReason, resolver: ResolverName = 'fast', origin?: string): void {
     // a family's own origin (a C# type from a using) stands unless the imports name a package
     if (resolver === 'fast' && this.refineMiss) ({ reason, origin } = { origin, ...this.refineMiss(r, reason) });
-    this.unresolved.push({ fromId: r.fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver, ...(origin ? { origin } : {}) });
+    // The scope's own id string: a reference read back from the spill carries a copy of it per reference.
+    const fromId = this.t.scopes.get(r.fromId)?.id ?? r.fromId;
+    this.unresolved.push({ fromId, type: r.kind, targetName: r.targetName, line: r.line, reason, resolver, ...(origin ? { origin } : {}) });
     this.outcomes?.push({ ref: r, path: this.t.scopes.get(r.fromId)?.path ?? '', resolver, reason });
   }
 

@@ -1,5 +1,6 @@
 import { normaliseSqlName } from '../languages/sql/lexer';
-import type { ParsedFile, ParsedScope, ScopeKind } from '../parse/types';
+import { FileBindings, PackedBindings } from '../parse/packed-bindings';
+import type { ParsedFile, ParsedScope, ScopeKind, TypedBinding } from '../parse/types';
 
 export const CLASS_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'trait', 'union']);
 export const TYPE_LIKE = new Set<ScopeKind>(['class', 'interface', 'struct', 'record', 'enum', 'type_alias', 'trait', 'union']);
@@ -17,8 +18,8 @@ export class SymbolTable {
   readonly csNamespaceFiles = new Map<string, Set<string>>();
   readonly sqlByKey = new Map<string, ParsedScope[]>();
   readonly sqlByName = new Map<string, ParsedScope[]>();
-  readonly memberBindings = new Map<string, Map<string, string>>();
-  readonly localBindings = new Map<string, Map<string, string>>();
+  readonly memberBindings = new BindingTable();
+  readonly localBindings = new BindingTable();
 
   constructor(files: ParsedFile[], readonly sqlSchema: string) {
     for (const f of files) {
@@ -42,12 +43,8 @@ export class SymbolTable {
           push(this.sqlByName, s.name.toLowerCase(), s);
         }
       }
-      for (const b of f.bindings ?? []) {
-        const map = b.member ? this.memberBindings : this.localBindings;
-        let m = map.get(b.scopeId);
-        if (!m) map.set(b.scopeId, (m = new Map()));
-        if (!m.has(b.name)) m.set(b.name, b.typeName);
-      }
+      this.memberBindings.addFile(f.bindings ?? [], true);
+      this.localBindings.addFile(f.bindings ?? [], false);
     }
   }
 
@@ -83,4 +80,104 @@ export function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
   if (l) l.push(v);
   else m.set(k, [v]);
+}
+
+/** One scope's bindings in a {@link BindingTable}: name → declared type (the first binding of a name). */
+export class ScopeBindings {
+  constructor(private readonly table: BindingTable, private readonly start: number, private readonly end: number) {}
+
+  get(name: string): string | undefined {
+    return this.table.lookup(this.start, this.end, name);
+  }
+
+  has(name: string): boolean {
+    return this.table.lookup(this.start, this.end, name) !== undefined;
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, string]> {
+    for (let k = this.start; k < this.end; k++) yield [this.table.names[k], this.table.types[k]];
+  }
+}
+
+/** Scopes with more bindings than this also get a Map for their lookups (a module's many assignments). */
+const SCAN_MAX = 16;
+
+/**
+ * The typed bindings of every scope, in two columns shared by all scopes (a scope's bindings are one
+ * contiguous run) instead of a Map per scope: at a million scopes the Maps and their tables were the
+ * largest thing resolution held (~40 MiB per 100k Python scopes, most scopes having a few parameter
+ * marks). `get(scopeId)` hands out a small view with the Map-like lookups the resolvers use.
+ */
+export class BindingTable {
+  readonly names: string[] = [];
+  readonly types: string[] = [];
+  /** Per scope id its run's number (a small integer: no boxed number per entry); runs' bounds in typed arrays. */
+  private readonly runOf = new Map<string, number>();
+  private starts = new Int32Array(1024);
+  private ends = new Int32Array(1024);
+  private readonly indexed = new Map<number, Map<string, string>>();
+
+  /** Adds one file's bindings of one kind (member or not); a scope's bindings all come in one file. */
+  addFile(bindings: FileBindings, member: boolean): void {
+    const packed = bindings instanceof PackedBindings ? bindings : undefined;
+    const rows = packed ? undefined : (bindings as TypedBinding[]);
+    const scopeOf = (k: number) => (packed ? packed.scopeIds[k] : rows![k].scopeId);
+    const nameOf = (k: number) => (packed ? packed.names[k] : rows![k].name);
+    const typeOf = (k: number) => (packed ? packed.types[k] : rows![k].typeName);
+    const memberOf = (k: number) => !!(packed ? packed.member(k) : rows![k].member);
+    let byScope: Map<string, number[]> | undefined;
+    for (let k = 0; k < bindings.length; k++) {
+      if (memberOf(k) !== member) continue;
+      byScope ??= new Map();
+      const id = scopeOf(k);
+      const l = byScope.get(id);
+      if (l) l.push(k);
+      else byScope.set(id, [k]);
+    }
+    if (!byScope) return;
+    for (const [scopeId, list] of byScope) {
+      if (this.runOf.has(scopeId)) continue;
+      const start = this.names.length;
+      const seen = list.length > SCAN_MAX ? new Map<string, string>() : undefined;
+      for (const k of list) {
+        const name = nameOf(k);
+        if (seen ? seen.has(name) : this.lookup(start, this.names.length, name) !== undefined) continue;
+        seen?.set(name, typeOf(k));
+        this.names.push(name);
+        this.types.push(typeOf(k));
+      }
+      if (seen) this.indexed.set(start, seen);
+      const run = this.runOf.size;
+      if (run === this.starts.length) {
+        this.starts = grown(this.starts);
+        this.ends = grown(this.ends);
+      }
+      this.starts[run] = start;
+      this.ends[run] = this.names.length;
+      this.runOf.set(scopeId, run);
+    }
+  }
+
+  get(scopeId: string): ScopeBindings | undefined {
+    const run = this.runOf.get(scopeId);
+    return run === undefined ? undefined : new ScopeBindings(this, this.starts[run], this.ends[run]);
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, ScopeBindings]> {
+    for (const [id, run] of this.runOf) yield [id, new ScopeBindings(this, this.starts[run], this.ends[run])];
+  }
+
+  /** The type bound to `name` in the run [start, end). */
+  lookup(start: number, end: number, name: string): string | undefined {
+    const index = end - start > SCAN_MAX ? this.indexed.get(start) : undefined;
+    if (index) return index.get(name);
+    for (let k = start; k < end; k++) if (this.names[k] === name) return this.types[k];
+    return undefined;
+  }
+}
+
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

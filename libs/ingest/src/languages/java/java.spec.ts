@@ -1,5 +1,5 @@
 import { ParserService } from '../../parse/parser.service';
-import type { ParsedFile } from '../../parse/types';
+import type { ParsedFile, TypedBinding } from '../../parse/types';
 import { resolveRepository } from '../../resolve/resolver';
 import type { ResolveResult } from '../../resolve/types';
 
@@ -95,7 +95,7 @@ describe('JavaExtractor', () => {
       'OrderService.OrderService CALLS super', 'OrderService.place CALLS place', 'OrderService.place CALLS Line',
       'OrderService.place CALLS line.add', 'OrderService.each CALLS o.ship', 'OrderService.Pair IMPLEMENTS Api',
     ]));
-    const bindings = f.bindings.filter((b) => !b.name.startsWith('(')).map((b) => `${short(b.scopeId).split('|')[0]} ${b.name}: ${b.typeName}${b.member ? ' (member)' : ''}`);
+    const bindings = (f.bindings as TypedBinding[]).filter((b) => !b.name.startsWith('(')).map((b) => `${short(b.scopeId).split('|')[0]} ${b.name}: ${b.typeName}${b.member ? ' (member)' : ''}`);
     expect(bindings).toEqual(expect.arrayContaining([
       'OrderService repo: Repo (member)', 'OrderService.place order: Order', 'OrderService.place line: Line',
       'OrderService.each xs: List', 'OrderService.each o: Order', 'OrderService.Kind A: Kind (member)',

@@ -1,6 +1,6 @@
 import { ParserService } from '../../parse/parser.service';
 import { PY_PARAM } from './py-unresolved';
-import type { ParsedFile } from '../../parse/types';
+import type { ParsedFile, TypedBinding } from '../../parse/types';
 
 const parser = new ParserService({ languages: ['python'] });
 beforeAll(() => parser.init());
@@ -104,11 +104,11 @@ describe('PythonExtractor', () => {
       { fromPath: 'shop/orders.py', specifier: '.base', names: [{ imported: 'Model', local: 'Model' }, { imported: 'helper', local: 'h' }], line: 4 },
       { fromPath: 'shop/orders.py', specifier: '..', names: [{ imported: 'utils', local: 'utils' }], line: 5 },
     ]);
-    expect(f.bindings?.filter((b) => !b.name.startsWith(PY_PARAM))).toEqual([
+    expect((f.bindings as TypedBinding[]).filter((b) => !b.name.startsWith(PY_PARAM))).toEqual([
       { scopeId: 'shop/orders.py#Order.__init__|constructor', name: 'repo', typeName: 'Repo', member: false },
       { scopeId: 'shop/orders.py#Order|class', name: 'repo', typeName: 'Repo', member: true },
     ]);
     // every parameter but self is marked (calls through them are dynamic: ./py-unresolved.ts)
-    expect(f.bindings?.filter((b) => b.name.startsWith(PY_PARAM) && b.scopeId.endsWith('__init__|constructor')).map((b) => b.name)).toEqual([`${PY_PARAM}repo`, `${PY_PARAM}lines`]);
+    expect((f.bindings as TypedBinding[]).filter((b) => b.name.startsWith(PY_PARAM) && b.scopeId.endsWith('__init__|constructor')).map((b) => b.name)).toEqual([`${PY_PARAM}repo`, `${PY_PARAM}lines`]);
   });
 });
