@@ -3,6 +3,7 @@ import * as vm from 'node:vm';
 import type { GraphEdge } from '@scopegraph/code-model';
 import type { ParsedFile, ParsedScope, TypedBinding } from '../parse/types';
 import type { ResolveResult } from '../resolve';
+import { MissList } from '../resolve/miss-list';
 import { ResolveOutput } from '../resolve/resolver-context';
 import { SymbolTable } from '../resolve/symbol-table';
 import { desiredEdgeGroups, desiredEdges, diffEdges, EdgeDiff, edgeHashes, keepForEdges } from './edges';
@@ -30,16 +31,14 @@ function file(n: number, scopes = 10): ParsedFile {
 
 /** Every method calls `calls` methods of the next file, and one unresolved name and one built-in. */
 function resolution(files: ParsedFile[], calls = 3): ResolveResult {
-  const out: ResolveResult = { edges: [], unresolved: [], fileImports: [] };
+  const out: ResolveResult = { edges: [], unresolved: new MissList(), fileImports: [] };
   files.forEach((f, k) => {
     const next = files[(k + 1) % files.length];
     out.fileImports.push({ fromPath: f.path, toPath: next.path, specifier: `.module_${k + 1}`, line: 1 }, { fromPath: f.path, external: 'requests', specifier: 'requests', line: 2 });
     for (const s of f.scopes.filter((x) => x.kind === 'method')) {
       for (let c = 0; c < calls; c++) out.edges.push({ fromId: s.id, toId: next.scopes[2 + c].id, type: 'CALLS', line: s.startLine + c, resolver: 'fast' });
-      out.unresolved.push(
-        { fromId: s.id, type: 'CALLS', targetName: 'self.client.get', line: s.startLine, reason: 'unknown-receiver', resolver: 'fast' },
-        { fromId: s.id, type: 'CALLS', targetName: 'print', line: s.startLine, reason: 'builtin', resolver: 'fast' },
-      );
+      out.unresolved.push({ fromId: s.id, type: 'CALLS', targetName: 'self.client.get', line: s.startLine, reason: 'unknown-receiver', resolver: 'fast' });
+      out.unresolved.push({ fromId: s.id, type: 'CALLS', targetName: 'print', line: s.startLine, reason: 'builtin', resolver: 'fast' });
     }
   });
   return out;

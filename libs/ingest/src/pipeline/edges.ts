@@ -27,10 +27,11 @@ export function desiredEdgeGroups(parsed: ParsedFile[], resolved: ResolveResult,
   parsed.forEach((f, i) => {
     if (wanted(f.path)) for (const s of f.scopes) fileOfScope.set(s.id, i);
   });
-  const edges = byFile(parsed.length, resolved.edges, (e) => fileOfScope.get(e.fromId));
-  const imports = byFile(parsed.length, resolved.fileImports, (imp) => (wanted(imp.fromPath) ? fileIndex.get(imp.fromPath) : undefined));
+  const edges = byFile(parsed.length, resolved.edges, (k) => fileOfScope.get(resolved.edges[k].fromId));
+  const imports = byFile(parsed.length, resolved.fileImports, (k) => (wanted(resolved.fileImports[k].fromPath) ? fileIndex.get(resolved.fileImports[k].fromPath) : undefined));
   // Built-ins (console.log, print, Task...) are language noise, not code of this repository.
-  const unresolved = byFile(parsed.length, resolved.unresolved, (u) => (u.reason === 'builtin' ? undefined : fileOfScope.get(u.fromId)));
+  const misses = resolved.unresolved;
+  const unresolved = byFile(parsed.length, misses, (k) => (misses.reasonAt(k) === 'builtin' ? undefined : fileOfScope.get(misses.fromIdAt(k))));
   fileOfScope.clear();
   const containment = (f: ParsedFile) => f.scopes.reduce((n, s) => n + (s.parentId ? 1 : 0), 0);
   return {
@@ -114,14 +115,14 @@ export interface DesiredEdges {
  * The items of a list grouped by file without copying them: positions sorted by file (stable, a
  * counting sort) in one typed array, and where each file's run starts in another.
  */
-function byFile<T>(files: number, items: readonly T[], fileOf: (item: T) => number | undefined) {
+function byFile<T>(files: number, items: { readonly length: number; at(k: number): T | undefined }, fileOf: (k: number) => number | undefined) {
   const fileOfItem = new Int32Array(items.length);
   const start = new Int32Array(files + 1);
-  items.forEach((item, k) => {
-    const f = fileOf(item) ?? -1;
+  for (let k = 0; k < items.length; k++) {
+    const f = fileOf(k) ?? -1;
     fileOfItem[k] = f;
     if (f >= 0) start[f + 1]++;
-  });
+  }
   for (let f = 0; f < files; f++) start[f + 1] += start[f];
   const order = new Int32Array(start[files]);
   const next = start.slice(0, files);
@@ -131,7 +132,7 @@ function byFile<T>(files: number, items: readonly T[], fileOf: (item: T) => numb
   return {
     size: (f: number) => start[f + 1] - start[f],
     *of(f: number): Generator<T> {
-      for (let k = start[f]; k < start[f + 1]; k++) yield items[order[k]];
+      for (let k = start[f]; k < start[f + 1]; k++) yield items.at(order[k])!;
     },
   };
 }

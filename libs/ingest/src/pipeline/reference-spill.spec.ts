@@ -91,7 +91,7 @@ describe('ReferenceSpill (the references of a run kept on disk until resolution)
     try {
       const spilled = resolveRepository(files, { spilled: spill, collectOutcomes: true });
       expect(spilled.edges).toEqual(inMemory.edges);
-      expect(spilled.unresolved).toEqual(inMemory.unresolved);
+      expect([...spilled.unresolved]).toEqual([...inMemory.unresolved]);
       expect(spilled.outcomes).toEqual(inMemory.outcomes);
       expect(inMemory.edges.some((e) => e.type === 'EXTENDS')).toBe(true);
       expect(inMemory.edges.some((e) => e.type === 'CALLS')).toBe(true);

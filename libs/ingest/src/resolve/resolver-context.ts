@@ -1,5 +1,6 @@
 import type { Language, ParsedFile, ParsedScope, RawImport, RawReference, ScopeKind } from '../parse/types';
 import type { ModuleTarget } from './module-resolver';
+import { MissList } from './miss-list';
 import { CLASS_LIKE, push, SymbolTable } from './symbol-table';
 import type { EdgeType, FileImportLink, RefOutcome, ResolvedEdge, ResolverName, ResolveOptions, ResolveResult, UnresolvedReason, UnresolvedRef } from './types';
 
@@ -87,7 +88,7 @@ export class ResolveOutput {
   private readonly edges: ResolvedEdge[] = [];
   private readonly lastFrom = new Map<string, number>();
   private previous = new Int32Array(1024);
-  private readonly unresolved: UnresolvedRef[] = [];
+  private readonly unresolved = new MissList();
   private readonly fileImports: FileImportLink[] = [];
   private readonly outcomes: RefOutcome[] | undefined;
   /** Second thoughts on the name-based resolver's misses (see unresolved-reasons.ts), set by the resolver. */
@@ -164,7 +165,7 @@ export class ResolveOutput {
     const from = (id: string) => kept(this.t.scopes.get(id)?.path ?? '');
     return {
       edges: this.edges.filter((e) => from(e.fromId)),
-      unresolved: this.unresolved.filter((u) => from(u.fromId)),
+      unresolved: this.unresolved.select(from),
       fileImports: this.fileImports.filter((i) => kept(i.fromPath)),
       ...(this.outcomes ? { outcomes: this.outcomes.filter((o) => kept(o.path)) } : {}),
     };

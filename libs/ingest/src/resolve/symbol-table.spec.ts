@@ -5,7 +5,9 @@ import { ParserService } from '../parse/parser.service';
 import type { ParsedFile, TypedBinding } from '../parse/types';
 import { slim } from '../pipeline/parse-phase';
 import { resolveRepository } from './resolver';
+import { MissList } from './miss-list';
 import { BindingTable } from './symbol-table';
+import type { UnresolvedRef } from './types';
 
 const b = (scopeId: string, name: string, typeName: string, member: boolean): TypedBinding => ({ scopeId, name, typeName, member });
 
@@ -80,5 +82,26 @@ describe('resolution over parses kept for resolution (slim: bindings packed)', (
     expect(kept.unresolved).toEqual(asMade.unresolved);
     expect(kept.fileImports).toEqual(asMade.fileImports);
     expect(asMade.edges.length).toBeGreaterThan(100);
+  });
+});
+
+describe('MissList (misses in columns)', () => {
+  it('reads back each miss as it was pushed, origin only where given, and selects by source scope', () => {
+    const given: UnresolvedRef[] = [
+      { fromId: 'a.py#f|function', type: 'CALLS', targetName: 'requests.get', line: 3, reason: 'external', resolver: 'fast', origin: 'requests' },
+      { fromId: 'b.py#g|function', type: 'REFERENCES', targetName: 'Thing', line: 70000, reason: 'not-found', resolver: 'precise' },
+      { fromId: 'a.py#f|function', type: 'CALLS', targetName: 'len', line: 4, reason: 'builtin', resolver: 'fast' },
+    ];
+    const many = Array.from({ length: 600 }, (_, k) => ({ ...given[k % 3], line: k + 1 }));
+    const list = MissList.of(many);
+    expect(list.length).toBe(600);
+    expect([...list]).toEqual(many);
+    expect(list.at(1)).not.toHaveProperty('origin');
+    expect(list.at(600)).toBeUndefined();
+    expect(list.reasonAt(2)).toBe('builtin');
+    expect(list.fromIdAt(1)).toBe('b.py#g|function');
+    expect([...list.select((id) => id.startsWith('b.py'))]).toEqual(many.filter((u) => u.fromId.startsWith('b.py')));
+    expect(list.find((u) => u.line === 70000)).toBeUndefined();
+    expect(list.filter((u) => u.reason === 'external')).toHaveLength(200);
   });
 });

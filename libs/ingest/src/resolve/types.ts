@@ -1,5 +1,6 @@
 import type { ResolverName } from '@scopegraph/code-model';
 import type { ParsedFile, RawReference, RawReferenceKind } from '../parse/types';
+import type { MissList } from './miss-list';
 
 export type { ResolverName };
 
@@ -137,7 +138,8 @@ export interface RefOutcome {
 
 export interface ResolveResult {
   edges: ResolvedEdge[];
-  unresolved: UnresolvedRef[];
+  /** Columns, read back as UnresolvedRef objects one at a time (miss-list.ts). */
+  unresolved: MissList;
   fileImports: FileImportLink[];
   outcomes?: RefOutcome[];
 }
