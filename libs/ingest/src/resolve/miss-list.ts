@@ -15,6 +15,11 @@ export class MissList implements Iterable<UnresolvedRef> {
   private codes = new Int32Array(256);
   private readonly words: string[] = [];
   private readonly wordIndex = new Map<string, number>();
+  /**
+   * One string per distinct target name: misses read back from the reference spill carry a copy per
+   * batch of files, and the same names (`log.debug`, `self.opts.get`) miss in file after file.
+   */
+  private readonly names = new Map<string, string>();
   /** The rare misses with an origin (a package name), by index. */
   private readonly origins = new Map<number, string>();
 
@@ -35,7 +40,9 @@ export class MissList implements Iterable<UnresolvedRef> {
       this.codes = grown(this.codes);
     }
     this.fromIds.push(u.fromId);
-    this.targetNames.push(u.targetName);
+    let name = this.names.get(u.targetName);
+    if (name === undefined) this.names.set(u.targetName, (name = u.targetName));
+    this.targetNames.push(name);
     this.lines[k] = u.line;
     this.codes[k] = this.word(u.type) | (this.word(u.reason) << 8) | (this.word(u.resolver) << 16);
     if (u.origin !== undefined) this.origins.set(k, u.origin);
