@@ -164,23 +164,12 @@ export function toView(f: ParsedFile): CachedView {
  * references; the resolver handles those before all others whatever their order.
  */
 export function fromView(v: CachedView): ParsedFile {
+  // One literal with every field (as slim makes them): a spread of the optional ones put them in a
+  // separate property array, and a re-index holds every reused file's view until its edges are written.
   const scopes: ParsedScope[] = v.scopes.map((s) => ({
-    id: s.id,
-    name: s.name,
-    qualifiedName: s.qualifiedName,
-    kind: s.kind,
-    language: v.language,
-    path: v.path,
-    startLine: s.startLine,
-    endLine: s.endLine,
-    signature: '',
-    docComment: null,
-    source: '',
-    contentHash: '',
-    nameTokens: '',
-    parentId: s.parentId,
-    ...(s.exported === undefined ? {} : { exported: s.exported }),
-    ...(s.owner ? { owner: s.owner } : {}),
+    id: s.id, name: s.name, qualifiedName: s.qualifiedName === s.name ? s.name : s.qualifiedName, kind: s.kind, language: v.language, path: v.path,
+    startLine: s.startLine, endLine: s.endLine, signature: '', docComment: null, source: '', contentHash: '', nameTokens: '',
+    parentId: s.parentId, exported: s.exported, owner: s.owner || undefined,
   }));
   return { path: v.path, language: v.language, contentHash: v.contentHash, scopes, references: v.references, imports: v.imports, exports: v.exports, bindings: v.bindings, errors: [] };
 }

@@ -204,7 +204,9 @@ export class ParsePhase {
     const index = opts.withReferences ? undefined : opts.index;
     const rest = index ? wanted.filter((w) => !out.set(w.path, index.take(w.path, w.fileHash)).get(w.path)) : wanted;
     const values = await this.cache.getMany(this.run.repoId, rest, opts.withReferences);
-    rest.forEach((w, k) => out.set(w.path, values[k]));
+    // Kept as the parse keeps its own (slim): a view read from Redis has a string per id, name and
+    // binding where the parse shares one, and a run without the symbol index holds every file's view.
+    rest.forEach((w, k) => out.set(w.path, values[k] && slim(values[k])));
     return out;
   }
 

@@ -349,7 +349,14 @@ export function unpack(p: Packed): CachedView {
   if (p.raw) return p.raw;
   const strings = p.strings!;
   const prefix = `${p.path}#`;
-  const id = (k: number) => (k < 0 ? prefix + strings[-k - 1] : strings[k]);
+  // One string per id: a scope's parent id is its parent's own id string, not another copy of it.
+  const made = new Map<number, string>();
+  const id = (k: number) => {
+    if (k >= 0) return strings[k];
+    let x = made.get(k);
+    if (x === undefined) made.set(k, (x = prefix + strings[-k - 1]));
+    return x;
+  };
   const c = p.scopes!;
   const scopes: CachedScope[] = [];
   for (let i = 0; i < c.length; i += SCOPE_COLUMNS) {

@@ -13,7 +13,7 @@ const SQL_OBJECT = new Set<ScopeKind>(['table', 'view', 'procedure', 'sql_functi
  */
 export class SymbolTable {
   readonly scopes = new Map<string, ParsedScope>();
-  readonly children = new Map<string, Map<string, ParsedScope[]>>();
+  readonly children = new ChildIndex();
   readonly csTypes = new Map<string, ParsedScope[]>();
   readonly csNamespaceFiles = new Map<string, Set<string>>();
   readonly sqlByKey = new Map<string, ParsedScope[]>();
@@ -25,11 +25,7 @@ export class SymbolTable {
     for (const f of files) {
       for (const s of f.scopes) {
         this.scopes.set(s.id, s);
-        if (s.parentId) {
-          let m = this.children.get(s.parentId);
-          if (!m) this.children.set(s.parentId, (m = new Map()));
-          push(m, s.name, s);
-        }
+        if (s.parentId) this.children.add(s.parentId, s);
         if (f.language === 'csharp') {
           if (TYPE_LIKE.has(s.kind)) push(this.csTypes, s.qualifiedName, s);
           if (s.kind === 'namespace') {
@@ -54,11 +50,7 @@ export class SymbolTable {
    * out-of-line `A::f` definitions, reopened Ruby classes. The member's `parentId` is left as written.
    */
   addMember(owner: ParsedScope, member: ParsedScope): void {
-    let m = this.children.get(owner.id);
-    if (!m) this.children.set(owner.id, (m = new Map()));
-    const list = m.get(member.name);
-    if (!list) m.set(member.name, [member]);
-    else if (!list.includes(member)) list.push(member);
+    if (!this.children.get(owner.id)?.get(member.name)?.includes(member)) this.children.add(owner.id, member);
   }
 
   childrenNamed(s: ParsedScope, name: string): ParsedScope[] {
@@ -80,6 +72,67 @@ export function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const l = m.get(k);
   if (l) l.push(v);
   else m.set(k, [v]);
+}
+
+/** Parents with more children than this also get a Map by name (a module's or a big class's members). */
+const CHILD_SCAN_MAX = 16;
+
+/**
+ * Every scope's children, by parent id: a list per parent, scanned by name, and for parents with
+ * many children also a Map by name. A Map of names to one-element lists per parent was ~0.1 GiB of
+ * what resolution held at a million scopes (most names occur once among a parent's children).
+ */
+export class ChildIndex {
+  private readonly lists = new Map<string, ParsedScope[]>();
+  private readonly byName = new Map<string, Map<string, ParsedScope[]>>();
+
+  add(parentId: string, child: ParsedScope): void {
+    const list = this.lists.get(parentId);
+    if (!list) {
+      this.lists.set(parentId, [child]);
+      return;
+    }
+    list.push(child);
+    const named = this.byName.get(parentId);
+    if (named) push(named, child.name, child);
+    else if (list.length > CHILD_SCAN_MAX) {
+      const m = new Map<string, ParsedScope[]>();
+      for (const c of list) push(m, c.name, c);
+      this.byName.set(parentId, m);
+    }
+  }
+
+  get(parentId: string): Children | undefined {
+    const list = this.lists.get(parentId);
+    return list ? new Children(list, this.byName.get(parentId)) : undefined;
+  }
+}
+
+/** One parent's children, read like a Map of name to the children of that name, in the order they were added. */
+export class Children implements Iterable<[string, ParsedScope[]]> {
+  constructor(private readonly list: readonly ParsedScope[], private readonly named: ReadonlyMap<string, ParsedScope[]> | undefined) {}
+
+  get(name: string): ParsedScope[] | undefined {
+    if (this.named) return this.named.get(name);
+    let out: ParsedScope[] | undefined;
+    for (const c of this.list) if (c.name === name) (out ??= []).push(c);
+    return out;
+  }
+
+  values(): IterableIterator<ParsedScope[]> {
+    return this.groups().values();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, ParsedScope[]]> {
+    return this.groups().entries();
+  }
+
+  private groups(): ReadonlyMap<string, ParsedScope[]> {
+    if (this.named) return this.named;
+    const m = new Map<string, ParsedScope[]>();
+    for (const c of this.list) push(m, c.name, c);
+    return m;
+  }
 }
 
 /** One scope's bindings in a {@link BindingTable}: name → declared type (the first binding of a name). */
