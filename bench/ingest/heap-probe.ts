@@ -10,6 +10,9 @@
  * left (`liveMaxMiB`: the most the run held at once, garbage aside; what `peak*` cannot tell apart
  * from V8 postponing collection). Slows the run; off by default.
  *
+ * `resolved`: a row when resolution returns its output (every parse, the symbol table and the output
+ * are live at once: the highest live heap of a graph-only run).
+ *
  * `threadsEnded`: a row once the parse threads have exited after the parse (ParsePool.lease), beside
  * the `resolving` row measured just before: what ending them returned. Its peaks cover only the start
  * of resolution (the next row's, the rest).
@@ -20,6 +23,7 @@
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { projectRoot } from '@scopegraph/config';
+import { ResolveOutput } from '../../libs/ingest/src/resolve/resolver-context';
 import { IngestHarness } from '../../test/support/ingest-harness';
 import { arg } from '../support/bench-util';
 
@@ -61,6 +65,14 @@ async function main(): Promise<void> {
     if (phase === snapshotAt) console.log(`snapshot ${v8.writeHeapSnapshot(path.join(projectRoot(), '.cache', 'bench', `heap-${phase}.heapsnapshot`))}`);
   };
   measure('before');
+  // `resolved`: when resolution hands its output over (the run's highest live heap: every parse, the
+  // symbol table and the output at once), measured inside the run as it happens.
+  const resultOf = ResolveOutput.prototype.result;
+  ResolveOutput.prototype.result = function (this: ResolveOutput, ...args: Parameters<typeof resultOf>) {
+    const out = resultOf.apply(this, args);
+    measure('resolved');
+    return out;
+  };
   let phase = '';
   let threadsWatched = false;
   // The run releases the threads right after reporting `resolving` (a run of 100 ms polls is enough to see it).
