@@ -114,21 +114,7 @@ export interface RawExport {
   line: number;
 }
 
-/**
- * A name whose static type is visible at parse time, so the resolver can follow `this.repo.save()`,
- * `_repo.Save()` or `repo.save()` to `Repo.save`:
- * - `member: true`: a field/property of the class `scopeId` (TS field or constructor parameter property,
- *   C# field/property, Python `self.x = Foo()` / annotated class attribute);
- * - `member: false`: a parameter or local of the function `scopeId` (typed parameter,
- *   `const x = new Foo()`, `var x = new Foo()`, `x = Foo()`).
- */
-export interface TypedBinding {
-  scopeId: string;
-  name: string;
-  /** Type name as written, generics stripped (`Repo`, `ns.Repo`). */
-  typeName: string;
-  member: boolean;
-}
+export type { TypedBinding } from './packed-bindings';
 
 export interface ParsedFile {
   path: string;

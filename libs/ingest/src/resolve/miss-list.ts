@@ -1,4 +1,29 @@
-import type { UnresolvedRef } from './types';
+import type { ResolverName } from '@scopegraph/code-model';
+import type { RawReferenceKind } from '../parse/types';
+
+/**
+ * Why a reference was not resolved:
+ * - `external`: the name comes from an import of a package outside the repository;
+ * - `builtin`: a language / standard-library name (`console.log`, `print`, `Task`, `nameof`...);
+ * - `unknown-receiver`: `x.m()` where the type of `x` is not known statically;
+ * - `ambiguous`: several unrelated declarations match and nothing decides between them;
+ * - `not-found`: nothing in the repository matches;
+ * - `local`: the compiler found a parameter or local variable (a callback): callable, but not a scope;
+ * - `dynamic`: a call through a function value, closure, or an interface/trait with several
+ *   implementors: which code runs is decided at run time.
+ */
+export type UnresolvedReason = 'external' | 'builtin' | 'unknown-receiver' | 'ambiguous' | 'not-found' | 'local' | 'dynamic';
+
+export interface UnresolvedRef {
+  fromId: string;
+  type: RawReferenceKind;
+  targetName: string;
+  line: number;
+  reason: UnresolvedReason;
+  resolver: ResolverName;
+  /** `external`: the package or library the name comes from, when known (`lodash`, `python-stdlib`). */
+  origin?: string;
+}
 
 /**
  * A run's unresolved references, in columns: the source scope's id and the target name (strings
