@@ -24,8 +24,7 @@ describe('BindingTable (every scope\'s typed bindings in shared columns)', () =>
     it(`reads a file's bindings given as ${form}: per scope, first binding of a name wins, members apart`, () => {
       const local = new BindingTable();
       const member = new BindingTable();
-      local.addFile(input, false);
-      member.addFile(input, true);
+      BindingTable.addFile(input, member, local);
       expect(local.get('a.py#f|function')?.get('x')).toBe('Repo');
       expect(local.get('a.py#f|function')?.has('param q')).toBe(true);
       expect(local.get('a.py#f|function')?.has('y')).toBe(false);
@@ -41,7 +40,7 @@ describe('BindingTable (every scope\'s typed bindings in shared columns)', () =>
   it('a scope with many bindings (a module\'s assignments) looks them up alike', () => {
     const many = Array.from({ length: 40 }, (_, k) => b('m.py#m.py|file', `value v${k % 30}`, `T${k}`, false));
     const t = new BindingTable();
-    t.addFile(many, false);
+    BindingTable.addFile(many, new BindingTable(), t);
     const s = t.get('m.py#m.py|file')!;
     for (let k = 0; k < 30; k++) expect(s.get(`value v${k}`)).toBe(`T${k}`);
     expect(s.get('value v30')).toBeUndefined();

@@ -39,8 +39,7 @@ export class SymbolTable {
           push(this.sqlByName, s.name.toLowerCase(), s);
         }
       }
-      this.memberBindings.addFile(f.bindings ?? [], true);
-      this.localBindings.addFile(f.bindings ?? [], false);
+      BindingTable.addFile(f.bindings ?? [], this.memberBindings, this.localBindings);
     }
   }
 
@@ -170,34 +169,38 @@ export class BindingTable {
   private ends = new Int32Array(1024);
   private readonly indexed = new Map<number, Map<string, string>>();
 
-  /** Adds one file's bindings of one kind (member or not); a scope's bindings all come in one file. */
-  addFile(bindings: FileBindings, member: boolean): void {
+  /**
+   * Adds one file's bindings, members to `member` and the rest to `local`, in one pass over them (a
+   * scope's bindings all come in one file).
+   */
+  static addFile(bindings: FileBindings, member: BindingTable, local: BindingTable): void {
     const packed = bindings instanceof PackedBindings ? bindings : undefined;
     const rows = packed ? undefined : (bindings as TypedBinding[]);
-    const scopeOf = (k: number) => (packed ? packed.scopeIds[k] : rows![k].scopeId);
-    const nameOf = (k: number) => (packed ? packed.names[k] : rows![k].name);
-    const typeOf = (k: number) => (packed ? packed.types[k] : rows![k].typeName);
-    const memberOf = (k: number) => !!(packed ? packed.member(k) : rows![k].member);
-    let byScope: Map<string, number[]> | undefined;
+    const names = packed ? packed.names : rows!.map((b) => b.name);
+    const types = packed ? packed.types : rows!.map((b) => b.typeName);
+    let byScope: [Map<string, number[]>, Map<string, number[]>] | undefined;
     for (let k = 0; k < bindings.length; k++) {
-      if (memberOf(k) !== member) continue;
-      byScope ??= new Map();
-      const id = scopeOf(k);
-      const l = byScope.get(id);
-      if (l) l.push(k);
-      else byScope.set(id, [k]);
+      const isMember = !!(packed ? packed.member(k) : rows![k].member);
+      byScope ??= [new Map(), new Map()];
+      push(byScope[isMember ? 1 : 0], packed ? packed.scopeIds[k] : rows![k].scopeId, k);
     }
     if (!byScope) return;
+    local.addRuns(byScope[0], names, types);
+    member.addRuns(byScope[1], names, types);
+  }
+
+  /** One run per scope of the given bindings (indices into `names` / `types`), the first binding of a name winning. */
+  private addRuns(byScope: ReadonlyMap<string, number[]>, names: readonly string[], types: readonly string[]): void {
     for (const [scopeId, list] of byScope) {
       if (this.runOf.has(scopeId)) continue;
       const start = this.names.length;
       const seen = list.length > SCAN_MAX ? new Map<string, string>() : undefined;
       for (const k of list) {
-        const name = nameOf(k);
+        const name = names[k];
         if (seen ? seen.has(name) : this.lookup(start, this.names.length, name) !== undefined) continue;
-        seen?.set(name, typeOf(k));
+        seen?.set(name, types[k]);
         this.names.push(name);
-        this.types.push(typeOf(k));
+        this.types.push(types[k]);
       }
       if (seen) this.indexed.set(start, seen);
       const run = this.runOf.size;
